@@ -1,0 +1,58 @@
+// swift-tools-version: 6.0
+// RecoveryDeck: a bedside recovery box. One package, no outside Swift packages;
+// C libraries come from Debian through module maps (see README "Architecture").
+import PackageDescription
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "RecoveryDeck",
+    products: [
+        .executable(name: "recoverydeck", targets: ["recoverydeck"]),
+        .executable(name: "recoverydeckd", targets: ["recoverydeckd"]),
+        .executable(name: "h10sim", targets: ["h10sim"]),
+    ],
+    targets: [
+        // C shims: thin module maps / static inline wrappers.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "CGPIOD", linkerSettings: [.linkedLibrary("gpiod")]),
+        .target(name: "CBlueZ"),
+
+        // Pure cores: no I/O, no clock.
+        .target(name: "RecoveryCore", swiftSettings: strict),
+        .target(name: "HeartRateProtocol", swiftSettings: strict),
+        .target(name: "Insights", dependencies: ["RecoveryCore"], swiftSettings: strict),
+
+        // I/O edges.
+        .target(name: "Platform", dependencies: ["RecoveryCore"], swiftSettings: strict),
+        .target(name: "Store", dependencies: ["CSQLite", "RecoveryCore"], swiftSettings: strict),
+        .target(name: "BlueZ", dependencies: ["CBlueZ", "Platform", "HeartRateProtocol"], swiftSettings: strict),
+        .target(name: "Panel", dependencies: ["CGPIOD", "Platform", "RecoveryCore"], swiftSettings: strict),
+        .target(
+            name: "Appliance",
+            dependencies: ["RecoveryCore", "HeartRateProtocol", "Platform", "Store", "BlueZ", "Panel"],
+            swiftSettings: strict),
+
+        // Executables.
+        .executableTarget(
+            name: "recoverydeck",
+            dependencies: ["RecoveryCore", "Insights", "Store", "Platform", "BlueZ", "Appliance"],
+            swiftSettings: strict),
+        .executableTarget(name: "recoverydeckd", dependencies: ["Appliance"], swiftSettings: strict),
+        .executableTarget(
+            name: "h10sim", dependencies: ["RecoveryCore", "HeartRateProtocol", "Platform", "BlueZ"],
+            swiftSettings: strict),
+
+        // Tests.
+        .testTarget(name: "RecoveryCoreTests", dependencies: ["RecoveryCore"]),
+        .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol", "Platform"]),
+        .testTarget(name: "InsightsTests", dependencies: ["Insights", "RecoveryCore"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "RecoveryCore"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "RecoveryCore", "CSQLite"]),
+        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "HeartRateProtocol", "Platform"]),
+        .testTarget(name: "PanelTests", dependencies: ["Panel", "Platform", "RecoveryCore"]),
+        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "RecoveryCore", "Store", "Panel", "Platform"]),
+        .testTarget(name: "CLITests", dependencies: ["Store", "RecoveryCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

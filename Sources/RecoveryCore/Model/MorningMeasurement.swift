@@ -1,0 +1,174 @@
+/// One RR interval as the strap sent it: the raw 1/1024 s count (lossless, what the wire carries) and
+/// when it arrived, in milliseconds since the session started (monotonic clock).
+public struct RRInterval: Hashable, Sendable {
+    public var raw: UInt16
+    public var receivedAtMs: Int64
+
+    public init(raw: UInt16, receivedAtMs: Int64) {
+        self.raw = raw
+        self.receivedAtMs = receivedAtMs
+    }
+
+    /// RecoveryDeck spec §4.1: `rr_ms = rr_raw * 1000 / 1024`.
+    @inlinable public var milliseconds: Double { Double(raw) * 1000.0 / 1024.0 }
+}
+
+/// One BPM value from a Heart Rate Measurement, and when it arrived (ms since session start).
+public struct HeartRateReading: Hashable, Sendable {
+    public var bpm: UInt16
+    public var receivedAtMs: Int64
+
+    public init(bpm: UInt16, receivedAtMs: Int64) {
+        self.bpm = bpm
+        self.receivedAtMs = receivedAtMs
+    }
+}
+
+/// Why an rMSSD capture failed quality (spec §5.1 step 4; §4.1 for RR unavailable).
+public enum QualityFailure: String, Sendable, CaseIterable {
+    case tooFewBeats = "too_few_beats"
+    case tooManyArtifacts = "too_many_artifacts"
+    case rrUnavailable = "rr_unavailable"
+}
+
+/// The quality verdict of a capture.
+public enum Quality: Hashable, Sendable {
+    case ok
+    case fail(QualityFailure)
+
+    public var isOK: Bool { self == .ok }
+}
+
+/// Time-domain HRV over the accepted intervals of a window (spec §5.1).
+public struct HRVMetrics: Hashable, Sendable {
+    /// nil when fewer than two accepted intervals: missing, never zero.
+    public var rmssdMs: Double?
+    public var meanRRMs: Double?
+    public var meanHRBpm: Double?
+    public var sdnnMs: Double?
+    public var accepted: Int
+    public var rejected: Int
+    /// rejected / (accepted + rejected); 0 when nothing arrived.
+    public var artifactRatio: Double
+
+    public init(
+        rmssdMs: Double?, meanRRMs: Double?, meanHRBpm: Double?, sdnnMs: Double?, accepted: Int, rejected: Int,
+        artifactRatio: Double
+    ) {
+        self.rmssdMs = rmssdMs
+        self.meanRRMs = meanRRMs
+        self.meanHRBpm = meanHRBpm
+        self.sdnnMs = sdnnMs
+        self.accepted = accepted
+        self.rejected = rejected
+        self.artifactRatio = artifactRatio
+    }
+}
+
+/// What became of the orthostatic part of a morning (spec §6.1, §6.2).
+public enum OrthostaticStatus: String, Sendable, CaseIterable {
+    case completed
+    case skipped
+    case failed
+}
+
+/// The orthostatic numbers (spec §5.3). Values in bpm.
+public struct OrthostaticResult: Hashable, Sendable {
+    public var avgLyingHR: Double
+    public var avgStandingHR: Double
+    public var peakStandingHR: Double
+    public var gapAvg: Double { avgStandingHR - avgLyingHR }
+    public var gapPeak: Double { peakStandingHR - avgLyingHR }
+
+    public init(avgLyingHR: Double, avgStandingHR: Double, peakStandingHR: Double) {
+        self.avgLyingHR = avgLyingHR
+        self.avgStandingHR = avgStandingHR
+        self.peakStandingHR = peakStandingHR
+    }
+}
+
+/// Where each phase of the session began and ended, in ms since the session started, so the raw RR
+/// can be re-analysed later.
+public struct PhaseMarks: Hashable, Sendable {
+    public var settleStartMs: Int64
+    public var captureStartMs: Int64
+    public var captureEndMs: Int64
+    public var lyingEndMs: Int64?
+    public var standStartMs: Int64?
+    public var standEndMs: Int64?
+
+    public init(
+        settleStartMs: Int64, captureStartMs: Int64, captureEndMs: Int64, lyingEndMs: Int64? = nil,
+        standStartMs: Int64? = nil, standEndMs: Int64? = nil
+    ) {
+        self.settleStartMs = settleStartMs
+        self.captureStartMs = captureStartMs
+        self.captureEndMs = captureEndMs
+        self.lyingEndMs = lyingEndMs
+        self.standStartMs = standStartMs
+        self.standEndMs = standEndMs
+    }
+}
+
+/// A finished morning measurement: everything the store keeps for one local day.
+public struct MorningMeasurement: Hashable, Sendable {
+    public var date: LocalDate
+    /// Wall-clock start, seconds since the Unix epoch (UTC).
+    public var startedAtEpoch: Int64
+    public var durationMs: Int64
+    /// nil in degraded (HR-only) mode: rMSSD is never derived from BPM (spec §4.1).
+    public var hrv: HRVMetrics?
+    /// Mean HR over the capture; in degraded mode the only value kept.
+    public var meanHRBpm: Double?
+    public var quality: Quality
+    public var orthostaticStatus: OrthostaticStatus
+    public var orthostatic: OrthostaticResult?
+    public var strapAddress: String?
+    public var strapBatteryPercent: Int?
+    public var marks: PhaseMarks
+    /// Every RR interval received during the session, in order (the person's data; allows re-analysis).
+    public var rawRR: [RRInterval]
+    /// Every BPM value received during the session, in order.
+    public var heartRates: [HeartRateReading]
+
+    public init(
+        date: LocalDate, startedAtEpoch: Int64, durationMs: Int64, hrv: HRVMetrics?, meanHRBpm: Double?,
+        quality: Quality, orthostaticStatus: OrthostaticStatus, orthostatic: OrthostaticResult?,
+        strapAddress: String?, strapBatteryPercent: Int?, marks: PhaseMarks, rawRR: [RRInterval],
+        heartRates: [HeartRateReading]
+    ) {
+        self.date = date
+        self.startedAtEpoch = startedAtEpoch
+        self.durationMs = durationMs
+        self.hrv = hrv
+        self.meanHRBpm = meanHRBpm
+        self.quality = quality
+        self.orthostaticStatus = orthostaticStatus
+        self.orthostatic = orthostatic
+        self.strapAddress = strapAddress
+        self.strapBatteryPercent = strapBatteryPercent
+        self.marks = marks
+        self.rawRR = rawRR
+        self.heartRates = heartRates
+    }
+}
+
+/// A local day as the store and the baselines see it: the questionnaire and the measurement, each
+/// possibly absent. Missing stays missing (spec §5.4; Health Engine invariant 4).
+public struct DayRecord: Hashable, Sendable {
+    public var date: LocalDate
+    public var questionnaire: Questionnaire?
+    public var measurement: MorningMeasurement?
+    /// True when the day came from `recoverydeck import` rather than a box measurement.
+    public var imported: Bool
+
+    public init(
+        date: LocalDate, questionnaire: Questionnaire? = nil, measurement: MorningMeasurement? = nil,
+        imported: Bool = false
+    ) {
+        self.date = date
+        self.questionnaire = questionnaire
+        self.measurement = measurement
+        self.imported = imported
+    }
+}

@@ -1,0 +1,1 @@
+print("h10sim: not built yet")

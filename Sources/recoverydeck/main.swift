@@ -1,0 +1,1 @@
+print("recoverydeck: not built yet")

@@ -1,0 +1,1 @@
+print("recoverydeckd: not built yet")
