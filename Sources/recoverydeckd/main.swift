@@ -1,1 +1,7 @@
-print("recoverydeckd: not built yet")
+import RecoveryCore
+
+if CommandLine.arguments.dropFirst().first == "--print-light-table" {
+    print(LightTable.markdown(), terminator: "")
+} else {
+    print("recoverydeckd: not built yet")
+}
