@@ -34,14 +34,13 @@ public final class LibgpiodChip: GPIOChip {
                 return
             }
         }
-        let present = LibgpiodChip.chips(in: directory).map { "\($0.label) (\($0.name))" }
+        let present = LibgpiodChip.chips(in: directory).map { "\($0.name) (\($0.label))" }
         throw .chipNotFound(labels: labels, present: present)
     }
 
     deinit { close() }
 
-    /// Every GPIO chip under `directory` that opens, in name order, with its label; entries that do not
-    /// open as chips are listed with why.
+    /// Every `gpiochip*` entry under `directory`, in name order, with its label, or why it did not open.
     public static func chips(in directory: String = "/dev") -> [(name: String, path: String, label: String)] {
         guard let dir = opendir(directory) else { return [] }
         var names: [String] = []
@@ -54,7 +53,7 @@ public final class LibgpiodChip: GPIOChip {
         return names.map { name in
             let path = directory + "/" + name
             guard let handle = cgpiod_chip_open(path) else {
-                return (name, path, "unreadable: \(Errno.current)")
+                return (name, path, "not openable as a GPIO chip: \(Errno.current)")
             }
             defer { cgpiod_chip_close(handle) }
             return (name, path, String(cString: cgpiod_chip_label(handle)))
