@@ -18,7 +18,9 @@ public final class Panel {
     public var onOutputChange: ((_ output: PanelOutput, _ on: Bool, _ atMs: Int64) -> Void)?
 
     /// Requests every line of `pins` on `chip`: GO and the keypad columns as pulled-up inputs with edge
-    /// events, the keypad rows driven low (idle), the lights and buzzer off.
+    /// events on both edges (GO is wired to ground, so a press is its falling edge; the rising edge wakes
+    /// the loop for the release that ends a press or long press), the keypad rows driven low (idle), the
+    /// lights and buzzer off.
     public init(chip: any GPIOChip, pins: PinMap = .standard, timing: PanelTiming = .standard) throws(PanelError) {
         try pins.validate()
         self.chip = chip
@@ -31,7 +33,8 @@ public final class Panel {
             requestedInputs.append(goLine)
             var columns: [any GPIOInput] = []
             for (i, offset) in pins.keypadColumns.enumerated() {
-                let line = try chip.requestInput(offset: offset, bias: .pullUp, edge: .both, consumer: "keypad-col\(i + 1)")
+                let line = try chip.requestInput(
+                    offset: offset, bias: .pullUp, edge: .both, consumer: "keypad-col\(i + 1)")
                 requestedInputs.append(line)
                 columns.append(line)
             }
@@ -42,7 +45,8 @@ public final class Panel {
                 rows.append(line)
             }
             for output in PanelOutput.allCases {
-                let line = try chip.requestOutput(offset: pins.line(of: output), initiallyHigh: false, consumer: output.rawValue)
+                let line = try chip.requestOutput(
+                    offset: pins.line(of: output), initiallyHigh: false, consumer: output.rawValue)
                 requestedOutputs.append(line)
                 outputs[output] = OutputChannel(line: line)
             }

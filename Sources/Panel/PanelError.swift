@@ -17,7 +17,8 @@ public enum PanelError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .chipNotFound(let labels, let present):
             let wanted = labels.map { "\"\($0)\"" }
-            let wantedText = wanted.count <= 1
+            let wantedText =
+                wanted.count <= 1
                 ? (wanted.first ?? "\"\"")
                 : wanted.dropLast().joined(separator: ", ") + " or " + wanted.last!
             let presentText = present.isEmpty ? "none" : present.joined(separator: ", ")

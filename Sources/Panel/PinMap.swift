@@ -49,8 +49,10 @@ public struct PinMap: Hashable, Sendable {
         var parts: [(String, UInt32)] = [("GO button", goButton)]
         for (i, row) in keypadRows.enumerated() { parts.append(("keypad row \(i + 1)", row)) }
         for (i, column) in keypadColumns.enumerated() { parts.append(("keypad column \(i + 1)", column)) }
-        parts += [("red light", red), ("yellow light", yellow), ("green light", green), ("blue light", blue),
-                  ("buzzer", buzzer)]
+        parts += [
+            ("red light", red), ("yellow light", yellow), ("green light", green), ("blue light", blue),
+            ("buzzer", buzzer),
+        ]
         return parts
     }
 
@@ -66,7 +68,9 @@ public struct PinMap: Hashable, Sendable {
         }
         var seen: [UInt32: String] = [:]
         for (part, line) in assignments {
-            if let earlier = seen[line] { throw .invalidPinMap("GPIO\(line) is assigned to both the \(earlier) and the \(part)") }
+            if let earlier = seen[line] {
+                throw .invalidPinMap("GPIO\(line) is assigned to both the \(earlier) and the \(part)")
+            }
             seen[line] = part
         }
     }

@@ -1,7 +1,8 @@
+import RecoveryCore
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import RecoveryCore
 
 /// The two clocks the box reads (DESIGN §4 "Clock"): durations from `CLOCK_MONOTONIC`, the local
 /// calendar day from the wall clock and the system time zone. Only edges read them; cores get "now"

@@ -24,7 +24,7 @@ public struct EventFD: Hashable, Sendable {
         do {
             _ = try withUnsafeMutableBytes(of: &value) { (b) throws(Errno) -> Int in try descriptor.read(into: b) }
             return value
-        } catch where error == .wouldBlock {
+        } catch  where error == .wouldBlock {
             return 0
         }
     }

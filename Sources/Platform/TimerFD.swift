@@ -39,7 +39,7 @@ public struct TimerFD: Hashable, Sendable {
         do {
             let n = try withUnsafeMutableBytes(of: &count) { (b) throws(Errno) -> Int in try descriptor.read(into: b) }
             return n == 8 ? count : 0
-        } catch where error == .wouldBlock {
+        } catch  where error == .wouldBlock {
             return 0
         }
     }

@@ -72,7 +72,7 @@ public struct UnixListener: Hashable, Sendable {
         do {
             let fd = try valueOrErrno { system_accept(descriptor.rawValue) }
             return UnixConnection(descriptor: FileDescriptor(rawValue: fd))
-        } catch where error == .wouldBlock {
+        } catch  where error == .wouldBlock {
             return nil
         }
     }
@@ -111,7 +111,9 @@ public struct UnixConnection: Hashable, Sendable {
     /// The corresponding C function is `socketpair`.
     public static func pair(kind: UnixSocketKind = .seqpacket) throws(Errno) -> (UnixConnection, UnixConnection) {
         var fds: [CInt] = [-1, -1]
-        _ = try valueOrErrno { fds.withUnsafeMutableBufferPointer { system_socketpair(kind.rawValue, $0.baseAddress!) } }
+        _ = try valueOrErrno {
+            fds.withUnsafeMutableBufferPointer { system_socketpair(kind.rawValue, $0.baseAddress!) }
+        }
         let a = FileDescriptor(rawValue: fds[0])
         let b = FileDescriptor(rawValue: fds[1])
         do {
@@ -150,7 +152,7 @@ public struct UnixConnection: Hashable, Sendable {
             let n = try valueOrErrno { buffer.withUnsafeMutableBytes { system_recv(descriptor.rawValue, $0) } }
             buffer.removeSubrange(n...)
             return buffer
-        } catch where error == .wouldBlock {
+        } catch  where error == .wouldBlock {
             return nil
         }
     }

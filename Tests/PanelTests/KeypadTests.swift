@@ -3,12 +3,14 @@ import Testing
 
 @Suite("Keypad: 3×4 matrix scanned only while a key is down (DESIGN §2)")
 struct KeypadTests {
-    @Test("Each of the 12 keys is found by the scan: pressed 30 ms after its contact closes, released 30 ms after it opens",
-          arguments: KeypadKey.allCases)
+    @Test(
+        "Each of the 12 keys is found by the scan: pressed 30 ms after its contact closes, released 30 ms after it opens",
+        arguments: KeypadKey.allCases)
     func eachKeyIsFound(key: KeypadKey) throws {
         let sim = try SimulatedPanel()
-        sim.schedule(PanelScript(entries: [.init(atMs: 1000, action: .keyDown(key)), .init(atMs: 1100, action: .keyUp(key))]),
-                     startMs: 0)
+        sim.schedule(
+            PanelScript(entries: [.init(atMs: 1000, action: .keyDown(key)), .init(atMs: 1100, action: .keyUp(key))]),
+            startMs: 0)
         let events = sim.run(fromMs: 0, untilMs: 5000)
         #expect(
             events == [
@@ -22,7 +24,8 @@ struct KeypadTests {
     func twoKeys() throws {
         let sim = try SimulatedPanel()
         sim.schedule(
-            try PanelScript(parsing: "t=1000 key-down 5\nt=1200 key-down 9\nt=1400 key-up 5\nt=1600 key-up 9"), startMs: 0)
+            try PanelScript(parsing: "t=1000 key-down 5\nt=1200 key-down 9\nt=1400 key-up 5\nt=1600 key-up 9"),
+            startMs: 0)
         #expect(
             sim.run(fromMs: 0, untilMs: 5000) == [
                 TimedPanelEvent(atMs: 1030, event: .keyPressed(.digit(5))),
@@ -35,8 +38,10 @@ struct KeypadTests {
     @Test("A key contact that flickers for less than 30 ms is no key press")
     func flickerIsIgnored() throws {
         let sim = try SimulatedPanel()
-        sim.schedule(PanelScript(entries: [.init(atMs: 1000, action: .keyDown(.hash)), .init(atMs: 1015, action: .keyUp(.hash))]),
-                     startMs: 0)
+        sim.schedule(
+            PanelScript(entries: [.init(atMs: 1000, action: .keyDown(.hash)), .init(atMs: 1015, action: .keyUp(.hash))]
+            ),
+            startMs: 0)
         #expect(sim.run(fromMs: 0, untilMs: 5000).isEmpty)
     }
 
@@ -49,8 +54,11 @@ struct KeypadTests {
         #expect(sim.chip.levelReads == readsAtStart)
         for row in PinMap.standard.keypadRows { #expect(sim.chip.outputLevel(row) == false) }
 
-        sim.schedule(PanelScript(entries: [.init(atMs: 1000, action: .keyDown(.digit(7))), .init(atMs: 1100, action: .keyUp(.digit(7)))]),
-                     startMs: 10 * 3_600_000)
+        sim.schedule(
+            PanelScript(entries: [
+                .init(atMs: 1000, action: .keyDown(.digit(7))), .init(atMs: 1100, action: .keyUp(.digit(7))),
+            ]),
+            startMs: 10 * 3_600_000)
         let events = sim.run(fromMs: 10 * 3_600_000, untilMs: 11 * 3_600_000)
         #expect(events.map(\.event) == [.keyPressed(.digit(7)), .keyReleased(.digit(7))])
         // Scans run only from the wake-up to 30 ms after the release: every 10 ms over 1000…1130,

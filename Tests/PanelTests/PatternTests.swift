@@ -37,14 +37,16 @@ struct PatternTests {
         #expect(times(changes(), .blue) == ["0 on", "125 off", "250 on", "375 off", "500 on"])
     }
 
-    @Test("Blink code 3: three 250 ms blinks, 1.5 s dark after the last, then again (an error is read off by its count)")
+    @Test(
+        "Blink code 3: three 250 ms blinks, 1.5 s dark after the last, then again (an error is read off by its count)")
     func blinkCode() throws {
         let (panel, changes) = try recordingPanel()
         try panel.show(.blinkCode(3), on: .red, nowMs: 0)
         advance(panel, untilMs: 3_600)
         #expect(
             times(changes(), .red) == [
-                "0 on", "250 off", "500 on", "750 off", "1000 on", "1250 off", "2750 on", "3000 off", "3250 on", "3500 off",
+                "0 on", "250 off", "500 on", "750 off", "1000 on", "1250 off", "2750 on", "3000 off", "3250 on",
+                "3500 off",
             ])
     }
 

@@ -1,4 +1,5 @@
 import Panel
+import Platform
 import Testing
 
 #if canImport(Glibc)
@@ -9,14 +10,15 @@ import Testing
 struct PanelScriptTests {
     @Test("A script of key taps and GO presses turns into timed actions, composites expanded")
     func parsesScript() throws {
-        let script = try PanelScript(parsing: """
-            # a morning
-            t=1000 key 5
-            t=2.5s key-down *   # back
-            t=2600 key-up *
-            t=5000 go
-            t=8000 go-long
-            """)
+        let script = try PanelScript(
+            parsing: """
+                # a morning
+                t=1000 key 5
+                t=2.5s key-down *   # back
+                t=2600 key-up *
+                t=5000 go
+                t=8000 go-long
+                """)
         #expect(
             script.entries == [
                 .init(atMs: 1000, action: .keyDown(.digit(5))), .init(atMs: 1100, action: .keyUp(.digit(5))),
@@ -26,15 +28,22 @@ struct PanelScriptTests {
             ])
     }
 
-    @Test("A bad script line is named by number with what is wrong, one sentence each",
-          arguments: [
-            ("t=1000 key 5\nt=abc go", "Panel script line 2: expected a time such as t=1000 or t=2.5s, found \"t=abc\"."),
+    @Test(
+        "A bad script line is named by number with what is wrong, one sentence each",
+        arguments: [
+            (
+                "t=1000 key 5\nt=abc go",
+                "Panel script line 2: expected a time such as t=1000 or t=2.5s, found \"t=abc\"."
+            ),
             ("t=1000 key x", "Panel script line 1: \"key\" needs a key: 0-9, * or #, found \"x\"."),
-            ("t=1000 press 5", "Panel script line 1: unknown action \"press\" (known: key, key-down, key-up, go, go-long, go-down, go-up)."),
+            (
+                "t=1000 press 5",
+                "Panel script line 1: unknown action \"press\" (known: key, key-down, key-up, go, go-long, go-down, go-up)."
+            ),
             ("t=1000", "Panel script line 1: no action after the time."),
             ("t=1000 go now", "Panel script line 1: \"go\" takes no argument, found \"now\"."),
             ("1000 go", "Panel script line 1: expected a time such as t=1000 or t=2.5s, found \"1000\"."),
-          ])
+        ])
     func badLines(text: String, message: String) {
         #expect(throws: PanelError.self) { try PanelScript(parsing: text) }
         do {
@@ -58,11 +67,17 @@ struct PanelScriptTests {
             {
                 events.append(e)
                 if case .keyPressed = e.event { try sim.panel.play(.shortBeep, nowMs: e.atMs) }
-                if e.event == .goReleased(wasLongPress: false) { try sim.panel.show(.blinks(1), on: .blue, nowMs: e.atMs) }
+                if e.event == .goReleased(wasLongPress: false) {
+                    try sim.panel.show(.blinks(1), on: .blue, nowMs: e.atMs)
+                }
             }
         }
-        #expect(events.map(\.description) == ["t=1030 key-down 5", "t=1130 key-up 5", "t=3030 go-down", "t=3180 go-up"])
-        #expect(sim.timeline.map(\.description) == ["t=1030 buzzer on", "t=1090 buzzer off", "t=3180 blue on", "t=3430 blue off"])
+        #expect(
+            events.map(\.description) == ["t=1030 key-down 5", "t=1130 key-up 5", "t=3030 go-down", "t=3180 go-up"])
+        #expect(
+            sim.timeline.map(\.description) == [
+                "t=1030 buzzer on", "t=1090 buzzer off", "t=3180 blue on", "t=3430 blue off",
+            ])
         #expect(sim.actions.map(\.action) == [.keyDown(.digit(5)), .keyUp(.digit(5)), .goDown, .goUp])
     }
 }
@@ -156,7 +171,9 @@ struct PanelErrorTests {
             _ = try Panel(chip: chip)
             Issue.record("the panel started with GPIO25 in use")
         } catch {
-            #expect(error.description == "GPIO25 (blue) could not be requested: \(PanelError.lineFailedDescription(.busy)).")
+            #expect(
+                error.description == "GPIO25 (blue) could not be requested: \(PanelError.lineFailedDescription(.busy))."
+            )
         }
         #expect(chip.requestedInputs.isEmpty)
         #expect(chip.requestedOutputs == [25])
@@ -167,5 +184,3 @@ struct PanelErrorTests {
 extension PanelError {
     static func lineFailedDescription(_ errno: Platform.Errno) -> String { "\(errno)" }
 }
-
-import Platform

@@ -17,7 +17,8 @@ func localTimeProbeInChildProcess() throws {
     let tzUnset = getenv("TZ") == nil
     let summer = LocalTime(epochSeconds: 1_730_611_800)  // 2024-11-03 05:30 UTC
     let winter = LocalTime(epochSeconds: 1_730_615_400)
-    let text = "tz-unset=\(tzUnset) \(summer.date) \(summer.minuteOfDay) \(summer.utcOffsetSeconds) "
+    let text =
+        "tz-unset=\(tzUnset) \(summer.date) \(summer.minuteOfDay) \(summer.utcOffsetSeconds) "
         + "\(winter.date) \(winter.minuteOfDay) \(winter.utcOffsetSeconds)\n"
     let fd = open(out, O_CREAT | O_TRUNC | O_WRONLY, 0o600)
     try #require(fd >= 0)

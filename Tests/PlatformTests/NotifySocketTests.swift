@@ -16,7 +16,8 @@ private struct FakeServiceManager {
         var bytes = Array(address.text.utf8)
         if address.isAbstract { bytes[0] = 0 }
         withUnsafeMutableBytes(of: &raw.sun_path) { for (i, b) in bytes.enumerated() { $0[i] = b } }
-        let length = MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)! + bytes.count
+        let length =
+            MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)! + bytes.count
             + (address.isAbstract ? 0 : 1)
         let rc = withUnsafePointer(to: &raw) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(length)) }

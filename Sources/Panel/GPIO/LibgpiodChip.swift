@@ -45,7 +45,9 @@ public final class LibgpiodChip: GPIOChip {
         guard let dir = opendir(directory) else { return [] }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+            }
             if name.hasPrefix("gpiochip") { names.append(name) }
         }
         closedir(dir)

@@ -57,7 +57,8 @@ public struct PanelScript: Hashable, Sendable {
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
             if words.isEmpty { continue }
             guard words[0].hasPrefix("t="), let at = PanelScript.parseTime(String(words[0].dropFirst(2))) else {
-                throw .invalidScript(line: lineNumber, "expected a time such as t=1000 or t=2.5s, found \"\(words[0])\"")
+                throw .invalidScript(
+                    line: lineNumber, "expected a time such as t=1000 or t=2.5s, found \"\(words[0])\"")
             }
             guard words.count >= 2 else { throw .invalidScript(line: lineNumber, "no action after the time") }
             let command = words[1]
@@ -78,7 +79,9 @@ public struct PanelScript: Hashable, Sendable {
             switch command {
             case "key":
                 let k = try key()
-                entries += [Entry(atMs: at, action: .keyDown(k)), Entry(atMs: at + PanelScript.keyHoldMs, action: .keyUp(k))]
+                entries += [
+                    Entry(atMs: at, action: .keyDown(k)), Entry(atMs: at + PanelScript.keyHoldMs, action: .keyUp(k)),
+                ]
             case "key-down": entries.append(Entry(atMs: at, action: .keyDown(try key())))
             case "key-up": entries.append(Entry(atMs: at, action: .keyUp(try key())))
             case "go":
@@ -86,7 +89,9 @@ public struct PanelScript: Hashable, Sendable {
                 entries += [Entry(atMs: at, action: .goDown), Entry(atMs: at + PanelScript.goHoldMs, action: .goUp)]
             case "go-long":
                 try noArgument()
-                entries += [Entry(atMs: at, action: .goDown), Entry(atMs: at + PanelScript.goLongHoldMs, action: .goUp)]
+                entries += [
+                    Entry(atMs: at, action: .goDown), Entry(atMs: at + PanelScript.goLongHoldMs, action: .goUp),
+                ]
             case "go-down":
                 try noArgument()
                 entries.append(Entry(atMs: at, action: .goDown))
