@@ -53,6 +53,7 @@ let package = Package(
         .testTarget(name: "PanelTests", dependencies: ["Panel", "Platform", "RecoveryCore"]),
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "RecoveryCore", "Store", "Panel", "Platform"]),
         .testTarget(name: "CLITests", dependencies: ["Store", "RecoveryCore"]),
+        .testTarget(name: "ProjectTests"),
     ],
     swiftLanguageModes: [.v6]
 )
