@@ -98,7 +98,8 @@ public struct ExportDocument: Hashable, Sendable {
         return .object(top)
     }
 
-    static func json(_ day: DayRecord, full: Bool) -> JSONValue {
+    /// One day as it appears in `days` (also used by the CLI's `--json` output).
+    public static func json(_ day: DayRecord, full: Bool) -> JSONValue {
         .object([
             ("date", .string(day.date.iso)),
             ("imported", .bool(day.imported)),
@@ -107,7 +108,8 @@ public struct ExportDocument: Hashable, Sendable {
         ])
     }
 
-    static func json(_ q: Questionnaire) -> JSONValue {
+    /// A questionnaire as it appears in a day.
+    public static func json(_ q: Questionnaire) -> JSONValue {
         .object([
             ("fatigue", JSONValue(q.scores.fatigue.value)),
             ("mood", JSONValue(q.scores.mood.value)),
@@ -123,7 +125,8 @@ public struct ExportDocument: Hashable, Sendable {
         ])
     }
 
-    static func json(_ m: MorningMeasurement, full: Bool) -> JSONValue {
+    /// A measurement as it appears in a day.
+    public static func json(_ m: MorningMeasurement, full: Bool) -> JSONValue {
         let hrv: JSONValue =
             m.hrv.map {
                 .object([
@@ -191,7 +194,8 @@ public struct ExportDocument: Hashable, Sendable {
         ])
     }
 
-    static func qualityText(_ quality: Quality) -> String {
+    /// `ok` or the failure reason, as stored and exported.
+    public static func qualityText(_ quality: Quality) -> String {
         switch quality {
         case .ok: "ok"
         case .fail(let reason): reason.rawValue

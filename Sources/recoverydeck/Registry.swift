@@ -20,6 +20,13 @@ enum Registry {
     static var commands: [any Command.Type] {
         [
             CheckinCommand.self,
+            StatusCommand.self,
+            HistoryCommand.self,
+            RRAnalyzeCommand.self,
+            ExportCommand.self,
+            DeleteCommand.self,
+            AnalyticsCommand.self,
+            DemoCommand.self,
         ]
     }
 }
