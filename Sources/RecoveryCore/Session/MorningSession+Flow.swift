@@ -345,8 +345,6 @@ extension MorningSession {
             meanHRBpm: degraded ? degradedMeanHR : capture?.metrics.meanHRBpm, quality: quality,
             orthostaticStatus: status, orthostatic: orthostatic, strapAddress: strapAddress,
             strapBatteryPercent: batteryPercent, marks: marks, rawRR: rawRR, heartRates: heartRates)
-        lastDurationMs = since(t)
-        lastOrthostaticStatus = status
         phase = .saving
         phaseStartMs = t
         phaseDeadlineMs = nil
@@ -364,12 +362,10 @@ extension MorningSession {
         readoutShowsComposite = true
         channelShown = nil
         channelUntilMs = nil
-        var actions: [Action] = [
-            .sound(.complete),
-            .record(AnalyticsRecord("morning_completed", detail: lastOrthostaticStatus.rawValue)),
-            .record(AnalyticsRecord("session_duration_ms", value: Double(lastDurationMs))),
-        ]
-        if lastOrthostaticStatus == .skipped { actions.append(.record(AnalyticsRecord("orthostatic_skipped"))) }
+        // The store records morning_completed / hrv_quality_fail, session_duration_ms and orthostatic_skipped
+        // in the morning's own transaction; only what it cannot know is recorded here.
+        var actions: [Action] = [.sound(.complete)]
+        if overwrite { actions.append(.record(AnalyticsRecord("remeasured"))) }
         if !readout.summary.isEmpty { actions.append(.say(readout.summary)) }
         return actions
     }

@@ -132,8 +132,6 @@ public struct MorningSession: Sendable {
     var lyingEndMs: Int64 = 0
     var standStartMs: Int64 = 0
     var skipConfirmed = false
-    var lastDurationMs: Int64 = 0
-    var lastOrthostaticStatus = OrthostaticStatus.completed
 
     // Pause, retry, fault, readout.
     var resumeAtLying = false
