@@ -22,7 +22,7 @@ fail() { say "FAIL: $*"; exit 1; }
 figure() { echo "$*" >> "$SCENARIO_OUT/figures"; say "figure: $*"; }
 
 # Starts a command in the background, output to $SCENARIO_OUT/NAME.log; its pid lands in $bg_pid.
-bg() {
+spawn() {
     local name=$1; shift
     "$@" > "$SCENARIO_OUT/$name.log" 2>&1 &
     bg_pid=$!
@@ -86,5 +86,5 @@ bt_power_on() {
 bt_start_bluetoothd() {
     mkdir -p /run/dbus
     dbus-daemon --system --fork --nopidfile
-    bg bluetoothd /usr/libexec/bluetooth/bluetoothd -n -d
+    spawn bluetoothd /usr/libexec/bluetooth/bluetoothd -n -d
 }
