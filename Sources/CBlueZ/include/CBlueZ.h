@@ -1,1 +1,170 @@
-/* placeholder: replaced by the module's owner */
+/*
+ * CBlueZ: the kernel Bluetooth socket interface, as static inline wrappers Swift can call.
+ * Headers come from libbluetooth-dev; libbluetooth itself is never linked (only socket(2) calls,
+ * constants and address structures are used). Every function returns -1 with errno set on failure.
+ * Addresses are 6 bytes in wire order (least significant byte first), as in bdaddr_t.
+ */
+#ifndef CBLUEZ_H
+#define CBLUEZ_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <bluetooth/bluetooth.h>
+#include <bluetooth/hci.h>
+#include <bluetooth/l2cap.h>
+
+/* The fixed L2CAP channel of the Attribute Protocol on LE links (Bluetooth Core 5.3 Vol 3 Part A §2.1). */
+#define CBLUEZ_ATT_CID 4
+#define CBLUEZ_HCI_DEV_NONE 0xffff
+
+/* Address types of sockaddr_l2.l2_bdaddr_type (the same numbers the management interface uses). */
+#define CBLUEZ_ADDR_BREDR BDADDR_BREDR
+#define CBLUEZ_ADDR_LE_PUBLIC BDADDR_LE_PUBLIC
+#define CBLUEZ_ADDR_LE_RANDOM BDADDR_LE_RANDOM
+
+static inline void cbluez_close_keeping_errno(int fd) {
+    int saved = errno;
+    close(fd);
+    errno = saved;
+}
+
+/* The management interface: a raw HCI socket bound to HCI_CHANNEL_CONTROL on no device.
+ * Without CAP_NET_ADMIN the kernel opens it "untrusted": only read commands are allowed. */
+static inline int cbluez_management_socket(void) {
+    int fd = socket(PF_BLUETOOTH, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, BTPROTO_HCI);
+    if (fd < 0) return -1;
+    struct sockaddr_hci address;
+    memset(&address, 0, sizeof address);
+    address.hci_family = AF_BLUETOOTH;
+    address.hci_dev = CBLUEZ_HCI_DEV_NONE;
+    address.hci_channel = HCI_CHANNEL_CONTROL;
+    if (bind(fd, (struct sockaddr *)&address, sizeof address) < 0) {
+        cbluez_close_keeping_errno(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* A non-blocking L2CAP socket for LE (SOCK_SEQPACKET: one ATT PDU per record). */
+static inline int cbluez_l2cap_socket(void) {
+    return socket(PF_BLUETOOTH, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, BTPROTO_L2CAP);
+}
+
+static inline struct sockaddr_l2 cbluez_sockaddr_l2(const uint8_t address[6], uint8_t addressType, uint16_t cid) {
+    struct sockaddr_l2 l2;
+    memset(&l2, 0, sizeof l2);
+    l2.l2_family = AF_BLUETOOTH;
+    memcpy(&l2.l2_bdaddr, address, 6);
+    l2.l2_cid = htobs(cid);
+    l2.l2_bdaddr_type = addressType;
+    return l2;
+}
+
+/* Binds to a local adapter address with an LE address type and a fixed channel (CID). */
+static inline int cbluez_l2cap_bind(int fd, const uint8_t address[6], uint8_t addressType, uint16_t cid) {
+    struct sockaddr_l2 l2 = cbluez_sockaddr_l2(address, addressType, cid);
+    return bind(fd, (struct sockaddr *)&l2, sizeof l2);
+}
+
+/* Starts connecting to a peer; on a non-blocking socket -1/EINPROGRESS means "wait for writable". */
+static inline int cbluez_l2cap_connect(int fd, const uint8_t address[6], uint8_t addressType, uint16_t cid) {
+    struct sockaddr_l2 l2 = cbluez_sockaddr_l2(address, addressType, cid);
+    return connect(fd, (struct sockaddr *)&l2, sizeof l2);
+}
+
+/* Accepts one connection (non-blocking, close-on-exec) and reports the peer's address and type. */
+static inline int cbluez_l2cap_accept(int fd, uint8_t peer[6], uint8_t *peerType) {
+    struct sockaddr_l2 l2;
+    socklen_t length = sizeof l2;
+    memset(&l2, 0, sizeof l2);
+    int client = accept(fd, (struct sockaddr *)&l2, &length);
+    if (client < 0) return -1;
+    if (fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK) < 0
+        || fcntl(client, F_SETFD, FD_CLOEXEC) < 0) {
+        cbluez_close_keeping_errno(client);
+        return -1;
+    }
+    memcpy(peer, &l2.l2_bdaddr, 6);
+    *peerType = l2.l2_bdaddr_type;
+    return client;
+}
+
+static inline int cbluez_l2cap_address(int fd, int peerSide, uint8_t address[6], uint8_t *addressType) {
+    struct sockaddr_l2 l2;
+    socklen_t length = sizeof l2;
+    memset(&l2, 0, sizeof l2);
+    int result = peerSide ? getpeername(fd, (struct sockaddr *)&l2, &length)
+                          : getsockname(fd, (struct sockaddr *)&l2, &length);
+    if (result < 0) return -1;
+    memcpy(address, &l2.l2_bdaddr, 6);
+    *addressType = l2.l2_bdaddr_type;
+    return 0;
+}
+
+/* The pending error of a socket (SO_ERROR): 0 when a non-blocking connect succeeded. */
+static inline int cbluez_socket_error(int fd) {
+    int value = 0;
+    socklen_t length = sizeof value;
+    if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &value, &length) < 0) return -1;
+    return value;
+}
+
+/* BT_SECURITY: BT_SECURITY_LOW (no encryption) is what the Heart Rate service needs. */
+static inline int cbluez_set_security(int fd, uint8_t level) {
+    struct bt_security security;
+    memset(&security, 0, sizeof security);
+    security.level = level;
+    return setsockopt(fd, SOL_BLUETOOTH, BT_SECURITY, &security, sizeof security);
+}
+
+static inline int cbluez_security(int fd) {
+    struct bt_security security;
+    socklen_t length = sizeof security;
+    memset(&security, 0, sizeof security);
+    if (getsockopt(fd, SOL_BLUETOOTH, BT_SECURITY, &security, &length) < 0) return -1;
+    return security.level;
+}
+
+/* Outgoing L2CAP MTU the kernel negotiated (BT_SNDMTU); for the fixed ATT channel, the link's. */
+static inline int cbluez_send_mtu(int fd) {
+    uint16_t mtu = 0;
+    socklen_t length = sizeof mtu;
+    if (getsockopt(fd, SOL_BLUETOOTH, BT_SNDMTU, &mtu, &length) < 0) return -1;
+    return mtu;
+}
+
+/* epoll with the descriptor itself as the event's data, so Swift needs no packed-struct access
+ * (struct epoll_event is packed on x86-64, not on arm64). */
+static inline int cbluez_epoll_control(int epfd, int op, int fd, uint32_t events) {
+    struct epoll_event event;
+    memset(&event, 0, sizeof event);
+    event.events = events;
+    event.data.fd = fd;
+    return epoll_ctl(epfd, op, fd, op == EPOLL_CTL_DEL ? NULL : &event);
+}
+
+/* Waits up to timeoutMs (0: do not wait) and writes at most `capacity` ready descriptors and
+ * their event masks; returns how many. */
+static inline int cbluez_epoll_wait(int epfd, int *fds, uint32_t *events, int capacity, int timeoutMs) {
+    struct epoll_event ready[16];
+    if (capacity > 16) capacity = 16;
+    int count = epoll_wait(epfd, ready, capacity, timeoutMs);
+    for (int i = 0; i < count; i++) {
+        fds[i] = ready[i].data.fd;
+        events[i] = ready[i].events;
+    }
+    return count;
+}
+
+static inline uint32_t cbluez_epoll_in(void) { return EPOLLIN; }
+static inline uint32_t cbluez_epoll_out(void) { return EPOLLOUT; }
+static inline uint32_t cbluez_epoll_err(void) { return EPOLLERR; }
+static inline uint32_t cbluez_epoll_hup(void) { return EPOLLHUP; }
+static inline uint32_t cbluez_epoll_rdhup(void) { return EPOLLRDHUP; }
+
+#endif

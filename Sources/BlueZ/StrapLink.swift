@@ -1,0 +1,337 @@
+import HeartRateProtocol
+import Platform
+
+/// The box's link to its strap: owns the L2CAP ATT socket and the GATT client procedure, and turns
+/// them into samples `{monotonic ms, bpm?, rr raw}` and link states (connecting, discovering, live,
+/// RR OK or heart-rate only, lost, reconnecting), battery and firmware.
+///
+/// It follows the event-loop contract (one thread, nothing blocks, no threads): the owner's loop
+/// watches `descriptor` for readability and calls `onReadable`, arms a timer for `nextDeadlineMs`
+/// and calls `onDeadline`. `descriptor` never changes for the link's lifetime, however many
+/// sockets come and go underneath (it is an epoll set; see `ReadinessSet`). After a loss the link
+/// reconnects by itself with `ReconnectSchedule` until `stop()`.
+public final class StrapLink {
+    public struct Configuration: Hashable, Sendable {
+        /// The local controller's address (the socket is bound to it).
+        public var adapter: BluetoothAddress
+        public var strap: BluetoothAddress
+        /// From the strap's advertising or the paired setting: H10 firmware before mid-2024 uses a
+        /// random static address, later a public one (DESIGN §5).
+        public var strapType: BluetoothAddressType
+        /// How long one connection attempt may take before the strap counts as unreachable.
+        public var connectTimeoutMs: Int64 = 10_000
+        public var reconnect: ReconnectSchedule = .standard
+        /// Consecutive measurements without RR after which the link reports heart-rate only. The
+        /// strap notifies about once a second and a beat ends at least every 1.5 s at any resting
+        /// rate, so 5 in a row without RR means the strap is not sending RR at all.
+        public var heartRateOnlyAfter = 5
+
+        public init(adapter: BluetoothAddress, strap: BluetoothAddress, strapType: BluetoothAddressType) {
+            self.adapter = adapter
+            self.strap = strap
+            self.strapType = strapType
+        }
+    }
+
+    /// Counters for diagnostics and figures.
+    public struct Statistics: Hashable, Sendable {
+        public var connectionAttempts = 0
+        public var connections = 0
+        public var losses = 0
+        public var notifications = 0
+        public var rrIntervals = 0
+        /// Values that were not a valid Heart Rate Measurement (counted, never a crash).
+        public var malformedMeasurements = 0
+        /// From the `connect()` call of the attempt that first went live to the first RR interval.
+        public var firstRRAfterConnectMs: Int64?
+    }
+
+    public let configuration: Configuration
+    public private(set) var state: StrapLinkState = .idle
+    public private(set) var statistics = Statistics()
+    /// Last values read from the strap (kept across reconnections).
+    public private(set) var batteryPercent: UInt8?
+    public private(set) var firmwareRevision: String?
+
+    private let transport: any ATTTransport
+    private let readiness: ReadinessSet
+    private var socket: FileDescriptor?
+    private var gatt = StrapGATTProcedure()
+    private var outbox: [[UInt8]] = []
+    private var connectDeadlineMs: Int64?
+    private var connectCalledAtMs: Int64 = 0
+    private var failuresSinceLive = 0
+    private var measurementsWithoutRR = 0
+    private var receiveBuffer = [UInt8](repeating: 0, count: ATTSocket.maximumPDU)
+
+    public init(_ configuration: Configuration, transport: any ATTTransport = KernelATTTransport()) throws(BlueZError) {
+        self.configuration = configuration
+        self.transport = transport
+        self.readiness = try ReadinessSet()
+    }
+
+    deinit { closeSocket() }
+
+    // MARK: Event-loop contract
+
+    /// The one descriptor to watch for readability, for the link's whole life.
+    public var descriptor: FileDescriptor { readiness.descriptor }
+    public var descriptors: [FileDescriptor] { [descriptor] }
+
+    /// When the link next needs `onDeadline` (monotonic ms), nil when it waits only for I/O.
+    public var nextDeadlineMs: Int64? {
+        switch state {
+        case .connecting: return connectDeadlineMs
+        case .reconnecting(let at): return at
+        default: return gatt.deadlineMs
+        }
+    }
+
+    /// Starts connecting (from idle, or after `stop()`).
+    public func start(nowMs: Int64) -> [StrapLinkEvent] {
+        guard state == .idle || isFailed else { return [] }
+        failuresSinceLive = 0
+        return attempt(nowMs: nowMs)
+    }
+
+    /// Closes the link and stays idle until `start`.
+    public func stop() -> [StrapLinkEvent] {
+        closeSocket()
+        connectDeadlineMs = nil
+        return transition(to: .idle)
+    }
+
+    public func onReadable(_ fd: FileDescriptor, nowMs: Int64) -> [StrapLinkEvent] {
+        onReadable(nowMs: nowMs)
+    }
+
+    /// Call when `descriptor` is readable: handles every socket event pending.
+    public func onReadable(nowMs: Int64) -> [StrapLinkEvent] {
+        var events: [StrapLinkEvent] = []
+        for (fd, readiness) in readiness.ready() where fd == socket {
+            if case .connecting = state {
+                events += connectionEnded(nowMs: nowMs)
+                continue
+            }
+            if readiness.contains(.writable) { events += flush(nowMs: nowMs) }
+            if !readiness.isDisjoint(with: [.readable, .error, .hangUp]) { events += receive(nowMs: nowMs) }
+        }
+        return events
+    }
+
+    /// Call at or after `nextDeadlineMs`.
+    public func onDeadline(nowMs: Int64) -> [StrapLinkEvent] {
+        switch state {
+        case .connecting:
+            guard let deadline = connectDeadlineMs, nowMs >= deadline else { return [] }
+            closeSocket()
+            let seconds = Int((configuration.connectTimeoutMs + 999) / 1000)
+            return attemptFailed(.strapUnreachable(address: configuration.strap, seconds: seconds), nowMs: nowMs)
+        case .reconnecting(let at):
+            guard nowMs >= at else { return [] }
+            return attempt(nowMs: nowMs)
+        default:
+            return apply(gatt.onDeadline(nowMs: nowMs), nowMs: nowMs)
+        }
+    }
+
+    // MARK: Connecting
+
+    private var isFailed: Bool {
+        if case .failed = state { return true }
+        return false
+    }
+
+    private func attempt(nowMs: Int64) -> [StrapLinkEvent] {
+        statistics.connectionAttempts += 1
+        var events = transition(to: .connecting(attempt: failuresSinceLive + 1))
+        connectCalledAtMs = nowMs
+        do {
+            let (fd, connected) = try transport.connect(
+                from: configuration.adapter, to: configuration.strap, type: configuration.strapType)
+            socket = fd
+            if connected {
+                events += connectionUp(nowMs: nowMs)
+            } else {
+                readiness.watch(fd, for: .writable)
+                connectDeadlineMs = nowMs + configuration.connectTimeoutMs
+            }
+        } catch {
+            events += attemptFailed(error, nowMs: nowMs)
+        }
+        return events
+    }
+
+    private func connectionEnded(nowMs: Int64) -> [StrapLinkEvent] {
+        guard let fd = socket else { return [] }
+        if let error = transport.connectionResult(fd, strap: configuration.strap) {
+            closeSocket()
+            var reported = error
+            if case .strapUnreachable = error {
+                reported = .strapUnreachable(
+                    address: configuration.strap, seconds: Int((configuration.connectTimeoutMs + 999) / 1000))
+            }
+            return attemptFailed(reported, nowMs: nowMs)
+        }
+        return connectionUp(nowMs: nowMs)
+    }
+
+    private func connectionUp(nowMs: Int64) -> [StrapLinkEvent] {
+        guard let fd = socket else { return [] }
+        connectDeadlineMs = nil
+        statistics.connections += 1
+        readiness.watch(fd, for: .readable)
+        gatt = StrapGATTProcedure()
+        measurementsWithoutRR = 0
+        var events = transition(to: .discovering)
+        events += apply(gatt.start(nowMs: nowMs), nowMs: nowMs)
+        return events
+    }
+
+    private func attemptFailed(_ error: BlueZError, nowMs: Int64) -> [StrapLinkEvent] {
+        failuresSinceLive += 1
+        var events: [StrapLinkEvent] = [.connectFailed(error)]
+        events += scheduleRetry(nowMs: nowMs)
+        return events
+    }
+
+    private func scheduleRetry(nowMs: Int64) -> [StrapLinkEvent] {
+        let delay = configuration.reconnect.delayMs(afterFailures: max(1, failuresSinceLive))
+        return transition(to: .reconnecting(retryAtMs: nowMs + delay))
+    }
+
+    private func lose(_ loss: LinkLoss, nowMs: Int64) -> [StrapLinkEvent] {
+        closeSocket()
+        statistics.losses += 1
+        failuresSinceLive += 1
+        var events = transition(to: .lost(loss))
+        events += scheduleRetry(nowMs: nowMs)
+        return events
+    }
+
+    private func closeSocket() {
+        guard let fd = socket else { return }
+        readiness.unwatch(fd)
+        fd.close()
+        socket = nil
+        outbox.removeAll()
+    }
+
+    // MARK: Traffic
+
+    private func receive(nowMs: Int64) -> [StrapLinkEvent] {
+        var events: [StrapLinkEvent] = []
+        while let fd = socket {
+            let result = receiveBuffer.withUnsafeMutableBytes { buffer in
+                Result { () throws(Errno) -> Int? in try ATTSocket.receive(fd, into: buffer) }
+            }
+            let count: Int?
+            switch result {
+            case .success(let n): count = n
+            case .failure(let error): return events + lose(LinkLoss.from(error), nowMs: nowMs)
+            }
+            guard let count else { break }
+            if count == 0 { return events + lose(.closedByStrap, nowMs: nowMs) }
+            events += apply(gatt.receive(Array(receiveBuffer[..<count]), nowMs: nowMs), nowMs: nowMs)
+        }
+        return events
+    }
+
+    private func apply(_ outputs: [StrapGATTProcedure.Output], nowMs: Int64) -> [StrapLinkEvent] {
+        var events: [StrapLinkEvent] = []
+        for output in outputs {
+            switch output {
+            case .send(let pdu):
+                outbox.append(pdu)
+                events += flush(nowMs: nowMs)
+            case .subscribed:
+                failuresSinceLive = 0
+                events += transition(to: .live)
+            case .measurement(let value):
+                events += measurement(value, nowMs: nowMs)
+            case .battery(let percent):
+                batteryPercent = percent
+                events.append(.battery(percent: percent))
+            case .firmware(let revision):
+                firmwareRevision = revision
+                events.append(.firmware(revision))
+            case .failed(let failure):
+                switch failure {
+                case .noHeartRateMeasurement, .noCCCD:
+                    closeSocket()
+                    events += transition(to: .failed(.noHeartRateService(address: configuration.strap)))
+                case .transactionTimeout:
+                    events += lose(.transactionTimeout, nowMs: nowMs)
+                case .attError, .malformedResponse:
+                    // A confused bearer: start afresh on a new connection.
+                    events += lose(.closedByStrap, nowMs: nowMs)
+                }
+            }
+            if socket == nil { break }
+        }
+        return events
+    }
+
+    private func flush(nowMs: Int64) -> [StrapLinkEvent] {
+        guard let fd = socket else { return [] }
+        while let pdu = outbox.first {
+            do {
+                guard try ATTSocket.send(fd, pdu) else {
+                    readiness.watch(fd, for: [.readable, .writable])
+                    return []
+                }
+            } catch {
+                return lose(LinkLoss.from(error), nowMs: nowMs)
+            }
+            outbox.removeFirst()
+        }
+        readiness.watch(fd, for: .readable)
+        return []
+    }
+
+    private func measurement(_ value: [UInt8], nowMs: Int64) -> [StrapLinkEvent] {
+        let decoded: HeartRateMeasurement
+        do {
+            decoded = try HeartRateMeasurement(bytes: value)
+        } catch {
+            statistics.malformedMeasurements += 1
+            return [.malformedMeasurement(error)]
+        }
+        statistics.notifications += 1
+        statistics.rrIntervals += decoded.rrIntervals.count
+        let contactLost = decoded.sensorContact == .notDetected
+        let sample = StrapSample(
+            receivedAtMs: nowMs, bpm: contactLost || decoded.beatsPerMinute == 0 ? nil : decoded.beatsPerMinute,
+            rrRaw: decoded.rrIntervals)
+        var events: [StrapLinkEvent] = [.sample(sample)]
+        if decoded.hasRRIntervals {
+            measurementsWithoutRR = 0
+            if statistics.firstRRAfterConnectMs == nil { statistics.firstRRAfterConnectMs = nowMs - connectCalledAtMs }
+            if state != .rrOK { events += transition(to: .rrOK) }
+        } else {
+            measurementsWithoutRR += 1
+            if measurementsWithoutRR >= configuration.heartRateOnlyAfter && state != .heartRateOnly {
+                events += transition(to: .heartRateOnly)
+            }
+        }
+        return events
+    }
+
+    private func transition(to new: StrapLinkState) -> [StrapLinkEvent] {
+        guard new != state else { return [] }
+        state = new
+        return [.state(new)]
+    }
+}
+
+/// What a `StrapLink` reports to its owner.
+public enum StrapLinkEvent: Hashable, Sendable {
+    case state(StrapLinkState)
+    case sample(StrapSample)
+    case battery(percent: UInt8)
+    case firmware(String)
+    /// One connection attempt failed (a retry is already scheduled): what the person can do.
+    case connectFailed(BlueZError)
+    /// A notification that was not a valid Heart Rate Measurement; counted, the link goes on.
+    case malformedMeasurement(HeartRateMeasurementError)
+}

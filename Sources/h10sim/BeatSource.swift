@@ -1,0 +1,100 @@
+import RecoveryCore
+
+/// Where the virtual strap's heartbeats come from: RR intervals in the strap's 1/1024 s, in order.
+protocol BeatSource {
+    /// The next RR interval (raw 1/1024 s), or nil when the source has run out.
+    mutating func nextRR() -> UInt16?
+}
+
+/// Replays RR intervals read from a file, one per line in milliseconds (decimals allowed; blank
+/// lines and lines starting with `#` are skipped), quantised to 1/1024 s as the strap sends them
+/// (RecoveryDeck spec §4.1: rr_ms = rr_raw × 1000 / 1024).
+struct RRFileReplay: BeatSource {
+    let intervals: [UInt16]
+    private var index = 0
+    private var artifacts: ArtifactInjector?
+    private var pending: [UInt16] = []
+
+    init(intervals: [UInt16], artifacts: ArtifactInjector? = nil) {
+        self.intervals = intervals
+        self.artifacts = artifacts
+    }
+
+    /// Parses the file's text. Throws one sentence naming the first bad line.
+    static func parse(_ text: String) throws(SimulatorError) -> [UInt16] {
+        var intervals: [UInt16] = []
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: " \t\r")
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            guard let ms = Double(trimmed), ms.isFinite, ms > 0, let raw = quantise(ms) else {
+                throw .badRRFile(line: number + 1, text: String(trimmed.prefix(40)))
+            }
+            intervals.append(raw)
+        }
+        guard !intervals.isEmpty else { throw .emptyRRFile }
+        return intervals
+    }
+
+    /// Milliseconds to the strap's 1/1024 s, rounded; nil outside 1…65535.
+    static func quantise(_ ms: Double) -> UInt16? {
+        let raw = (ms * 1024 / 1000).rounded()
+        return raw >= 1 && raw <= 65_535 ? UInt16(raw) : nil
+    }
+
+    mutating func nextRR() -> UInt16? {
+        if !pending.isEmpty { return pending.removeFirst() }
+        guard index < intervals.count else { return nil }
+        let rr = intervals[index]
+        index += 1
+        guard var injector = artifacts else { return rr }
+        let nextOne = index < intervals.count ? intervals[index] : nil
+        let out = injector.apply(to: rr, next: nextOne)
+        artifacts = injector
+        if out.consumedNext { index += 1 }
+        pending = Array(out.intervals.dropFirst())
+        return out.intervals.first
+    }
+}
+
+/// Detection artifacts, seeded: a missed beat (two RR merged into one) or a spurious one (an RR
+/// split in two), each with half of `rate`'s chance — the errors a strap with poor contact makes.
+struct ArtifactInjector {
+    let rate: Double
+    private var random: SeededRandom
+
+    init(rate: Double, seed: UInt64) {
+        self.rate = rate
+        self.random = SeededRandom(seed: seed, stream: 0xA27)
+    }
+
+    mutating func apply(to rr: UInt16, next: UInt16?) -> (intervals: [UInt16], consumedNext: Bool) {
+        guard random.chance(rate) else { return ([rr], false) }
+        if random.chance(0.5), let next {
+            return ([UInt16(min(65_535, Int(rr) + Int(next)))], true)
+        }
+        let first = UInt16(max(1, (Double(rr) * random.uniform(0.3, 0.5)).rounded()))
+        return (rr > first ? [first, rr - first] : [rr], false)
+    }
+}
+
+/// The seeded synthetic person's heart (RecoveryCore): resting RSA, and an orthostatic rise that
+/// peaks 10–15 s after standing when `standAtMs` is set.
+struct SyntheticBeats: BeatSource {
+    private var heart: SyntheticHeart
+
+    init(seed: UInt64, day: Int, standAtMs: Int64?, artifactRate: Double) {
+        heart = SyntheticPerson(seed: seed).heart(day: day, options: .init(artifactProbability: artifactRate))
+        heart.standAtMs = standAtMs
+    }
+
+    mutating func nextRR() -> UInt16? { heart.nextBeat().raw }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters(in set: String) -> Substring {
+        var s = self
+        while let c = s.first, set.contains(c) { s = s.dropFirst() }
+        while let c = s.last, set.contains(c) { s = s.dropLast() }
+        return s
+    }
+}

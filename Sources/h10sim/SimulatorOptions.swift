@@ -1,0 +1,112 @@
+/// The virtual strap's command line.
+struct SimulatorOptions {
+    /// One link loss: at `atS` seconds (wall) after notifications first started, for `forS` seconds.
+    struct Dropout: Equatable {
+        var atS: Double
+        var forS: Double
+    }
+
+    var adapter: String?
+    var rrFile: String?
+    var seed: UInt64 = 1
+    var day = 0
+    var standAtS: Double?
+    var heartRateOnly = false
+    var dropouts: [Dropout] = []
+    var artifactRate = 0.0
+    var speed = 1.0
+    var name: String?
+    var battery: UInt8 = 87
+    var firmware = "3.1.1"
+    var quiet = false
+
+    static let usage = """
+        usage: h10sim [--adapter hciN] [--rr-file PATH | --day N] [--seed S] [--stand-at SECONDS]
+                      [--hr-only] [--dropout T:D]... [--artifacts RATE] [--speed F]
+                      [--name NAME] [--battery PERCENT] [--firmware TEXT] [--quiet]
+
+        A virtual Polar H10 on a Bluetooth controller of this machine: advertises "Polar H10 XXXXXXXX"
+        with the Heart Rate service, serves GAP, Heart Rate, Battery and Device Information over ATT
+        (L2CAP CID 4), and notifies about once a second the RR intervals that elapsed.
+
+          --adapter hciN     controller to use (default: the first one); h10sim powers it on with LE
+          --rr-file PATH     replay RR intervals, one per line in ms; h10sim exits 0 once all are sent
+          --day N, --seed S  otherwise: day N of the seeded synthetic person (default day 0, seed 1)
+          --stand-at SECONDS the synthetic person stands up then (orthostatic rise)
+          --hr-only          notify heart rate without RR intervals (an HR-only strap)
+          --dropout T:D      T s after notifications start, drop the link and stop advertising for D s
+          --artifacts RATE   chance per beat of a missed or spurious beat (0–1; seeded by --seed)
+          --speed F          run the heart F times faster: same RR values, notifications sooner
+          --name NAME        advertised name (default "Polar H10 " and 8 hex digits from the seed)
+          --battery PERCENT  Battery Level to report (default 87)
+          --firmware TEXT    Firmware Revision String (default 3.1.1)
+          --quiet            log connections and drop-outs only, not every notification
+
+        Events go to standard output, one per line: advertising, connected, subscribed, notify,
+        dropout, disconnected, done.
+        """
+
+    static func parse(_ arguments: [String]) throws(SimulatorError) -> SimulatorOptions {
+        var options = SimulatorOptions()
+        var rest = arguments[...]
+        func value(_ flag: String) throws(SimulatorError) -> String {
+            guard let v = rest.popFirst() else { throw .usage("\(flag) needs a value; see h10sim --help.") }
+            return v
+        }
+        func number(_ flag: String, _ text: String, in range: ClosedRange<Double>) throws(SimulatorError) -> Double {
+            guard let v = Double(text), range.contains(v) else {
+                throw .usage("\(flag) takes a number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\".")
+            }
+            return v
+        }
+        while let word = rest.popFirst() {
+            switch word {
+            case "--adapter":
+                let name = try value(word)
+                guard name.hasPrefix("hci"), Int(name.dropFirst(3)) != nil else {
+                    throw .usage("--adapter takes a controller name such as hci0, not \"\(name)\".")
+                }
+                options.adapter = name
+            case "--rr-file": options.rrFile = try value(word)
+            case "--seed":
+                let text = try value(word)
+                guard let seed = UInt64(text) else { throw .usage("--seed takes a whole number, not \"\(text)\".") }
+                options.seed = seed
+            case "--day": options.day = Int(try number(word, try value(word), in: 0...100_000))
+            case "--stand-at": options.standAtS = try number(word, try value(word), in: 0...86_400)
+            case "--hr-only": options.heartRateOnly = true
+            case "--dropout":
+                let text = try value(word)
+                let parts = text.split(separator: ":")
+                guard parts.count == 2, let at = Double(parts[0]), let length = Double(parts[1]), at >= 0, length > 0
+                else { throw .usage("--dropout takes T:D in seconds (for example 20:8), not \"\(text)\".") }
+                options.dropouts.append(Dropout(atS: at, forS: length))
+            case "--artifacts": options.artifactRate = try number(word, try value(word), in: 0...1)
+            case "--speed": options.speed = try number(word, try value(word), in: 0.1...100)
+            case "--name":
+                let name = try value(word)
+                guard !name.isEmpty, name.utf8.count <= 20 else {
+                    throw .usage("--name takes 1–20 bytes so that it fits the advertising data.")
+                }
+                options.name = name
+            case "--battery": options.battery = UInt8(try number(word, try value(word), in: 0...100))
+            case "--firmware": options.firmware = try value(word)
+            case "--quiet": options.quiet = true
+            case "-h", "--help": throw .usage(usage)
+            default: throw .usage("h10sim: unknown argument \"\(word)\"; see h10sim --help.")
+            }
+        }
+        options.dropouts.sort { $0.atS < $1.atS }
+        return options
+    }
+
+    /// "Polar H10 " and 8 hex digits, as a real strap's name carries its device ID.
+    var advertisedName: String {
+        if let name { return name }
+        var x = seed &* 0x9E37_79B9_7F4A_7C15
+        x ^= x >> 29
+        let id = UInt32(truncatingIfNeeded: x)
+        let hex = String(id, radix: 16, uppercase: true)
+        return "Polar H10 " + String(repeating: "0", count: 8 - hex.count) + hex
+    }
+}

@@ -1,0 +1,62 @@
+import HeartRateProtocol
+import Platform
+import Testing
+
+@testable import BlueZ
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Stands in for the kernel's L2CAP socket: each connection is a fresh
+/// `socketpair(AF_UNIX, SOCK_SEQPACKET)` (record boundaries like L2CAP's), the link's end handed to
+/// the `StrapLink`, the other kept as the strap's.
+final class SocketPairTransport: ATTTransport {
+    /// What the next `connect` does.
+    enum Plan { case connectAtOnce, pending, refuse(BlueZError) }
+
+    var plans: [Plan] = []
+    private(set) var strapEnds: [FileDescriptor] = []
+    private(set) var connectCalls = 0
+
+    deinit { strapEnds.forEach { $0.close() } }
+
+    func connect(from adapter: BluetoothAddress, to strap: BluetoothAddress, type: BluetoothAddressType)
+        throws(BlueZError) -> (FileDescriptor, connected: Bool)
+    {
+        connectCalls += 1
+        let plan = plans.isEmpty ? .connectAtOnce : plans.removeFirst()
+        if case .refuse(let error) = plan { throw error }
+        var pair: [CInt] = [-1, -1]
+        let made = socketpair(AF_UNIX, CInt(SOCK_SEQPACKET.rawValue) | CInt(SOCK_NONBLOCK.rawValue), 0, &pair)
+        precondition(made == 0, "socketpair failed")
+        strapEnds.append(FileDescriptor(rawValue: pair[1]))
+        if case .pending = plan { return (FileDescriptor(rawValue: pair[0]), false) }
+        return (FileDescriptor(rawValue: pair[0]), true)
+    }
+
+    func connectionResult(_ fd: FileDescriptor, strap: BluetoothAddress) -> BlueZError? { nil }
+
+    /// The strap's end of the latest connection.
+    var strap: FakeStrap { FakeStrap(fd: strapEnds.last!) }
+}
+
+/// The strap's end of the bearer: the test reads what the link sent and writes what the strap says.
+struct FakeStrap {
+    let fd: FileDescriptor
+
+    /// The next PDU the link sent, or nil when it sent nothing.
+    func received() -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 600)
+        let n = buffer.withUnsafeMutableBytes { recv(fd.rawValue, $0.baseAddress, $0.count, CInt(MSG_DONTWAIT)) }
+        return n > 0 ? Array(buffer[..<n]) : nil
+    }
+
+    func send(_ bytes: [UInt8]) {
+        let n = bytes.withUnsafeBytes { Glibc.send(fd.rawValue, $0.baseAddress, $0.count, 0) }
+        precondition(n == bytes.count, "send to the link failed")
+    }
+
+    /// Closes the strap's end: the link reads end-of-file, as when the strap disconnects.
+    func hangUp() { fd.close() }
+}

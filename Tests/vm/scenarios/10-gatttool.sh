@@ -1,0 +1,38 @@
+# BlueZ's own gatttool against h10sim: a simulator only our client understood would prove little.
+# Primary and characteristic discovery, reading the Battery Level, and enabling notifications with
+# --listen must all work (Bluetooth Core 5.3 Vol 3 Part G §4.4, §4.6, §4.8.1, §4.10).
+# vm-timeout: 90
+. "$VM_LIB"
+bt_fresh
+bt_power_on "$HCI_BOX"
+spawn sim "$BIN/h10sim" --adapter "$HCI_SIM" --battery 73 --seed 7
+wait_for_line sim.log '^advertising' 20
+
+gt() { timeout 20 gatttool -i "$HCI_BOX" -b "$ADDR_SIM" -t public "$@"; }
+
+gt --primary > primary.txt 2>&1 || { cat primary.txt; fail "gatttool --primary failed"; }
+cat primary.txt
+for uuid in 00001800 0000180d 0000180f 0000180a; do
+    grep -q "uuid: $uuid-" primary.txt || fail "primary service $uuid missing"
+done
+
+gt --characteristics > chars.txt 2>&1 || { cat chars.txt; fail "gatttool --characteristics failed"; }
+cat chars.txt
+for uuid in 00002a00 00002a37 00002a38 00002a19 00002a26; do
+    grep -q "uuid = $uuid-" chars.txt || fail "characteristic $uuid missing"
+done
+
+gt --char-read --uuid 2a19 > battery.txt 2>&1 || { cat battery.txt; fail "gatttool --char-read battery failed"; }
+cat battery.txt
+grep -Eq 'value: 49 ?$' battery.txt || fail "Battery Level is not 73 % (0x49)"
+
+# The HR Measurement's CCCD is the handle after its value (h10sim's layout, as on the H10).
+value_handle=$(sed -n 's/.*value_handle = \(0x[0-9a-f]*\), uuid = 00002a37-.*/\1/p' chars.txt)
+[ -n "$value_handle" ] || fail "no HR Measurement value handle"
+cccd=$(printf '0x%04x' $((value_handle + 1)))
+timeout 8 gatttool -i "$HCI_BOX" -b "$ADDR_SIM" -t public --char-write-req -a "$cccd" -n 0100 --listen > listen.txt 2>&1 || true
+cat listen.txt
+grep -q 'Characteristic value was written successfully' listen.txt || fail "writing 01 00 to the CCCD $cccd failed"
+count=$(grep -c "Notification handle = $value_handle value: " listen.txt || true)
+[ "$count" -ge 3 ] || fail "only $count notifications in 8 s (want about one a second)"
+say "gatttool: primary, characteristics, battery 73 %, $count notifications"
