@@ -27,6 +27,9 @@ enum Registry {
             DeleteCommand.self,
             AnalyticsCommand.self,
             DemoCommand.self,
+            MeasureCommand.self,
+            CancelCommand.self,
+            WatchCommand.self,
         ]
     }
 }

@@ -1,7 +1,7 @@
-import RecoveryCore
+import Appliance
 
-if CommandLine.arguments.dropFirst().first == "--print-light-table" {
-    print(LightTable.markdown(), terminator: "")
-} else {
-    print("recoverydeckd: not built yet")
-}
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+exit(DaemonCommandLine.main(Array(CommandLine.arguments.dropFirst())))

@@ -271,7 +271,7 @@ extension MorningSession {
             skipOfferUntilMs = nil
             return [
                 .sound(.fault), .say(fault.sentence + " Press GO within 30 s to retry."),
-                .record(AnalyticsRecord(fault.analyticsEvent, value: result.metrics.artifactRatio, detail: fault.code)),
+                .record(AnalyticsRecord(fault.analyticsEvent, detail: fault.code)),
             ]
         }
         capture = result
