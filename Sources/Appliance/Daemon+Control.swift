@@ -74,7 +74,7 @@ extension Daemon {
             }
             return ok([])
         case .advance(let seconds):
-            guard clock.simulatedWall else {
+            guard clock.isSimulated else {
                 return ControlRefusal(code: "not_simulated", message: "Only a simulated clock can be moved.").json
             }
             guard !routine.session.isMeasuring else {

@@ -8,6 +8,7 @@ import Store
 
 /// Something the daemon did that a watcher (the demo's terminal, a test) may want to see.
 public enum DaemonEvent: Sendable {
+    case input(PanelInput)
     case display(PanelDisplay)
     case sound(Sound)
     case said(String)
@@ -77,7 +78,7 @@ public final class Daemon {
         self.logger = logger
         var startEpoch: Int64?
         if configuration.clock == .simulated {
-            let start = configuration.clockStart ?? (LocalTime.now().date, MinuteOfDay(hour: 6, minute: 0)!)
+            let start = configuration.clockStart ?? (LocalTime.now().date, LocalTime.now().minuteOfDay)
             startEpoch = LocalTime.epochSeconds(of: start.date, at: start.minute)
         }
         clock = DeckClock(speed: configuration.speed, simulatedStartEpoch: startEpoch)
@@ -229,10 +230,17 @@ public final class Daemon {
     /// One turn of the loop: arm the timer to the earliest deadline, wait, handle what is ready.
     public func step() throws(Errno) {
         let now = clock.monotonicMs()
-        var realDeadline = nextDeadlineMs(now: now).map { clock.realMonotonicMs(for: $0) }
+        let deadline = nextDeadlineMs(now: now)
+        var realDeadline = deadline.map { clock.realWakeMs(for: $0) }
         if let watchdog = nextWatchdogRealMs { realDeadline = min(realDeadline ?? watchdog, watchdog) }
         try timer.arm(atMonotonicMs: realDeadline)
         let ready = try loop.wait(timeoutMs: nil)
+        if let deadline, ready.contains(where: { $0.descriptor == timer.descriptor }),
+            SystemClock.monotonicMs() >= clock.realWakeMs(for: deadline) || clock.isSimulated
+        {
+            // A simulated clock jumps to the deadline it waited for.
+            clock.reached(deadline)
+        }
         for item in ready { dispatch(item.descriptor) }
         runDeadlines()
         syncStrapDescriptors()
@@ -252,7 +260,7 @@ public final class Daemon {
         let local = clock.localTime()
         guard let next = routine.reminder.nextCheck(date: local.date, minute: local.minuteOfDay) else { return nil }
         let epoch = LocalTime.epochSeconds(of: next.date, at: next.minute)
-        let hour = Int64(3_600_000 * (clock.simulatedWall ? 1 : clock.speed))
+        let hour = Int64(3_600_000 * (clock.isSimulated ? 1 : clock.speed))
         return min(clock.monotonicMs(atEpoch: epoch), clock.monotonicMs() + hour)
     }
 
@@ -339,6 +347,7 @@ public final class Daemon {
     // MARK: Events into the routine
 
     func panelInput(_ input: PanelInput, now: Int64) {
+        observer?(.input(input))
         switch input {
         case .go(let press):
             // A check-in over SSH may have opened the gate since the day was read.

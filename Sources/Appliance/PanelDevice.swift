@@ -101,19 +101,29 @@ public final class PanelDevice {
     /// Presses on the simulated panel: `go` (150 ms), `go-long` (held 2.5 s), or a key by its label.
     /// Returns false on the GPIO panel, or for an unknown key.
     public func press(_ what: String, nowMs: Int64) -> Bool {
+        schedule(presses: [(0, what)], startMs: nowMs)
+    }
+
+    /// Schedules presses (`go`, `go-long` or a key label) at times from `startMs`, on the simulated panel.
+    public func schedule(presses: [(atMs: Int64, what: String)], startMs: Int64) -> Bool {
         guard let simulated else { return false }
         var entries: [PanelScript.Entry] = []
-        switch what {
-        case "go":
-            entries = [.init(atMs: 0, action: .goDown), .init(atMs: PanelScript.goHoldMs, action: .goUp)]
-        case "go-long":
-            entries = [.init(atMs: 0, action: .goDown), .init(atMs: PanelScript.goLongHoldMs, action: .goUp)]
-        default:
-            guard let down = panelAction(pressing: what, down: true), let up = panelAction(pressing: what, down: false)
-            else { return false }
-            entries = [.init(atMs: 0, action: down), .init(atMs: PanelScript.keyHoldMs, action: up)]
+        for (at, what) in presses {
+            switch what {
+            case "go":
+                entries += [.init(atMs: at, action: .goDown), .init(atMs: at + PanelScript.goHoldMs, action: .goUp)]
+            case "go-long":
+                entries += [
+                    .init(atMs: at, action: .goDown), .init(atMs: at + PanelScript.goLongHoldMs, action: .goUp),
+                ]
+            default:
+                guard let down = panelAction(pressing: what, down: true),
+                    let up = panelAction(pressing: what, down: false)
+                else { return false }
+                entries += [.init(atMs: at, action: down), .init(atMs: at + PanelScript.keyHoldMs, action: up)]
+            }
         }
-        simulated.schedule(PanelScript(entries: entries), startMs: nowMs)
+        simulated.schedule(PanelScript(entries: entries), startMs: startMs)
         return true
     }
 
