@@ -70,6 +70,10 @@ public final class Daemon {
     var changed = false
     var watched: Set<FileDescriptor> = []
     var strapGeneration = 0
+    /// The reminder's next look, as last armed.
+    var reminderDueMs: Int64?
+    /// READY=1 was sent; STATUS follows changes from then on.
+    var ready = false
 
     public init(configuration: DaemonConfiguration, options: Options = Options()) throws(DaemonError) {
         self.configuration = configuration
@@ -203,7 +207,9 @@ public final class Daemon {
         syncStrapDescriptors()
         publish(now: now)
         if let interval = watchdogIntervalRealMs { nextWatchdogRealMs = SystemClock.monotonicMs() + interval }
-        tellServiceManager([.ready, .status(statusText)])
+        lastStatus = statusText
+        ready = true
+        tellServiceManager([.ready, .status(lastStatus)])
         logger.notice(
             "ready", ["panel": configuration.panel.rawValue, "strap": configuration.strap.rawValue,
                 "db": configuration.database])
@@ -235,13 +241,16 @@ public final class Daemon {
         if let watchdog = nextWatchdogRealMs { realDeadline = min(realDeadline ?? watchdog, watchdog) }
         try timer.arm(atMonotonicMs: realDeadline)
         let ready = try loop.wait(timeoutMs: nil)
-        if let deadline, ready.contains(where: { $0.descriptor == timer.descriptor }),
-            SystemClock.monotonicMs() >= clock.realWakeMs(for: deadline) || clock.isSimulated
-        {
+        let timerFired = ready.contains { $0.descriptor == timer.descriptor }
+        if clock.isSimulated && ready.count > (timerFired ? 1 : 0) {
+            // What is ready is handled at the present instant, before a simulated clock moves on (a key
+            // pressed must be seen down before the moment it is released).
+            for item in ready where item.descriptor != timer.descriptor { dispatch(item.descriptor) }
+        } else {
             // A simulated clock jumps to the deadline it waited for.
-            clock.reached(deadline)
+            if let deadline, timerFired { clock.reached(deadline) }
+            for item in ready { dispatch(item.descriptor) }
         }
-        for item in ready { dispatch(item.descriptor) }
         runDeadlines()
         syncStrapDescriptors()
         publish(now: clock.monotonicMs())
@@ -249,9 +258,8 @@ public final class Daemon {
 
     /// The earliest deadline on the daemon's clock.
     func nextDeadlineMs(now: Int64) -> Int64? {
-        EventLoop.earliest([
-            routine.nextDeadlineMs, strap.nextDeadlineMs, panel.nextDeadlineMs, reminderDeadlineMs(),
-        ])
+        reminderDueMs = reminderDeadlineMs()
+        return EventLoop.earliest([routine.nextDeadlineMs, strap.nextDeadlineMs, panel.nextDeadlineMs, reminderDueMs])
     }
 
     /// When the reminder next needs a look: its window opening or closing. Capped at an hour so a wall
@@ -302,8 +310,10 @@ public final class Daemon {
                 process(.tick, now: now)
                 did = true
             }
-            if let due = reminderDeadlineMs(), due <= now {
+            if let due = reminderDueMs, due <= now {
+                // The window opened or closed (or an hour passed): look again, and aim at the next change.
                 process(.tick, now: now)
+                reminderDueMs = reminderDeadlineMs()
                 did = true
             }
             if !did { break }
@@ -493,7 +503,7 @@ public final class Daemon {
         observer?(.snapshot(snapshot))
         if let control, control.watcherCount > 0 { control.broadcast(snapshotJSON(snapshot)) }
         let status = statusText
-        if status != lastStatus {
+        if ready && status != lastStatus {
             lastStatus = status
             tellServiceManager([.status(status)])
         }

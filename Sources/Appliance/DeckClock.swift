@@ -17,6 +17,9 @@ public final class DeckClock {
     public let isSimulated: Bool
     private let realOrigin: Int64
     private var current: Int64
+    /// Simulated: the real time that corresponds to `current`, so a wake-up for something else (a
+    /// control request) does not restart the pause before the next deadline.
+    private var anchorReal: Int64
     private let wallOriginEpoch: Int64
 
     /// `simulatedStartEpoch`: the simulated wall clock's start; nil for the system clocks.
@@ -24,6 +27,7 @@ public final class DeckClock {
         self.speed = max(1, speed)
         self.realOrigin = SystemClock.monotonicMs()
         self.current = realOrigin
+        self.anchorReal = realOrigin
         self.isSimulated = simulatedStartEpoch != nil
         self.wallOriginEpoch = simulatedStartEpoch ?? 0
     }
@@ -37,16 +41,19 @@ public final class DeckClock {
 
     /// The kernel `CLOCK_MONOTONIC` time at which to wake for `deadlineMs` (never early).
     public func realWakeMs(for deadlineMs: Int64) -> Int64 {
-        let realNow = SystemClock.monotonicMs()
         guard isSimulated else {
             return realOrigin + Int64((Double(deadlineMs - realOrigin) / speed).rounded(.up))
         }
-        return realNow + max(0, Int64((Double(deadlineMs - current) / speed).rounded(.up)))
+        return anchorReal + max(0, Int64((Double(deadlineMs - current) / speed).rounded(.up)))
     }
 
     /// The daemon's timer fired for `deadlineMs`: a simulated clock now reads it.
     public func reached(_ deadlineMs: Int64) {
-        if isSimulated { current = max(current, deadlineMs) }
+        guard isSimulated, deadlineMs > current else { return }
+        anchorReal += Int64((Double(deadlineMs - current) / speed).rounded(.up))
+        // A daemon slower than the pace does not build up a debt of instant steps.
+        anchorReal = max(anchorReal, SystemClock.monotonicMs() - 1000)
+        current = deadlineMs
     }
 
     /// Seconds since the epoch on the wall clock.

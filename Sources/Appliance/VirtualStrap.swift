@@ -106,6 +106,7 @@ public final class VirtualStrap: StrapSource {
                 day: n,
                 options: .init(artifactProbability: options.artifactProbability, rrAvailable: !options.heartRateOnly))
             upcoming = nil
+            lastBPM = UInt16(heart.map { $0.targetHeartRate(atMs: 0).rounded() } ?? 60)
             heartStartMs = nowMs
             nextNotifyMs = nowMs + 1000
             state = .live
