@@ -18,6 +18,13 @@ extension Store {
         }
     }
 
+    /// Sets several settings in one transaction (nil removes one): all change or none.
+    public func setSettings(_ changes: [(SettingKey, String?)]) throws(StoreError) {
+        try database.transaction { () throws(StoreError) in
+            for (key, value) in changes { try setSetting(key, value) }
+        }
+    }
+
     /// Every setting, sorted by key.
     public func allSettings() throws(StoreError) -> [(key: SettingKey, value: String)] {
         try database.prepare("SELECT key, value FROM setting ORDER BY key").rows {

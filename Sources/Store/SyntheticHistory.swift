@@ -32,7 +32,8 @@ public enum SyntheticHistory {
             if case .complete(let result) = window.append(rr.milliseconds, at: at) {
                 capture = result
                 if !result.quality.isOK || skipOrthostatic {
-                    endMs = result.captureEndMs
+                    // The session ends with the beat that closed the window: keep that beat.
+                    endMs = result.captureEndMs + 1
                 } else {
                     heart.standAtMs = result.captureEndMs + lyingMs + standCueMs
                     endMs = result.captureEndMs + lyingMs + standCueMs + standingMs

@@ -211,6 +211,27 @@ struct CommandBehaviourTests {
         #expect(text.stdout.contains("Check-ins               2"))
     }
 
+    @Test("settings: the habit list starts as the starter list; a new list is what checkin accepts")
+    func settings() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let shown = try cli.run(["settings"])
+        #expect(shown.stdout == "habits                alcohol,late-caffeine,hard-training,late-night,illness\n")
+        let saved = try cli.run(["settings", "--habits", "alcohol,sauna", "--display-name", "Zach", "--reminder", "6:30"])
+        #expect(saved.status == 0 && saved.stderr == "Saved habits, display_name, reminder_time.\n")
+        let settings = try json(try cli.run(["settings", "--json"]).stdout)
+        #expect(settings["habits"] as? String == "alcohol,sauna")
+        #expect(settings["reminder_time"] as? String == "06:30")
+        #expect(try cli.run(["checkin", "--habit", "sauna"] + Self.scores).status == 0)
+        let refused = try cli.run(["checkin", "--habit", "illness"] + Self.scores)
+        #expect(refused.status == 64)
+        #expect(refused.stderr.hasPrefix("recoverydeck checkin: unknown habit 'illness'; the configured habits are alcohol, sauna."))
+        let status = try cli.run(["status"])
+        #expect(status.stdout.hasPrefix("Good morning, Zach.\n"))
+        #expect(try cli.run(["settings", "--display-name", "", "--reminder", "off"]).status == 0)
+        #expect(try json(try cli.run(["settings", "--json"]).stdout).keys.sorted() == ["habits"])
+    }
+
     @Test("checkin replaces the day's answers when given again, and says so")
     func checkinReplaces() throws {
         let cli = try RecoveryDeckProcess()
