@@ -11,7 +11,10 @@ extension Store {
     public func setSetting(_ key: SettingKey, _ value: String?) throws(StoreError) {
         if let value {
             try database.run(
-                "INSERT INTO setting (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                """
+                INSERT INTO setting (key, value) VALUES (?1, ?2)
+                ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                """,
                 [.text(key.rawValue), .text(value)])
         } else {
             try database.run("DELETE FROM setting WHERE key = ?1", [.text(key.rawValue)])

@@ -41,7 +41,8 @@ public enum SyntheticHistory {
             }
         }
         let result = capture ?? window.finish(at: endMs)
-        let recorded = SyntheticMorning(day: heart.day, standAtMs: heart.standAtMs, beats: beats, rrAvailable: options.rrAvailable)
+        let recorded = SyntheticMorning(
+            day: heart.day, standAtMs: heart.standAtMs, beats: beats, rrAvailable: options.rrAvailable)
         let rr = options.rrAvailable ? recorded.rrIntervals.filter { $0.receivedAtMs < endMs } : []
         let heartRates = recorded.heartRates().filter { $0.receivedAtMs < endMs }
         let measuredOrthostatic = result.quality.isOK && !skipOrthostatic
@@ -50,11 +51,13 @@ public enum SyntheticHistory {
             lyingEndMs: measuredOrthostatic ? result.captureEndMs + lyingMs : nil,
             standStartMs: measuredOrthostatic ? result.captureEndMs + lyingMs + standCueMs : nil,
             standEndMs: measuredOrthostatic ? endMs : nil)
-        let orthostatic = measuredOrthostatic ? OrthostaticCalculator.result(rr: rr, heartRates: heartRates, marks: marks) : nil
+        let orthostatic =
+            measuredOrthostatic ? OrthostaticCalculator.result(rr: rr, heartRates: heartRates, marks: marks) : nil
         let status: OrthostaticStatus =
             skipOrthostatic ? .skipped : (orthostatic == nil ? .failed : .completed)
         let captureHR = OrthostaticCalculator.meanHeartRate(
-            rr: rr, heartRates: heartRates, phase: result.captureStartMs..<max(result.captureEndMs, result.captureStartMs + 1))
+            rr: rr, heartRates: heartRates,
+            phase: result.captureStartMs..<max(result.captureEndMs, result.captureStartMs + 1))
         return MorningMeasurement(
             date: heart.day.date, startedAtEpoch: startedAtEpoch,
             durationMs: endMs,

@@ -47,7 +47,9 @@ struct RecoveryDeckProcess {
     }
 
     struct BinaryMissing: Error, CustomStringConvertible {
-        var description: String { "the recoverydeck binary is not in the build products; run `swift build --build-tests`" }
+        var description: String {
+            "the recoverydeck binary is not in the build products; run `swift build --build-tests`"
+        }
     }
 
     /// Runs `recoverydeck arguments…` with `input` on standard input (empty and not a terminal by default).

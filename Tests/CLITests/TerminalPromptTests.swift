@@ -40,7 +40,9 @@ struct TerminalPromptTests {
         #expect(outcome.stderr.contains("soreness (1 very sore … 7 none): "))
         #expect(outcome.stderr.contains("life stress (1 very high … 7 very low): "))
         #expect(outcome.stderr.components(separatedBy: "Please answer with a whole number from 1 to 7.").count == 3)
-        #expect(outcome.stderr.contains("Saved the check-in for 2026-03-10: fatigue 5, mood 6, soreness 4, life stress 5, sleep quality 6"))
+        #expect(
+            outcome.stderr.contains(
+                "Saved the check-in for 2026-03-10: fatigue 5, mood 6, soreness 4, life stress 5, sleep quality 6"))
     }
 
     @Test("end of input at a prompt abandons the check-in: one sentence, exit 1, nothing saved")

@@ -24,7 +24,9 @@ struct SettingsCommand: Command {
     let json: Bool
 
     init(_ parsed: ParsedArguments) throws(CommandError) {
-        habits = parsed.value("habits").map { $0.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: " ") } }
+        habits = parsed.value("habits").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: " ") }
+        }
         displayName = parsed.value("display-name")
         if let text = parsed.value("reminder") {
             if text == "off" {
@@ -71,7 +73,8 @@ struct SettingsCommand: Command {
             all.sort { $0.key.rawValue < $1.key.rawValue }
         }
         if json {
-            context.out(JSONValue.object(all.map { ($0.key.rawValue, JSONValue.string($0.value)) }).serialized(pretty: true))
+            context.out(
+                JSONValue.object(all.map { ($0.key.rawValue, JSONValue.string($0.value)) }).serialized(pretty: true))
         } else {
             for (key, value) in all { context.out(Formatting.padded(key.rawValue, 22) + value) }
         }
