@@ -46,6 +46,10 @@ let package = Package(
             name: "h10sim", dependencies: ["RecoveryCore", "HeartRateProtocol", "Platform", "BlueZ"],
             swiftSettings: strict),
 
+        // Test tools and benchmarks (not shipped): the HRV oracle stage's dump, the core benchmark and its
+        // malloc counter.
+        .executableTarget(name: "hrv-dump", dependencies: ["RecoveryCore"], path: "Tests/Tools/HRVDump"),
+
         // Tests.
         .testTarget(name: "RecoveryCoreTests", dependencies: ["RecoveryCore"]),
         .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol", "Platform"]),
