@@ -139,3 +139,18 @@ import Testing
         #expect(window.acceptedIntervals.count == 200)  // 200 × 300 = 60 000 ms
     }
 }
+
+extension RMSSDWindowTests {
+    @Test("restart gives a fresh window at the new start, with nothing carried over (retry after a quality fail)")
+    func restartIsFresh() {
+        var window = RMSSDWindow(startMs: 0)
+        for i in 0..<10 { _ = window.append(1000, at: Int64(15_000 + 1000 * i)) }
+        _ = window.advance(to: 200_000)
+        #expect(window.isComplete)
+        window.restart(at: 300_000)
+        #expect(!window.isComplete)
+        #expect(window.filter.accepted == 0 && window.acceptedIntervals.isEmpty)
+        #expect(window.append(1000, at: 314_999) == .settling)
+        #expect(window.deadlineMs == 405_000)
+    }
+}

@@ -31,7 +31,7 @@ public struct RMSSDWindow: Sendable {
         case complete(HRVWindowResult)
     }
 
-    public let startMs: Int64
+    public private(set) var startMs: Int64
     public let configuration: Configuration
     public private(set) var filter = ArtifactFilter()
     public private(set) var accumulator = HRVAccumulator()
@@ -44,6 +44,15 @@ public struct RMSSDWindow: Sendable {
         self.configuration = configuration
         // RR below 300 ms are rejected, so 90 s can accept at most 300 intervals: the buffer never refuses.
         self.acceptedIntervals = RingBuffer(capacity: SessionCapacity.windowIntervals)
+    }
+
+    /// Starts over at `startMs` (a retry after a quality fail), reusing the buffer: no allocation.
+    public mutating func restart(at startMs: Int64) {
+        self.startMs = startMs
+        filter = ArtifactFilter()
+        accumulator = HRVAccumulator()
+        acceptedIntervals.removeAll()
+        result = nil
     }
 
     public var captureStartMs: Int64 { startMs + configuration.settleMs }
