@@ -44,7 +44,7 @@ public struct ArtifactFilter: Sendable {
 
     public init() {}
 
-    public var accepted: Int { acceptedCount }
+    @inlinable public var accepted: Int { acceptedCount }
     public var rejectedOutOfRange: Int { outOfRangeCount }
     public var rejectedSuccessiveDifference: Int { successiveDifferenceCount }
 

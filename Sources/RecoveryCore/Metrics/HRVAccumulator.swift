@@ -21,9 +21,9 @@ public struct HRVAccumulator: Hashable, Sendable {
     public init() {}
 
     /// Number of intervals added.
-    public var count: Int { n }
+    @inlinable public var count: Int { n }
     /// Sum of the intervals in ms (the spec's "physiological 60 s").
-    public var sumMs: Double { sum }
+    @inlinable public var sumMs: Double { sum }
 
     @inlinable
     public mutating func add(_ rrMs: Double) {
