@@ -57,7 +57,8 @@ import Testing
         #expect(a.accumulator.sumMs == 59_999)
         // 60 beats of 1000: exactly 60 000 ms → complete on the 60th.
         var b = RMSSDWindow(startMs: 0)
-        let progressB = run(Array(repeating: 1000.0, count: 60), at: (0..<60).map { Int64(15_000 + 1000 * $0) }, window: &b)
+        let progressB = run(
+            Array(repeating: 1000.0, count: 60), at: (0..<60).map { Int64(15_000 + 1000 * $0) }, window: &b)
         #expect(progressB[58] == .capturing)
         #expect(completed(progressB[59])?.acceptedSumMs == 60_000)
     }

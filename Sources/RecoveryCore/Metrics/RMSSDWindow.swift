@@ -125,7 +125,9 @@ public struct HRVWindowResult: Hashable, Sendable {
     public var captureStartMs: Int64
     public var captureEndMs: Int64
 
-    public init(metrics: HRVMetrics, quality: Quality, acceptedSumMs: Double, captureStartMs: Int64, captureEndMs: Int64) {
+    public init(
+        metrics: HRVMetrics, quality: Quality, acceptedSumMs: Double, captureStartMs: Int64, captureEndMs: Int64
+    ) {
         self.metrics = metrics
         self.quality = quality
         self.acceptedSumMs = acceptedSumMs

@@ -66,7 +66,9 @@ struct CoreBench {
         // The counter must see allocations, or a zero below would mean nothing.
         let probeBefore = malloc_counter_count()
         let probe = [Int](repeating: 1, count: 1000)
-        guard malloc_counter_count() > probeBefore, probe.count == 1000 else { fail("the malloc counter is not active") }
+        guard malloc_counter_count() > probeBefore, probe.count == 1000 else {
+            fail("the malloc counter is not active")
+        }
 
         // The per-sample path as the daemon drives it: session ring buffer (oldest dropped by the caller when full,
         // so it keeps running over an hour), artifact filter and rMSSD window, restarted when a window closes.
@@ -106,19 +108,29 @@ struct CoreBench {
             formulaRMSSD = accumulator.rmssdMs ?? 0
         }
         let formulaNs = Double(nowNs() - formulaStart) / Double(samples)
-        if abs(formulaRMSSD - pyhrvRMSSD) > 1e-6 * pyhrvRMSSD { fail("rMSSD differs from pyhrv: \(formulaRMSSD) vs \(pyhrvRMSSD)") }
+        if abs(formulaRMSSD - pyhrvRMSSD) > 1e-6 * pyhrvRMSSD {
+            fail("rMSSD differs from pyhrv: \(formulaRMSSD) vs \(pyhrvRMSSD)")
+        }
 
         func f(_ x: Double, _ digits: Int = 1) -> String {
             let scale = Double([1, 10, 100, 1000][digits])
             return String((x * scale).rounded() / scale)
         }
-        print("series: pyhrv SampleNNISeriesLong, \(series.count) RR (\(f(series.reduce(0, +) / 1000, 0)) s), \(passes) passes")
-        print("per-sample path (ring buffer + artifact filter + rMSSD window): \(f(pathNs, 2)) ns per RR "
-            + "over \(samples) RR, \(windows) windows closed (checksum \(f(checksum, 0)))")
-        print("heap allocations on the per-sample path: \(allocations) (\(Double(allocations) / Double(samples)) per RR)")
+        print(
+            "series: pyhrv SampleNNISeriesLong, \(series.count) RR (\(f(series.reduce(0, +) / 1000, 0)) s), "
+                + "\(passes) passes"
+        )
+        print(
+            "per-sample path (ring buffer + artifact filter + rMSSD window): \(f(pathNs, 2)) ns per RR "
+                + "over \(samples) RR, \(windows) windows closed (checksum \(f(checksum, 0)))")
+        print(
+            "heap allocations on the per-sample path: \(allocations) (\(Double(allocations) / Double(samples)) per RR)")
         print("rMSSD formula alone (HRVAccumulator): \(f(formulaNs, 2)) ns per RR; rMSSD \(formulaRMSSD) = pyhrv's")
         print("pyhrv 0.5.0 time_domain.rmssd, same series: \(f(pyhrvNsPerRR)) ns per RR")
-        print("pyhrv / per-sample path: \(f(pyhrvNsPerRR / pathNs))x faster; pyhrv / formula: \(f(pyhrvNsPerRR / formulaNs))x")
+        print(
+            "pyhrv / per-sample path: \(f(pyhrvNsPerRR / pathNs))x faster; "
+                + "pyhrv / formula: \(f(pyhrvNsPerRR / formulaNs))x"
+        )
         if allocations != 0 { fail("the per-sample path allocated \(allocations) times") }
     }
 }
