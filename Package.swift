@@ -49,6 +49,9 @@ let package = Package(
         // Test tools and benchmarks (not shipped): the HRV oracle stage's dump, the core benchmark and its
         // malloc counter.
         .executableTarget(name: "hrv-dump", dependencies: ["RecoveryCore"], path: "Tests/Tools/HRVDump"),
+        .target(name: "CMallocCounter", path: "Tests/Benchmarks/CMallocCounter"),
+        .executableTarget(
+            name: "core-bench", dependencies: ["RecoveryCore", "CMallocCounter"], path: "Tests/Benchmarks/CoreBench"),
 
         // Tests.
         .testTarget(name: "RecoveryCoreTests", dependencies: ["RecoveryCore"]),

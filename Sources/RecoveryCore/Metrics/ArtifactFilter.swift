@@ -18,7 +18,7 @@
 /// In a morning the settle beats (`prime`) provide the reference, so the first counted beat is always judged.
 ///
 /// Out-of-range RR neither become the reference nor break a run of rejections.
-public struct ArtifactFilter: Hashable, Sendable {
+public struct ArtifactFilter: Sendable {
     /// Why an RR was kept or dropped.
     public enum Verdict: Hashable, Sendable {
         case accepted
@@ -37,13 +37,14 @@ public struct ArtifactFilter: Hashable, Sendable {
     @usableFromInline var outOfRangeCount = 0
     @usableFromInline var successiveDifferenceCount = 0
 
-    @usableFromInline var lastAccepted: Double?
-    @usableFromInline var lastInRange: Double?
+    /// NaN until there is one: a comparison with NaN is false, so a beat with no reference is accepted.
+    @usableFromInline var lastAccepted = Double.nan
+    @usableFromInline var lastInRange = Double.nan
     @usableFromInline var rejectionRun = 0
 
     public init() {}
 
-    public var accepted: Int { acceptedCount }
+    @inlinable public var accepted: Int { acceptedCount }
     public var rejectedOutOfRange: Int { outOfRangeCount }
     public var rejectedSuccessiveDifference: Int { successiveDifferenceCount }
 
@@ -56,8 +57,14 @@ public struct ArtifactFilter: Hashable, Sendable {
     }
 
     /// The RR the next in-range beat will be compared with, if any.
+    /// (A beat is accepted only after an in-range beat, so no accepted RR implies no in-range RR either.)
     @inlinable public var reference: Double? {
-        rejectionRun >= ArtifactFilter.reanchorAfter ? lastInRange : (lastAccepted ?? lastInRange)
+        let r = referenceOrNaN
+        return r.isNaN ? nil : r
+    }
+
+    @inlinable var referenceOrNaN: Double {
+        rejectionRun >= ArtifactFilter.reanchorAfter ? lastInRange : lastAccepted
     }
 
     @inlinable public static func isInRange(_ rrMs: Double) -> Bool { rrMs >= minimumMs && rrMs <= maximumMs }
@@ -70,7 +77,8 @@ public struct ArtifactFilter: Hashable, Sendable {
             return .outOfRange
         }
         defer { lastInRange = rrMs }
-        if let previous = reference, 5 * abs(rrMs - previous) > previous {
+        let previous = referenceOrNaN
+        if 5 * abs(rrMs - previous) > previous {  // false when there is no reference (NaN)
             rejectionRun += 1
             successiveDifferenceCount += 1
             return .successiveDifference

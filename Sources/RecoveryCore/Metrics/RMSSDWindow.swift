@@ -31,41 +31,59 @@ public struct RMSSDWindow: Sendable {
         case complete(HRVWindowResult)
     }
 
-    public let startMs: Int64
+    // Stored state is @usableFromInline so `append`, the per-beat path, inlines into the daemon's loop.
+    @usableFromInline var start: Int64
     public let configuration: Configuration
-    public private(set) var filter = ArtifactFilter()
-    public private(set) var accumulator = HRVAccumulator()
+    @usableFromInline var artifactFilter = ArtifactFilter()
+    @usableFromInline var running = HRVAccumulator()
+    @usableFromInline var accepted: RingBuffer<Double>
+    @usableFromInline var closed: HRVWindowResult?
+    @usableFromInline var isClosed = false
+
+    public var startMs: Int64 { start }
+    public var filter: ArtifactFilter { artifactFilter }
+    public var accumulator: HRVAccumulator { running }
     /// The accepted RR of the capture, in order.
-    public private(set) var acceptedIntervals: RingBuffer<Double>
-    public private(set) var result: HRVWindowResult?
+    public var acceptedIntervals: RingBuffer<Double> { accepted }
+    /// The outcome, once the window has closed.
+    public var result: HRVWindowResult? { closed }
 
     public init(startMs: Int64, configuration: Configuration = .morning) {
-        self.startMs = startMs
+        self.start = startMs
         self.configuration = configuration
         // RR below 300 ms are rejected, so 90 s can accept at most 300 intervals: the buffer never refuses.
-        self.acceptedIntervals = RingBuffer(capacity: SessionCapacity.windowIntervals)
+        self.accepted = RingBuffer(capacity: SessionCapacity.windowIntervals)
     }
 
-    public var captureStartMs: Int64 { startMs + configuration.settleMs }
-    /// When the capture gives up: the time the daemon should arm a timer for while capturing.
-    public var deadlineMs: Int64 { captureStartMs + configuration.maximumCaptureMs }
+    /// Starts over at `startMs` (a retry after a quality fail), reusing the buffer: no allocation.
+    public mutating func restart(at startMs: Int64) {
+        start = startMs
+        artifactFilter = ArtifactFilter()
+        running = HRVAccumulator()
+        accepted.removeAll()
+        closed = nil
+        isClosed = false
+    }
 
-    public var isComplete: Bool { result != nil }
+    @inlinable public var captureStartMs: Int64 { start + configuration.settleMs }
+    /// When the capture gives up: the time the daemon should arm a timer for while capturing.
+    @inlinable public var deadlineMs: Int64 { captureStartMs + configuration.maximumCaptureMs }
+
+    public var isComplete: Bool { isClosed }
 
     /// Feeds one RR interval (ms) received at `nowMs`.
+    @inlinable
     public mutating func append(_ rrMs: Double, at nowMs: Int64) -> Progress {
-        if let result { return .complete(result) }
+        if isClosed { return .complete(closed!) }
         if nowMs < captureStartMs {
-            filter.prime(rrMs)
+            artifactFilter.prime(rrMs)
             return .settling
         }
         if nowMs >= deadlineMs { return .complete(close(at: deadlineMs)) }
-        if filter.judge(rrMs) == .accepted {
-            accumulator.add(rrMs)
-            acceptedIntervals.append(rrMs)
-            if accumulator.count >= configuration.minimumAccepted
-                && accumulator.sumMs >= configuration.minimumAcceptedSumMs
-            {
+        if artifactFilter.judge(rrMs) == .accepted {
+            running.add(rrMs)
+            accepted.append(rrMs)
+            if running.count >= configuration.minimumAccepted && running.sumMs >= configuration.minimumAcceptedSumMs {
                 return .complete(close(at: nowMs))
             }
         }
@@ -74,7 +92,7 @@ public struct RMSSDWindow: Sendable {
 
     /// Moves the window's clock without a beat (the daemon's timer); closes it at the deadline.
     public mutating func advance(to nowMs: Int64) -> Progress {
-        if let result { return .complete(result) }
+        if let closed { return .complete(closed) }
         if nowMs < captureStartMs { return .settling }
         if nowMs >= deadlineMs { return .complete(close(at: deadlineMs)) }
         return .capturing
@@ -82,18 +100,20 @@ public struct RMSSDWindow: Sendable {
 
     /// Closes the window now (the session was cancelled or the strap went away), with the verdict so far.
     public mutating func finish(at nowMs: Int64) -> HRVWindowResult {
-        if let result { return result }
+        if let closed { return closed }
         return close(at: max(captureStartMs, min(nowMs, deadlineMs)))
     }
 
-    private mutating func close(at endMs: Int64) -> HRVWindowResult {
+    @usableFromInline
+    mutating func close(at endMs: Int64) -> HRVWindowResult {
         let quality = Quality.verdict(
-            accepted: accumulator.count, rejected: filter.rejected, acceptedSumMs: accumulator.sumMs)
-        let closed = HRVWindowResult(
-            metrics: accumulator.metrics(rejected: filter.rejected), quality: quality,
-            acceptedSumMs: accumulator.sumMs, captureStartMs: captureStartMs, captureEndMs: endMs)
-        result = closed
-        return closed
+            accepted: running.count, rejected: artifactFilter.rejected, acceptedSumMs: running.sumMs)
+        let result = HRVWindowResult(
+            metrics: running.metrics(rejected: artifactFilter.rejected), quality: quality,
+            acceptedSumMs: running.sumMs, captureStartMs: captureStartMs, captureEndMs: endMs)
+        closed = result
+        isClosed = true
+        return result
     }
 }
 
@@ -105,7 +125,9 @@ public struct HRVWindowResult: Hashable, Sendable {
     public var captureStartMs: Int64
     public var captureEndMs: Int64
 
-    public init(metrics: HRVMetrics, quality: Quality, acceptedSumMs: Double, captureStartMs: Int64, captureEndMs: Int64) {
+    public init(
+        metrics: HRVMetrics, quality: Quality, acceptedSumMs: Double, captureStartMs: Int64, captureEndMs: Int64
+    ) {
         self.metrics = metrics
         self.quality = quality
         self.acceptedSumMs = acceptedSumMs

@@ -57,7 +57,9 @@ struct HRVDump {
                 lineNumber += 1
                 let text = line.filter { !$0.isWhitespace }
                 if text.isEmpty { continue }
-                guard let rr = Double(text), rr.isFinite else { fail("line \(lineNumber) is not a number of ms", code: 1) }
+                guard let rr = Double(text), rr.isFinite else {
+                    fail("line \(lineNumber) is not a number of ms", code: 1)
+                }
                 input.append(rr)
             }
         }
