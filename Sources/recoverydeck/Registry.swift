@@ -20,6 +20,8 @@ enum Registry {
     static var commands: [any Command.Type] {
         [
             CheckinCommand.self,
+            ImportCSVCommand.self,
+            ImportRRCommand.self,
         ]
     }
 }
