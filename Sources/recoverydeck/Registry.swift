@@ -20,6 +20,7 @@ enum Registry {
     static var commands: [any Command.Type] {
         [
             CheckinCommand.self,
+            DoctorCommand.self,
             ImportCSVCommand.self,
             ImportRRCommand.self,
         ]

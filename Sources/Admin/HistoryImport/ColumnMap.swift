@@ -79,8 +79,8 @@ public struct ColumnMap: Equatable, Sendable {
 extension StringProtocol {
     var trimmed: String {
         var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" || f == "\r" || f == "\u{FEFF}" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" || l == "\r" { s.removeLast() }
+        while let f = s.first, f == " " || f == "\t" || f == "\r" || f == "\n" || f == "\r\n" || f == "\u{FEFF}" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\t" || l == "\r" || l == "\n" || l == "\r\n" { s.removeLast() }
         return String(s)
     }
 }
