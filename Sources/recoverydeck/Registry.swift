@@ -23,6 +23,7 @@ enum Registry {
             DoctorCommand.self,
             ImportCSVCommand.self,
             ImportRRCommand.self,
+            ReportCommand.self,
         ]
     }
 }
