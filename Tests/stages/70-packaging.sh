@@ -99,6 +99,107 @@ sed "s|^ExecStart=/usr/bin/|ExecStart=$root/usr/bin/|" "$root/usr/lib/systemd/sy
     >"$work/recoverydeckd.service"
 out=$(systemd-analyze verify --man=no "$work/recoverydeckd.service" 2>&1) || fail "systemd-analyze verify: $out"
 
+# --- Every command of the CLI registry is in the manual page and the completion. ---------------
+cli="$root/usr/bin/recoverydeck"
+names=$("$cli" --help | awk '/^COMMANDS:/ { on = 1; next } on && /^  [^ ]/ { sub(/^  /, ""); split($0, a, "  "); print a[1]; next } on && !/^   / { on = 0 }')
+[ -n "$names" ] || fail "recoverydeck --help lists no commands"
+page=deploy/man/recoverydeck.1
+completion=deploy/completion/recoverydeck.bash
+top=$(sed -n 's/^ *local commands="\(.*\)"$/\1/p' "$completion")
+while IFS= read -r name; do
+    [ -n "$name" ] || continue
+    grep -qE "^\.B $name( |\$)" "$page" || fail "recoverydeck(1) does not describe '$name'"
+    first=${name%% *}
+    [[ " $top " == *" $first "* ]] || fail "the completion does not offer '$first'"
+    if [ "$first" != "$name" ]; then
+        group=$(sed -n "s/.*\[$first\]=\"\([^\"]*\)\".*/\1/p" "$completion")
+        [[ " $group " == *" ${name#* } "* ]] || fail "the completion does not offer '$name'"
+    fi
+done <<<"$names"
+pass "manual page and completion cover: $(echo $names | tr '\n' ' ')"
+# The completion, loaded by bash-completion, completes what a person types.
+complete_words() {
+    bash -c 'source /usr/share/bash-completion/bash_completion; source "$1"; shift
+        COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+        _recoverydeck; printf "%s\n" "${COMPREPLY[@]}"' _ "$completion" "$@"
+}
+[ "$(complete_words recoverydeck doc)" = doctor ] || fail "'recoverydeck doc<TAB>' does not complete to doctor"
+[ "$(complete_words recoverydeck import c)" = csv ] || fail "'recoverydeck import c<TAB>' does not complete to csv"
+[ "$(complete_words recoverydeck report --s)" = --svg ] || fail "'recoverydeck report --s<TAB>' does not complete to --svg"
+
+# --- report --svg renders: a synthetic 150-day history, imported, charted, drawn by rsvg-convert. ---
+rep="$work/report"
+mkdir -p "$rep"
+python3 - "$rep/history.csv" <<'PY'
+# Seeded synthetic history (seed 5): a slowly wandering recovery state, 8 % of mornings missed.
+import datetime, random, sys
+random.seed(5)
+rows = ["date,rmssd,lying_hr,standing_hr,peak_hr,fatigue,mood,soreness,stress,sleep"]
+state = 0.0
+for i in range(150):
+    d = datetime.date(2026, 1, 1) + datetime.timedelta(days=i)
+    state = 0.75 * state + random.gauss(0, 1)
+    if random.random() < 0.08:
+        continue
+    hr = 52 - 1.5 * state + random.gauss(0, 1.5)
+    rise = 18 - state + random.gauss(0, 2)
+    scores = [max(1, min(7, round(5 + 0.6 * state + random.gauss(0, 0.8)))) for _ in range(5)]
+    rows.append(f"{d},{60 + 6 * state + random.gauss(0, 4):.1f},{hr:.0f},{hr + rise:.0f},{hr + rise + 12:.0f},"
+                + ",".join(map(str, scores)))
+open(sys.argv[1], "w").write("\n".join(rows) + "\n")
+PY
+export RECOVERYDECK_DB="$rep/r.db"
+"$cli" import csv "$rep/history.csv" --map \
+    date=date,rmssd=rmssd,lying_hr=lying_hr,standing_hr=standing_hr,peak_hr=peak_hr,fatigue=fatigue,mood=mood,soreness=soreness,stress=stress,sleep=sleep \
+    >/dev/null 2>"$rep/import.log" || fail "import for the report failed: $(cat "$rep/import.log")"
+"$cli" --now 2026-05-30T08:00 report --days 90 --svg "$rep/r.svg" 2>/dev/null || fail "report --svg failed"
+unset RECOVERYDECK_DB
+rsvg-convert "$rep/r.svg" -o "$rep/r.png" || fail "rsvg-convert could not render the report"
+python3 - "$rep/r.png" <<'PY' || fail "the rendered report is not what a person should see"
+# Decodes the PNG (8-bit RGB/RGBA, as rsvg-convert writes) and checks what a person would see.
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, idat = 8, b""
+while pos < len(data):
+    length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + length]
+    if kind == b"IHDR":
+        width, height, depth, color = struct.unpack(">IIBB", body[:10])
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + length
+assert depth == 8 and color in (2, 6), f"unexpected PNG format {depth}/{color}"
+bpp = 4 if color == 6 else 3
+raw = zlib.decompress(idat)
+stride = width * bpp
+rows, prev, i = [], bytearray(stride), 0
+for _ in range(height):
+    f = raw[i]; line = bytearray(raw[i + 1:i + 1 + stride]); i += 1 + stride
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b = prev[x]; c = prev[x - bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(line); prev = line
+def count(rgb):
+    return sum(1 for r in rows for x in range(0, stride, bpp) if tuple(r[x:x + 3]) == rgb)
+total = width * height
+white = count((255, 255, 255))
+band = count((0xC6, 0xDB, 0xEF))
+green = count((0x2B, 0x8A, 0x2B))
+print(f"report.png {width}x{height}: band {100 * band / total:.1f} %, non-white {100 * (total - white) / total:.1f} %, green {green} px")
+assert width == 960 and height > 900, f"size {width}x{height}"
+assert total - white > 0.10 * total, "the picture is almost blank"
+assert band > 0.05 * total, "the 60-day band is missing"
+assert green > 200, "the lights row has no green day"
+PY
+pass "report --svg renders through rsvg-convert with the band, values and lights"
+
 # --- Install, upgrade, remove, purge into a scratch root (dpkg --root, scripts run with DPKG_ROOT). ---
 sr="$work/scratch"
 mkdir -p "$sr/var/lib/dpkg/info" "$sr/var/lib/dpkg/updates" "$sr/etc"

@@ -1,38 +1,72 @@
 # bash completion for recoverydeck(1); installed as
 # /usr/share/bash-completion/completions/recoverydeck.
+# Every command of `recoverydeck --help` is listed here (the packaging stage checks it).
 
 _recoverydeck() {
     local cur prev words cword
     _init_completion || return
 
-    local commands="doctor help"
-    local common="--db --help"
+    # Top-level words, and the members of command groups.
+    local commands="checkin doctor import report"
+    local -A members=([import]="csv rr")
+    local global="--db --help"
 
-    local command="" i
+    # The command typed so far: its first word, and the member for a group.
+    local command="" member="" i
     for ((i = 1; i < cword; i++)); do
         case "${words[i]}" in
             --db) ((i++)) ;;
             -*) ;;
-            *) command=${words[i]}; break ;;
+            *)
+                if [ -z "$command" ]; then
+                    command=${words[i]}
+                elif [ -n "${members[$command]}" ] && [ -z "$member" ]; then
+                    member=${words[i]}
+                fi
+                ;;
         esac
     done
 
     case "$prev" in
-        --db)
-            _filedir db
+        --db | --svg)
+            _filedir
+            return
+            ;;
+        --map | --days | --fatigue | --mood | --soreness | --stress | --sleep | --caffeine-time | \
+            --caffeine-mg | --last-meal | --note | --habit)
             return
             ;;
     esac
 
     if [ -z "$command" ]; then
-        COMPREPLY=($(compgen -W "$commands $common" -- "$cur"))
+        COMPREPLY=($(compgen -W "$commands $global" -- "$cur"))
+        return
+    fi
+    if [ -n "${members[$command]}" ] && [ -z "$member" ]; then
+        COMPREPLY=($(compgen -W "${members[$command]} --help" -- "$cur"))
         return
     fi
 
     local opts=""
-    case "$command" in
+    case "$command${member:+ $member}" in
+        checkin) opts="--fatigue --mood --soreness --stress --sleep --habit --caffeine-time --caffeine-mg --last-meal --note" ;;
         doctor) opts="--json" ;;
+        report) opts="--days --svg" ;;
+        "import csv")
+            opts="--map --dry-run --force"
+            if [[ "$cur" != -* ]]; then
+                _filedir csv
+                return
+            fi
+            ;;
+        "import rr")
+            opts="--dry-run --force"
+            if [[ "$cur" != -* ]]; then
+                _filedir -d
+                return
+            fi
+            ;;
     esac
-    COMPREPLY=($(compgen -W "$opts $common" -- "$cur"))
+    COMPREPLY=($(compgen -W "$opts $global" -- "$cur"))
 }
 complete -F _recoverydeck recoverydeck
