@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CGPIOD", linkerSettings: [.linkedLibrary("gpiod")]),
         .target(name: "CBlueZ"),
+        .target(name: "CPlatform"),
 
         // Pure cores: no I/O, no clock.
         .target(
@@ -26,7 +27,7 @@ let package = Package(
         .target(name: "Insights", dependencies: ["RecoveryCore"], swiftSettings: strict),
 
         // I/O edges.
-        .target(name: "Platform", dependencies: ["RecoveryCore"], swiftSettings: strict),
+        .target(name: "Platform", dependencies: ["CPlatform", "RecoveryCore"], swiftSettings: strict),
         .target(name: "Store", dependencies: ["CSQLite", "RecoveryCore"], swiftSettings: strict),
         .target(name: "BlueZ", dependencies: ["CBlueZ", "Platform", "HeartRateProtocol"], swiftSettings: strict),
         .target(name: "Panel", dependencies: ["CGPIOD", "Platform", "RecoveryCore"], swiftSettings: strict),
