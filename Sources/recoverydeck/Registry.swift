@@ -20,6 +20,14 @@ enum Registry {
     static var commands: [any Command.Type] {
         [
             CheckinCommand.self,
+            StatusCommand.self,
+            HistoryCommand.self,
+            RRAnalyzeCommand.self,
+            ExportCommand.self,
+            DeleteCommand.self,
+            AnalyticsCommand.self,
+            SettingsCommand.self,
+            DemoCommand.self,
             DoctorCommand.self,
             ImportCSVCommand.self,
             ImportRRCommand.self,
