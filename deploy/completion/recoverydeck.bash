@@ -7,8 +7,8 @@ _recoverydeck() {
     _init_completion || return
 
     # Top-level words, and the members of command groups.
-    local commands="checkin doctor import report"
-    local -A members=([import]="csv rr")
+    local commands="analytics checkin delete demo doctor export history import report rr settings status"
+    local -A members=([import]="csv rr" [rr]="analyze")
     local global="--db --help"
 
     # The command typed so far: its first word, and the member for a group.
@@ -28,12 +28,20 @@ _recoverydeck() {
     done
 
     case "$prev" in
-        --db | --svg)
+        --format)
+            COMPREPLY=($(compgen -W "json csv" -- "$cur"))
+            return
+            ;;
+        --window)
+            COMPREPLY=($(compgen -W "whole morning" -- "$cur"))
+            return
+            ;;
+        --db | --svg | --output | -o)
             _filedir
             return
             ;;
         --map | --days | --fatigue | --mood | --soreness | --stress | --sleep | --caffeine-time | \
-            --caffeine-mg | --last-meal | --note | --habit)
+            --caffeine-mg | --last-meal | --note | --habit | --day | --seed | --habits | --display-name | --reminder)
             return
             ;;
     esac
@@ -50,7 +58,19 @@ _recoverydeck() {
     local opts=""
     case "$command${member:+ $member}" in
         checkin) opts="--fatigue --mood --soreness --stress --sleep --habit --caffeine-time --caffeine-mg --last-meal --note" ;;
-        doctor) opts="--json" ;;
+        doctor | status | analytics) opts="--json" ;;
+        history) opts="--days --json" ;;
+        export) opts="--format --full --output -o" ;;
+        delete) opts="--all --day --yes" ;;
+        settings) opts="--habits --display-name --reminder --json" ;;
+        demo) opts="--seed --keep" ;;
+        "rr analyze")
+            opts="--window --json"
+            if [[ "$cur" != -* ]]; then
+                _filedir
+                return
+            fi
+            ;;
         report) opts="--days --svg" ;;
         "import csv")
             opts="--map --dry-run --force"

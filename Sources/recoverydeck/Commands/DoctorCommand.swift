@@ -10,7 +10,7 @@ import Store
 /// box is ready for a morning, 1 when it is not.
 struct DoctorCommand: Command {
     static let name = "doctor"
-    static let summary = "Check that the box is ready for a morning; each problem comes with its fix."
+    static let summary = "Check that the box is ready for a morning, each problem with its fix."
     static let discussion = """
         Checks, in order: the Bluetooth adapter (present, powered), rfkill, Bluetooth management access
         (CAP_NET_ADMIN, held by the recoverydeckd service), the kernel (some 2024 kernels reject the

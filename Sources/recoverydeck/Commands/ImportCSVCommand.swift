@@ -7,7 +7,7 @@ import Store
 /// 14 days. The file is read and checked whole before the database is opened.
 struct ImportCSVCommand: Command {
     static let name = "import csv"
-    static let summary = "Import past mornings from a CSV file (a spreadsheet, another app's export)."
+    static let summary = "Import past mornings from a CSV file (spreadsheet, app export)."
     static let synopsis: String? = "FILE --map date=COL,rmssd=COL[,FIELD=COL]... [--dry-run] [--force]"
     static let discussion = """
         COL is a header name or a column number (from 1). Fields: date, rmssd (ms), lying_hr,

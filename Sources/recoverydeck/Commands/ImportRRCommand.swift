@@ -5,7 +5,7 @@ import Store
 /// `recoverydeck import rr`: past mornings from raw RR recordings, analysed with the box's own rules.
 struct ImportRRCommand: Command {
     static let name = "import rr"
-    static let summary = "Import past mornings from a folder of RR files, one per morning, named by date."
+    static let summary = "Import past mornings from RR files, one per morning, named by date."
     static let synopsis: String? = "DIR [--dry-run] [--force]"
     static let discussion = """
         Each file is named YYYY-MM-DD… (Elite HRV's raw export, "2026-03-01 06-42-10.txt", fits)

@@ -9,7 +9,7 @@ import Store
 /// 60-day band; without it, a terminal sparkline per series.
 struct ReportCommand: Command {
     static let name = "report"
-    static let summary = "Chart the last days: values, 7-day mean, 60-day normal band and lights (SVG)."
+    static let summary = "Chart the days: values, 7-day mean, 60-day band and lights (SVG)."
     static let synopsis: String? = "[--days N] [--svg FILE]"
     static let discussion = """
         For rMSSD, lying HR, gap peak, gap avg and the subjective mean: each day's value, the 7-day
