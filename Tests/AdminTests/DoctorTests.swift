@@ -18,7 +18,7 @@ struct DoctorTests {
         f.strapLastSeen = "2026-03-01"
         f.strapDaysSinceSeen = 1
         f.gpioChips = [.init(path: "/dev/gpiochip4", label: "pinctrl-rp1", lineCount: 54)]
-        f.gpioLines = [.init(role: "go", offset: 17, consumer: "recoverydeckd"), .init(role: "red", offset: 22, consumer: nil)]
+        f.gpioLines = [.init(role: "pin_go", offset: 17, consumer: "recoverydeckd"), .init(role: "pin_red", offset: 22, consumer: nil)]
         f.database = .init(
             path: "/var/lib/recoverydeck/recoverydeck.db", exists: true, mode: 0o100600, ownerUID: 994,
             expectedOwnerUID: 994, expectedOwnerName: "recoverydeck", integrity: "ok")
@@ -47,7 +47,7 @@ struct DoctorTests {
         let cases: [(String, (inout DoctorFacts) -> Void, String)] = [
             ("adapter", { $0.bluetoothInKernel = false }, "modprobe bluetooth"),
             ("adapter", { $0.adapters = [] }, "dtoverlay=disable-bt"),
-            ("adapter", { $0.adapters = [.init(name: "hci1", isUp: true)] }, "[bluetooth] adapter"),
+            ("adapter", { $0.adapters = [.init(name: "hci1", isUp: true)]; $0.wantedAdapter = "hci0" }, "set adapter in"),
             ("adapter", { $0.adapters = [.init(name: "hci0", isUp: false)] }, "btmgmt -i hci0 power on"),
             ("rfkill", { $0.radioSwitches[0].softBlocked = true }, "rfkill unblock bluetooth"),
             ("rfkill", { $0.radioSwitches[0].hardBlocked = true }, "switch"),
@@ -55,10 +55,10 @@ struct DoctorTests {
             ("access", { $0.daemon = .notRunning; $0.callerHasNetAdmin = false }, "systemctl enable --now recoverydeckd"),
             ("kernel", { $0.kernelVersion = KernelVersion(6, 1, 85) }, "apt full-upgrade"),
             ("strap", { $0.strapAddress = nil }, "recoverydeck pair"),
-            ("gpio", { $0.gpioChips = [.init(path: "/dev/gpiochip0", label: "pinctrl-bcm2711", lineCount: 58)]; $0.gpioWantedLabel = "pinctrl-rp1" }, "chip_label"),
+            ("gpio", { $0.gpioChips = [.init(path: "/dev/gpiochip0", label: "pinctrl-bcm2711", lineCount: 58)]; $0.gpioChipLabels = ["pinctrl-rp1"] }, "chip_label"),
             ("gpio", { $0.gpioChips = [] }, "gpiodetect"),
             ("gpio", { $0.gpioLines[1].consumer = "pigpiod" }, "stop pigpiod"),
-            ("gpio", { $0.gpioLines[1].offset = 60 }, "correct [gpio] red"),
+            ("gpio", { $0.gpioLines[1].offset = 60 }, "correct pin_red"),
             ("database", { $0.database!.integrity = "*** in database main ***\nPage 5: btree" }, ".recover"),
             ("database", { $0.database!.mode = 0o100644 }, "chmod 600"),
             ("database", { $0.database!.ownerUID = 0 }, "chown recoverydeck:"),
@@ -144,7 +144,7 @@ struct DoctorTests {
                 "/proc/self/status": "CapEff:\t0000000000000000\n",
                 "/proc/sys/kernel/osrelease": "6.1.0-20-arm64\n",
                 "/proc/sys/kernel/version": "#1 SMP PREEMPT_DYNAMIC Debian 6.1.85-1 (2024-04-11)\n",
-                "/etc/recoverydeck/recoverydeck.conf": "[gpio]\nchip_label = pinctrl-bcm2711\nred = 26\nkeypad_rows = 5, 6\n[bluetooth]\nadapter = hci1\n",
+                "/etc/recoverydeck/recoverydeck.conf": "chip_label = pinctrl-bcm2711 # a Pi 4\npin_red = 26\npin_keypad_rows = 5, 6\nadapter = hci1\nstrap_address =\n",
             ],
             links: ["/etc/localtime": "/usr/share/zoneinfo/Europe/Stockholm"])
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -157,10 +157,10 @@ struct DoctorTests {
         #expect(!f.callerHasNetAdmin)
         #expect(f.kernelVersion == KernelVersion(6, 1, 85))
         #expect(f.timeZone == "Europe/Stockholm")
-        #expect(f.gpioWantedLabel == "pinctrl-bcm2711")
-        #expect(f.gpioLines.first { $0.role == "red" }?.offset == 26)
-        #expect(f.gpioLines.filter { $0.role.hasPrefix("keypad_rows") }.map(\.offset) == [5, 6])
-        #expect(f.gpioLines.first { $0.role == "go" }?.offset == 17)
+        #expect(f.gpioChipLabels == ["pinctrl-bcm2711"])
+        #expect(f.gpioLines.first { $0.role == "pin_red" }?.offset == 26)
+        #expect(f.gpioLines.filter { $0.role.hasPrefix("pin_keypad_rows") }.map(\.offset) == [5, 6])
+        #expect(f.gpioLines.first { $0.role == "pin_go" }?.offset == 17)
         #expect(f.database?.exists == false)
         let checks = Doctor.checks(f)
         #expect(checks.first { $0.name == "adapter" }?.verdict == .fail)  // hci1 wanted, hci0 present

@@ -44,13 +44,18 @@ public enum Doctor {
                 "adapter", .fail, "this kernel has no Bluetooth sockets",
                 fix: "load the module: sudo modprobe bluetooth (and check that the Pi's firmware enables Bluetooth)")
         }
-        guard let a = f.adapters.first(where: { $0.name == f.wantedAdapter }) else {
-            let others = f.adapters.isEmpty ? "no adapter at all" : "only " + f.adapters.map(\.name).joined(separator: ", ")
+        guard !f.adapters.isEmpty else {
             return Check(
-                "adapter", .fail, "\(f.wantedAdapter) is missing (\(others))",
-                fix: f.adapters.isEmpty
-                    ? "on a Pi, remove dtoverlay=disable-bt from /boot/firmware/config.txt and reboot; check `dmesg | grep -i blue`"
-                    : "set [bluetooth] adapter in /etc/recoverydeck/recoverydeck.conf to one of them")
+                "adapter", .fail, "no Bluetooth adapter",
+                fix: "on a Pi, remove dtoverlay=disable-bt from /boot/firmware/config.txt and reboot; check `dmesg | grep -i blue`")
+        }
+        // Without a configured adapter the daemon takes the first powered one.
+        let chosen = f.wantedAdapter.map { w in f.adapters.first { $0.name == w } }
+            ?? f.adapters.first { $0.isUp == true } ?? f.adapters.first
+        guard let a = chosen else {
+            return Check(
+                "adapter", .fail, "\(f.wantedAdapter ?? "") is missing (only \(f.adapters.map(\.name).joined(separator: ", ")))",
+                fix: "set adapter in /etc/recoverydeck/recoverydeck.conf to one of them, or leave it empty")
         }
         switch a.isUp {
         case true?: return Check("adapter", .ok, "\(a.name) is present and powered")
@@ -125,12 +130,12 @@ public enum Doctor {
     }
 
     static func gpio(_ f: DoctorFacts) -> Check {
-        let labels = f.gpioWantedLabel == "auto" ? PanelChipLabels.automatic : [f.gpioWantedLabel]
+        let labels = f.gpioChipLabels
         guard let chip = labels.lazy.compactMap({ l in f.gpioChips.first { $0.label == l } }).first else {
             let seen = f.gpioChips.isEmpty ? "no GPIO chip" : "chips " + f.gpioChips.map { "\($0.label)" }.joined(separator: ", ")
             return Check(
                 "gpio", .fail, "no GPIO chip labelled \(labels.joined(separator: " or ")) (\(seen))",
-                fix: "set [gpio] chip_label in /etc/recoverydeck/recoverydeck.conf to the header's chip (gpiodetect lists them)")
+                fix: "set chip_label in /etc/recoverydeck/recoverydeck.conf to the header's chip (gpiodetect lists them)")
         }
         if let error = f.gpioLineError {
             return Check("gpio", .warn, "\(chip.label) found at \(chip.path); lines unreadable: \(error)", fix: "run doctor with sudo")
@@ -138,7 +143,7 @@ public enum Doctor {
         if let outside = f.gpioLines.first(where: { $0.offset >= chip.lineCount }) {
             return Check(
                 "gpio", .fail, "\(outside.role) is line \(outside.offset) but \(chip.label) has \(chip.lineCount) lines",
-                fix: "correct [gpio] \(outside.role) in /etc/recoverydeck/recoverydeck.conf")
+                fix: "correct \(outside.role.split(separator: "[").first ?? "") in /etc/recoverydeck/recoverydeck.conf")
         }
         let held = f.gpioLines.filter { line in line.consumer.map { !$0.contains("recoverydeck") } ?? false }
         if let first = held.first {

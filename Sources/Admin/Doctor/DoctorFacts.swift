@@ -78,7 +78,8 @@ public struct DoctorFacts: Sendable {
 
     public var bluetoothInKernel = true
     public var adapters: [Adapter] = []
-    public var wantedAdapter = "hci0"
+    /// The configured adapter; nil: the first powered one (the daemon's rule).
+    public var wantedAdapter: String?
     public var radioSwitches: [RadioSwitch] = []
     public var daemon: Daemon = .notRunning
     public var callerHasNetAdmin = false
@@ -89,7 +90,7 @@ public struct DoctorFacts: Sendable {
     public var strapLastSeen: String?
     public var strapDaysSinceSeen: Int?
     public var gpioChips: [GPIOChip] = []
-    public var gpioWantedLabel = "auto"
+    public var gpioChipLabels = PanelChipLabels.automatic
     public var gpioLines: [GPIOLine] = []
     /// Why line information could not be read (permissions), nil when read or when no chip was found.
     public var gpioLineError: String?

@@ -23,8 +23,8 @@ public struct SystemFacts {
     public func gather(databasePath: String, systemDatabasePath: String) -> DoctorFacts {
         var f = DoctorFacts()
         let config = BoxSettings(text: readText(path("/etc/recoverydeck/recoverydeck.conf")) ?? "")
-        f.wantedAdapter = config.value("bluetooth", "adapter") ?? "hci0"
-        f.gpioWantedLabel = config.value("gpio", "chip_label") ?? "auto"
+        f.wantedAdapter = config.value("adapter")
+        f.gpioChipLabels = config.chipLabels
         f.bluetoothInKernel = isLive ? Self.bluetoothSocketsExist() : true
         f.adapters = adapters()
         f.radioSwitches = radioSwitches()
@@ -36,7 +36,7 @@ public struct SystemFacts {
         f.freeBytesPath = Self.directory(of: databasePath)
         f.freeBytes = isLive ? Self.freeBytes(f.freeBytesPath) : nil
         f.gpioLines = config.gpioLines
-        if isLive { (f.gpioChips, f.gpioLines, f.gpioLineError) = gpio(wanted: f.gpioWantedLabel, lines: f.gpioLines) }
+        if isLive { (f.gpioChips, f.gpioLines, f.gpioLineError) = gpio(labels: f.gpioChipLabels, lines: f.gpioLines) }
         f.database = database(databasePath, systemPath: systemDatabasePath)
         return f
     }
@@ -167,7 +167,7 @@ public struct SystemFacts {
 
     // MARK: GPIO (linux/gpio.h character device, v1 ABI as libgpiod 1.6 uses it)
 
-    func gpio(wanted: String, lines: [DoctorFacts.GPIOLine]) -> ([DoctorFacts.GPIOChip], [DoctorFacts.GPIOLine], String?) {
+    func gpio(labels: [String], lines: [DoctorFacts.GPIOLine]) -> ([DoctorFacts.GPIOChip], [DoctorFacts.GPIOLine], String?) {
         var chips: [DoctorFacts.GPIOChip] = []
         for name in entries(path("/dev")).filter({ $0.hasPrefix("gpiochip") }).sorted() {
             let device = path("/dev/" + name)
@@ -182,7 +182,6 @@ public struct SystemFacts {
             let count = Int(info[64]) | Int(info[65]) << 8 | Int(info[66]) << 16 | Int(info[67]) << 24
             chips.append(DoctorFacts.GPIOChip(path: "/dev/" + name, label: label, lineCount: count))
         }
-        let labels = wanted == "auto" ? PanelChipLabels.automatic : [wanted]
         guard let chip = labels.lazy.compactMap({ l in chips.first { $0.label == l } }).first else { return (chips, lines, nil) }
         let fd = open(chip.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return (chips, lines, String(cString: strerror(errno))) }
