@@ -18,7 +18,10 @@ struct DoctorTests {
         f.strapLastSeen = "2026-03-01"
         f.strapDaysSinceSeen = 1
         f.gpioChips = [.init(path: "/dev/gpiochip4", label: "pinctrl-rp1", lineCount: 54)]
-        f.gpioLines = [.init(role: "pin_go", offset: 17, consumer: "recoverydeckd"), .init(role: "pin_red", offset: 22, consumer: nil)]
+        f.gpioLines = [
+            .init(role: "pin_go", offset: 17, consumer: "recoverydeckd"),
+            .init(role: "pin_red", offset: 22, consumer: nil),
+        ]
         f.database = .init(
             path: "/var/lib/recoverydeck/recoverydeck.db", exists: true, mode: 0o100600, ownerUID: 994,
             expectedOwnerUID: 994, expectedOwnerName: "recoverydeck", integrity: "ok")
@@ -37,7 +40,10 @@ struct DoctorTests {
     @Test("a ready box passes every check and exits 0")
     func readyBox() {
         let checks = Doctor.checks(Self.ready)
-        #expect(checks.map(\.name) == ["adapter", "rfkill", "access", "kernel", "strap", "gpio", "database", "timezone", "clock", "disk"])
+        #expect(
+            checks.map(\.name) == [
+                "adapter", "rfkill", "access", "kernel", "strap", "gpio", "database", "timezone", "clock", "disk",
+            ])
         #expect(checks.allSatisfy { $0.verdict == .ok }, "\(checks.filter { $0.verdict != .ok })")
         #expect(Doctor.isReady(checks))
     }
@@ -47,15 +53,33 @@ struct DoctorTests {
         let cases: [(String, (inout DoctorFacts) -> Void, String)] = [
             ("adapter", { $0.bluetoothInKernel = false }, "modprobe bluetooth"),
             ("adapter", { $0.adapters = [] }, "dtoverlay=disable-bt"),
-            ("adapter", { $0.adapters = [.init(name: "hci1", isUp: true)]; $0.wantedAdapter = "hci0" }, "set adapter in"),
+            (
+                "adapter",
+                {
+                    $0.adapters = [.init(name: "hci1", isUp: true)]
+                    $0.wantedAdapter = "hci0"
+                }, "set adapter in"
+            ),
             ("adapter", { $0.adapters = [.init(name: "hci0", isUp: false)] }, "btmgmt -i hci0 power on"),
             ("rfkill", { $0.radioSwitches[0].softBlocked = true }, "rfkill unblock bluetooth"),
             ("rfkill", { $0.radioSwitches[0].hardBlocked = true }, "switch"),
             ("access", { $0.daemon = .running(pid: 812, hasNetAdmin: false) }, "AmbientCapabilities=CAP_NET_ADMIN"),
-            ("access", { $0.daemon = .notRunning; $0.callerHasNetAdmin = false }, "systemctl enable --now recoverydeckd"),
+            (
+                "access",
+                {
+                    $0.daemon = .notRunning
+                    $0.callerHasNetAdmin = false
+                }, "systemctl enable --now recoverydeckd"
+            ),
             ("kernel", { $0.kernelVersion = KernelVersion(6, 1, 85) }, "apt full-upgrade"),
             ("strap", { $0.strapAddress = nil }, "recoverydeck pair"),
-            ("gpio", { $0.gpioChips = [.init(path: "/dev/gpiochip0", label: "pinctrl-bcm2711", lineCount: 58)]; $0.gpioChipLabels = ["pinctrl-rp1"] }, "chip_label"),
+            (
+                "gpio",
+                {
+                    $0.gpioChips = [.init(path: "/dev/gpiochip0", label: "pinctrl-bcm2711", lineCount: 58)]
+                    $0.gpioChipLabels = ["pinctrl-rp1"]
+                }, "chip_label"
+            ),
             ("gpio", { $0.gpioChips = [] }, "gpiodetect"),
             ("gpio", { $0.gpioLines[1].consumer = "pigpiod" }, "stop pigpiod"),
             ("gpio", { $0.gpioLines[1].offset = 60 }, "correct pin_red"),
@@ -98,16 +122,30 @@ struct DoctorTests {
 
     @Test("kernels from the 2024 connection-interval regression are flagged, fixed and older ones are not")
     func kernelWindow() {
-        let flagged = [(6, 1, 81), (6, 1, 85), (6, 1, 94), (6, 6, 21), (6, 6, 31), (6, 7, 9), (6, 8, 0), (6, 8, 12), (6, 9, 5), (5, 15, 151), (5, 10, 212), (4, 19, 309)]
-        let fine = [(6, 1, 80), (6, 1, 95), (6, 6, 20), (6, 6, 35), (6, 6, 51), (6, 7, 8), (6, 9, 6), (6, 10, 0), (6, 12, 1), (5, 15, 162), (6, 18, 44)]
-        for (a, b, c) in flagged { #expect(StrapLinkKernelRule.rejectsStrapUpdate(KernelVersion(a, b, c)), "\(a).\(b).\(c)") }
-        for (a, b, c) in fine { #expect(!StrapLinkKernelRule.rejectsStrapUpdate(KernelVersion(a, b, c)), "\(a).\(b).\(c)") }
+        let flagged = [
+            (6, 1, 81), (6, 1, 85), (6, 1, 94), (6, 6, 21), (6, 6, 31), (6, 7, 9), (6, 8, 0), (6, 8, 12), (6, 9, 5),
+            (5, 15, 151), (5, 10, 212), (4, 19, 309),
+        ]
+        let fine = [
+            (6, 1, 80), (6, 1, 95), (6, 6, 20), (6, 6, 35), (6, 6, 51), (6, 7, 8), (6, 9, 6), (6, 10, 0), (6, 12, 1),
+            (5, 15, 162), (6, 18, 44),
+        ]
+        for (a, b, c) in flagged {
+            #expect(StrapLinkKernelRule.rejectsStrapUpdate(KernelVersion(a, b, c)), "\(a).\(b).\(c)")
+        }
+        for (a, b, c) in fine {
+            #expect(!StrapLinkKernelRule.rejectsStrapUpdate(KernelVersion(a, b, c)), "\(a).\(b).\(c)")
+        }
     }
 
     @Test("kernel versions come from Debian's version string, where its release string hides the patch level")
     func kernelParsing() {
-        #expect(KernelVersion(release: "6.1.0-20-arm64", version: "#1 SMP PREEMPT_DYNAMIC Debian 6.1.85-1 (2024-04-11)") == KernelVersion(6, 1, 85))
-        #expect(KernelVersion(release: "6.6.31+rpt-rpi-2712", version: "#1 SMP PREEMPT Debian 1:6.6.31-1+rpt1") == KernelVersion(6, 6, 31))
+        #expect(
+            KernelVersion(release: "6.1.0-20-arm64", version: "#1 SMP PREEMPT_DYNAMIC Debian 6.1.85-1 (2024-04-11)")
+                == KernelVersion(6, 1, 85))
+        #expect(
+            KernelVersion(release: "6.6.31+rpt-rpi-2712", version: "#1 SMP PREEMPT Debian 1:6.6.31-1+rpt1")
+                == KernelVersion(6, 6, 31))
         #expect(KernelVersion(release: "6.18.44-fc-v769", version: "#1 SMP") == KernelVersion(6, 18, 44))
         #expect(KernelVersion(release: "weird", version: "") == nil)
     }
@@ -117,18 +155,22 @@ struct DoctorTests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString)").path
         for (path, text) in files {
             let full = root + path
-            try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try text.write(toFile: full, atomically: true, encoding: .utf8)
         }
         for (path, target) in links {
             let full = root + path
-            try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(atPath: full, withDestinationPath: target)
         }
         return root
     }
 
-    @Test("the gatherer reads adapters, rfkill, the daemon's capabilities, the kernel, time zone and pins from a fake tree")
+    @Test(
+        "the gatherer reads adapters, rfkill, the daemon's capabilities, the kernel, time zone and pins from a fake tree"
+    )
     func gathering() throws {
         let root = try fakeRoot(
             [
@@ -144,7 +186,8 @@ struct DoctorTests {
                 "/proc/self/status": "CapEff:\t0000000000000000\n",
                 "/proc/sys/kernel/osrelease": "6.1.0-20-arm64\n",
                 "/proc/sys/kernel/version": "#1 SMP PREEMPT_DYNAMIC Debian 6.1.85-1 (2024-04-11)\n",
-                "/etc/recoverydeck/recoverydeck.conf": "chip_label = pinctrl-bcm2711 # a Pi 4\npin_red = 26\npin_keypad_rows = 5, 6\nadapter = hci1\nstrap_address =\n",
+                "/etc/recoverydeck/recoverydeck.conf":
+                    "chip_label = pinctrl-bcm2711 # a Pi 4\npin_red = 26\npin_keypad_rows = 5, 6\nadapter = hci1\nstrap_address =\n",
             ],
             links: ["/etc/localtime": "/usr/share/zoneinfo/Europe/Stockholm"])
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -184,7 +227,8 @@ struct DoctorTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let db = dir + "/r.db"
         FileManager.default.createFile(atPath: db, contents: nil, attributes: [.posixPermissions: 0o600])
-        let f = SystemFacts(environment: { _ in nil }).gather(databasePath: db, systemDatabasePath: "/var/lib/recoverydeck/recoverydeck.db")
+        let f = SystemFacts(environment: { _ in nil }).gather(
+            databasePath: db, systemDatabasePath: "/var/lib/recoverydeck/recoverydeck.db")
         #expect(f.database?.integrity == "ok")
         #expect(f.freeBytes ?? 0 > 0)
         #expect(f.kernelVersion != nil)

@@ -1,13 +1,14 @@
 import Foundation
+import RecoveryCore
 import Testing
 
 @testable import Admin
-import RecoveryCore
 
 /// History import: a file is read whole and checked before anything is written; every malformed file
 /// names its first bad line (RecoveryDeck: "bad input gets one clear sentence and changes nothing").
 struct HistoryImportTests {
-    let fullMap = "date=Date,rmssd=rMSSD,lying_hr=Lying,standing_hr=Standing,peak_hr=Peak,fatigue=F,mood=M,soreness=S,stress=L,sleep=Q"
+    let fullMap =
+        "date=Date,rmssd=rMSSD,lying_hr=Lying,standing_hr=Standing,peak_hr=Peak,fatigue=F,mood=M,soreness=S,stress=L,sleep=Q"
 
     func read(_ text: String, map: String = "date=Date,rmssd=rMSSD") throws -> [ImportedMorning] {
         try CSVHistory.read(text, map: ColumnMap(map), file: "h.csv")
@@ -49,13 +50,16 @@ struct HistoryImportTests {
     @Test("gap columns stand for standing and peak with the lying rate they are measured from (spec §5.3)")
     func gaps() throws {
         let rows = try read(
-            "Date,rMSSD,RHR,GA,GP\n2026-03-01,60,50,14,30\n", map: "date=Date,rmssd=rMSSD,lying_hr=RHR,gap_avg=GA,gap_peak=GP")
+            "Date,rMSSD,RHR,GA,GP\n2026-03-01,60,50,14,30\n",
+            map: "date=Date,rmssd=rMSSD,lying_hr=RHR,gap_avg=GA,gap_peak=GP")
         #expect(rows[0].orthostatic == OrthostaticResult(avgLyingHR: 50, avgStandingHR: 64, peakStandingHR: 80))
     }
 
     @Test("columns by number, quoted fields, CRLF, a byte-order mark and semicolons with decimal commas")
     func formats() throws {
-        let quoted = try read("\u{FEFF}\"Date\",\"Note, with comma\",rMSSD\r\n2026-03-01,\"said \"\"hi\"\"\nover two lines\",55.5\r\n", map: "date=1,rmssd=3")
+        let quoted = try read(
+            "\u{FEFF}\"Date\",\"Note, with comma\",rMSSD\r\n2026-03-01,\"said \"\"hi\"\"\nover two lines\",55.5\r\n",
+            map: "date=1,rmssd=3")
         #expect(quoted.count == 1 && quoted[0].rmssdMs == 55.5)
         let semicolons = try read("Date;rMSSD\n2026-03-01;55,5\n2026-03-02 06:41;40\n")
         #expect(semicolons.map(\.rmssdMs) == [55.5, 40])
@@ -65,12 +69,18 @@ struct HistoryImportTests {
     @Test("each malformed file is refused at its first bad line, with the reason")
     func malformed() {
         let cases: [(String, String)] = [
-            ("Date,rMSSD\n2026-03-01,55\n2026-02-30,60\n", "h.csv line 3: \"2026-02-30\" is not a date (YYYY-MM-DD, optionally with a time)."),
+            (
+                "Date,rMSSD\n2026-03-01,55\n2026-02-30,60\n",
+                "h.csv line 3: \"2026-02-30\" is not a date (YYYY-MM-DD, optionally with a time)."
+            ),
             ("Date,rMSSD\n2026-03-01,55\n2026-03-02,fast\n", "h.csv line 3: rmssd \"fast\" is not a number."),
             ("Date,rMSSD\n2026-03-01,0\n", "h.csv line 2: rmssd 0 is outside 1.0–500.0 ms."),
             ("Date,rMSSD\n2026-03-01,nan\n", "h.csv line 2: rmssd \"nan\" is not a number."),
             ("Date,rMSSD\n2026-03-01,55,1\n", "h.csv line 2: 3 fields where the header has 2."),
-            ("Date,rMSSD\n2026-03-01,55\n2026-03-01,56\n", "h.csv line 3: 2026-03-01 is already on line 2; one row per morning."),
+            (
+                "Date,rMSSD\n2026-03-01,55\n2026-03-01,56\n",
+                "h.csv line 3: 2026-03-01 is already on line 2; one row per morning."
+            ),
             ("Date,rMSSD\n,55\n", "h.csv line 2: the date is empty."),
             ("Date,rMSSD\n2026-03-01,\"55\n", "h.csv line 2: a quoted field is never closed."),
             ("Date,rMSSD\n2026-03-01,5\"5\n", "h.csv line 2: a quote inside an unquoted field."),
@@ -81,20 +91,31 @@ struct HistoryImportTests {
         for (text, message) in cases {
             #expect(failure(text) == message, "input: \(text.debugDescription)")
         }
-        #expect(failure("Date,F,M,S,L,Q\n2026-03-01,5,5,5,5,8\n", map: "date=Date,fatigue=F,mood=M,soreness=S,stress=L,sleep=Q")
-            == "h.csv line 2: sleep 8 is outside 1.0–7.0.")
-        #expect(failure("Date,F,M,S,L,Q\n2026-03-01,5,5,,5,5\n", map: "date=Date,fatigue=F,mood=M,soreness=S,stress=L,sleep=Q")
-            == "h.csv line 2: the questionnaire needs all five scores or none.")
-        #expect(failure("Date,F,M,S,L,Q\n2026-03-01,5,5,4.5,5,5\n", map: "date=Date,fatigue=F,mood=M,soreness=S,stress=L,sleep=Q")
-            == "h.csv line 2: soreness 4.5 is not a whole score from 1 to 7.")
-        #expect(failure("Date,L,S,P\n2026-03-01,50,70,65\n", map: "date=Date,lying_hr=L,standing_hr=S,peak_hr=P")
-            == "h.csv line 2: the peak standing rate is below the average standing rate.")
+        #expect(
+            failure(
+                "Date,F,M,S,L,Q\n2026-03-01,5,5,5,5,8\n", map: "date=Date,fatigue=F,mood=M,soreness=S,stress=L,sleep=Q")
+                == "h.csv line 2: sleep 8 is outside 1.0–7.0.")
+        #expect(
+            failure(
+                "Date,F,M,S,L,Q\n2026-03-01,5,5,,5,5\n", map: "date=Date,fatigue=F,mood=M,soreness=S,stress=L,sleep=Q")
+                == "h.csv line 2: the questionnaire needs all five scores or none.")
+        #expect(
+            failure(
+                "Date,F,M,S,L,Q\n2026-03-01,5,5,4.5,5,5\n",
+                map: "date=Date,fatigue=F,mood=M,soreness=S,stress=L,sleep=Q")
+                == "h.csv line 2: soreness 4.5 is not a whole score from 1 to 7.")
+        #expect(
+            failure("Date,L,S,P\n2026-03-01,50,70,65\n", map: "date=Date,lying_hr=L,standing_hr=S,peak_hr=P")
+                == "h.csv line 2: the peak standing rate is below the average standing rate.")
     }
 
     @Test("--map refuses fields that cannot make a morning, before any file is read")
     func mapRules() {
         func error(_ text: String) -> String? {
-            do { _ = try ColumnMap(text); return nil } catch { return error.message }
+            do {
+                _ = try ColumnMap(text)
+                return nil
+            } catch { return error.message }
         }
         #expect(error("rmssd=2") == "--map needs date=COLUMN.")
         #expect(error("date=1") == "--map names only the date: nothing to import.")
@@ -102,7 +123,9 @@ struct HistoryImportTests {
         #expect(error("date=0,rmssd=2") == "--map: column numbers start at 1, not 0.")
         #expect(error("date=1,lying_hr=2") != nil)
         #expect(error("date=1,lying_hr=2,standing_hr=3,gap_avg=4,peak_hr=5") != nil)
-        #expect(error("date=1,mood=2") == "--map: the questionnaire needs all five of fatigue, mood, soreness, stress and sleep.")
+        #expect(
+            error("date=1,mood=2")
+                == "--map: the questionnaire needs all five of fatigue, mood, soreness, stress and sleep.")
         #expect(error("date=1;rmssd=2") != nil)
         #expect(error("date=1,rmssd=2") == nil)
     }
@@ -110,7 +133,8 @@ struct HistoryImportTests {
     /// RR recordings: 120 intervals around 1000 ms from a seeded generator (SeededRandom, seed 7).
     func recording(seed: UInt64 = 7, count: Int = 120, jitter: Double = 30) -> String {
         var random = SeededRandom(seed: seed)
-        return (0..<count).map { _ in String(Int(1000 + random.uniform(-jitter, jitter))) }.joined(separator: "\n") + "\n"
+        return (0..<count).map { _ in String(Int(1000 + random.uniform(-jitter, jitter))) }.joined(separator: "\n")
+            + "\n"
     }
 
     @Test("RR files: named by date, the earliest of a day is the morning, rMSSD by the box's window and rules")
@@ -135,7 +159,8 @@ struct HistoryImportTests {
 
     @Test("a recording that fails the spec's quality rules is imported as failed, and does not count (spec §5.1)")
     func rrQuality() throws {
-        let result = try RRHistory.read([RRHistory.File(name: "2026-03-01.txt", text: recording(count: 30))], directory: "rr")
+        let result = try RRHistory.read(
+            [RRHistory.File(name: "2026-03-01.txt", text: recording(count: 30))], directory: "rr")
         #expect(result.mornings[0].quality == .fail(.tooFewBeats))
         #expect(Channel.rmssd.value(in: result.mornings[0].dayRecord { _, _ in 0 }) == nil)
     }
@@ -143,12 +168,23 @@ struct HistoryImportTests {
     @Test("a malformed RR file or folder is refused, naming the file and line")
     func rrMalformed() {
         func error(_ files: [RRHistory.File]) -> String? {
-            do { _ = try RRHistory.read(files, directory: "rr"); return nil } catch { return error.message }
+            do {
+                _ = try RRHistory.read(files, directory: "rr")
+                return nil
+            } catch { return error.message }
         }
-        #expect(error([.init(name: "2026-03-01.txt", text: "1000\n990\nx\n")]) == "rr/2026-03-01.txt line 3: \"x\" is not an RR interval in ms.")
-        #expect(error([.init(name: "2026-03-01.txt", text: "1000\n-5\n")]) == "rr/2026-03-01.txt line 2: RR interval -5 ms is impossible.")
-        #expect(error([.init(name: "notes.txt", text: "1000\n")]) == "rr/notes.txt is not named by date (YYYY-MM-DD…); move it out of the folder.")
-        #expect(error([.init(name: "2026-03-01.txt", text: "1000\n")]) == "rr/2026-03-01.txt holds 1 RR intervals; a morning needs many.")
+        #expect(
+            error([.init(name: "2026-03-01.txt", text: "1000\n990\nx\n")])
+                == "rr/2026-03-01.txt line 3: \"x\" is not an RR interval in ms.")
+        #expect(
+            error([.init(name: "2026-03-01.txt", text: "1000\n-5\n")])
+                == "rr/2026-03-01.txt line 2: RR interval -5 ms is impossible.")
+        #expect(
+            error([.init(name: "notes.txt", text: "1000\n")])
+                == "rr/notes.txt is not named by date (YYYY-MM-DD…); move it out of the folder.")
+        #expect(
+            error([.init(name: "2026-03-01.txt", text: "1000\n")])
+                == "rr/2026-03-01.txt holds 1 RR intervals; a morning needs many.")
         #expect(error([]) == "rr has no RR files.")
     }
 
@@ -160,7 +196,9 @@ struct HistoryImportTests {
         let boxQuestionnaire = Questionnaire(date: d[1], scores: SubjectiveScores([4, 4, 4, 4, 4])!)
         let existing: [LocalDate: DayRecord] = [
             d[1]: DayRecord(date: d[1], questionnaire: boxQuestionnaire),
-            d[2]: DayRecord(date: d[2], questionnaire: Questionnaire(date: d[2], scores: SubjectiveScores([4, 4, 4, 4, 4])!), imported: true),
+            d[2]: DayRecord(
+                date: d[2], questionnaire: Questionnaire(date: d[2], scores: SubjectiveScores([4, 4, 4, 4, 4])!),
+                imported: true),
             d[3]: DayRecord(date: d[3]),
         ]
         let plan = ImportPlan(mornings, existing: existing, force: false)

@@ -1,8 +1,8 @@
 import Foundation
+import RecoveryCore
 import Testing
 
 @testable import Admin
-import RecoveryCore
 
 /// The report chart: values, 7-day line, 60-day band and lights, with gaps where mornings are missing
 /// (RecoveryDeck spec §5.4: missing stays missing, never interpolated).
@@ -16,9 +16,12 @@ struct ReportChartTests {
                 peakStandingHR: d.lyingHRBpm + d.peakRiseBpm)
             let m = MorningMeasurement(
                 date: d.date, startedAtEpoch: 0, durationMs: 200_000,
-                hrv: HRVMetrics(rmssdMs: d.targetRMSSDMs, meanRRMs: nil, meanHRBpm: nil, sdnnMs: nil, accepted: 60, rejected: 0, artifactRatio: 0),
+                hrv: HRVMetrics(
+                    rmssdMs: d.targetRMSSDMs, meanRRMs: nil, meanHRBpm: nil, sdnnMs: nil, accepted: 60, rejected: 0,
+                    artifactRatio: 0),
                 meanHRBpm: nil, quality: .ok, orthostaticStatus: .completed, orthostatic: o, strapAddress: nil,
-                strapBatteryPercent: nil, marks: PhaseMarks(settleStartMs: 0, captureStartMs: 0, captureEndMs: 0), rawRR: [],
+                strapBatteryPercent: nil, marks: PhaseMarks(settleStartMs: 0, captureStartMs: 0, captureEndMs: 0),
+                rawRR: [],
                 heartRates: [])
             return DayRecord(date: d.date, questionnaire: d.questionnaire, measurement: m)
         }

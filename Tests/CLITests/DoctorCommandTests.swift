@@ -12,7 +12,10 @@ struct DoctorCommandTests {
         let lines = outcome.stdout.split(separator: "\n")
         #expect(lines.count == 10, "\(outcome.stdout)")
         #expect(lines.allSatisfy { $0.hasPrefix("ok  ") || $0.hasPrefix("WARN") || $0.hasPrefix("FAIL") })
-        #expect(lines.filter { $0.hasPrefix("FAIL") || $0.hasPrefix("WARN") }.allSatisfy { $0.contains(" — fix: ") || $0.contains("unknown") })
+        #expect(
+            lines.filter { $0.hasPrefix("FAIL") || $0.hasPrefix("WARN") }.allSatisfy {
+                $0.contains(" — fix: ") || $0.contains("unknown")
+            })
         let failed = lines.contains { $0.hasPrefix("FAIL") }
         #expect(outcome.status == (failed ? 1 : 0))
         #expect(!FileManager.default.fileExists(atPath: cli.databasePath))

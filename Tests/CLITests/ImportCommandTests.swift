@@ -19,8 +19,11 @@ struct ImportCommandTests {
         let cli = try RecoveryDeckProcess()
         // A box questionnaire on 2026-03-02 (the person's own record).
         let checkin = try cli.run(
-            ["checkin", "--now", "2026-03-02T07:00", "--fatigue", "4", "--mood", "4", "--soreness", "4", "--stress", "4",
-             "--sleep", "4"])
+            [
+                "checkin", "--now", "2026-03-02T07:00", "--fatigue", "4", "--mood", "4", "--soreness", "4", "--stress",
+                "4",
+                "--sleep", "4",
+            ])
         #expect(checkin.status == 0, "\(checkin.stderr)")
         return cli
     }
@@ -55,11 +58,14 @@ struct ImportCommandTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try (String(repeating: "1000\n", count: 100)).write(
             to: folder.appendingPathComponent("2026-03-01.txt"), atomically: true, encoding: .utf8)
-        try "1000\n1010\n10x0\n".write(to: folder.appendingPathComponent("2026-03-03.txt"), atomically: true, encoding: .utf8)
+        try "1000\n1010\n10x0\n".write(
+            to: folder.appendingPathComponent("2026-03-03.txt"), atomically: true, encoding: .utf8)
         let before = snapshot(cli)
         let outcome = try cli.run(["import", "rr", folder.path])
         #expect(outcome.status == 1)
-        #expect(outcome.stderr.contains("2026-03-03.txt line 3: \"10x0\" is not an RR interval in ms."), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("2026-03-03.txt line 3: \"10x0\" is not an RR interval in ms."), "\(outcome.stderr)"
+        )
         #expect(snapshot(cli) == before)
     }
 
@@ -71,13 +77,17 @@ struct ImportCommandTests {
         let before = snapshot(cli)
         let dry = try cli.run(["import", "csv", file, "--map", "date=Date,rmssd=rMSSD", "--dry-run"])
         #expect(dry.status == 0)
-        #expect(dry.stdout == "2026-03-01  add: rMSSD 55.0 ms\n2026-03-02  keep the box's record (--force replaces it): rMSSD 60.0 ms\n")
+        #expect(
+            dry.stdout
+                == "2026-03-01  add: rMSSD 55.0 ms\n2026-03-02  keep the box's record (--force replaces it): rMSSD 60.0 ms\n"
+        )
         #expect(dry.stderr.contains("Dry run, nothing changed: 1 added"))
         #expect(snapshot(cli) == before)
 
         let real = try cli.run(["import", "csv", file, "--map", "date=Date,rmssd=rMSSD"])
         #expect(real.status == 0, "\(real.stderr)")
-        #expect(real.stderr.contains("1 added, 0 replaced (imported before), 0 box records replaced, 1 box records kept"))
+        #expect(
+            real.stderr.contains("1 added, 0 replaced (imported before), 0 box records replaced, 1 box records kept"))
         // Importing the same file again replaces the imported day and still keeps the box's.
         let again = try cli.run(["import", "csv", file, "--map", "date=Date,rmssd=rMSSD"])
         #expect(again.stdout.hasPrefix("2026-03-01  replace (imported before)"))

@@ -28,7 +28,9 @@ struct BoxSettings {
         }
         func list(_ key: String, _ fallback: [Int]) {
             let offsets = value(key).map { $0.split(separator: ",").compactMap { Int($0.trimmed) } } ?? fallback
-            for (i, o) in offsets.enumerated() { lines.append(.init(role: "\(key)[\(i + 1)]", offset: o, consumer: nil)) }
+            for (i, o) in offsets.enumerated() {
+                lines.append(.init(role: "\(key)[\(i + 1)]", offset: o, consumer: nil))
+            }
         }
         single("pin_go", 17)
         list("pin_keypad_rows", [5, 6, 13, 19])

@@ -32,7 +32,10 @@ public enum Doctor {
 
     /// Every check, in the order a person would fix things.
     public static func checks(_ f: DoctorFacts) -> [Check] {
-        [adapter(f), rfkill(f), management(f), kernel(f), strap(f), gpio(f), database(f), timeZone(f), clock(f), disk(f)]
+        [
+            adapter(f), rfkill(f), management(f), kernel(f), strap(f), gpio(f), database(f), timeZone(f), clock(f),
+            disk(f),
+        ]
     }
 
     /// Ready when nothing failed; warnings do not stop a morning.
@@ -47,14 +50,18 @@ public enum Doctor {
         guard !f.adapters.isEmpty else {
             return Check(
                 "adapter", .fail, "no Bluetooth adapter",
-                fix: "on a Pi, remove dtoverlay=disable-bt from /boot/firmware/config.txt and reboot; check `dmesg | grep -i blue`")
+                fix:
+                    "on a Pi, remove dtoverlay=disable-bt from /boot/firmware/config.txt and reboot; check `dmesg | grep -i blue`"
+            )
         }
         // Without a configured adapter the daemon takes the first powered one.
-        let chosen = f.wantedAdapter.map { w in f.adapters.first { $0.name == w } }
+        let chosen =
+            f.wantedAdapter.map { w in f.adapters.first { $0.name == w } }
             ?? f.adapters.first { $0.isUp == true } ?? f.adapters.first
         guard let a = chosen else {
             return Check(
-                "adapter", .fail, "\(f.wantedAdapter ?? "") is missing (only \(f.adapters.map(\.name).joined(separator: ", ")))",
+                "adapter", .fail,
+                "\(f.wantedAdapter ?? "") is missing (only \(f.adapters.map(\.name).joined(separator: ", ")))",
                 fix: "set adapter in /etc/recoverydeck/recoverydeck.conf to one of them, or leave it empty")
         }
         switch a.isUp {
@@ -64,13 +71,17 @@ public enum Doctor {
                 "adapter", .fail, "\(a.name) is present but powered off",
                 fix: "sudo btmgmt -i \(a.name) power on (and check rfkill)")
         case nil:
-            return Check("adapter", .warn, "\(a.name) is present; its power state could not be read", fix: "run doctor with sudo")
+            return Check(
+                "adapter", .warn, "\(a.name) is present; its power state could not be read", fix: "run doctor with sudo"
+            )
         }
     }
 
     static func rfkill(_ f: DoctorFacts) -> Check {
         if let hard = f.radioSwitches.first(where: \.hardBlocked) {
-            return Check("rfkill", .fail, "\(hard.name) is blocked by a hardware switch", fix: "flip the switch or check the board's power")
+            return Check(
+                "rfkill", .fail, "\(hard.name) is blocked by a hardware switch",
+                fix: "flip the switch or check the board's power")
         }
         if let soft = f.radioSwitches.first(where: \.softBlocked) {
             return Check("rfkill", .fail, "\(soft.name) is blocked in software", fix: "sudo rfkill unblock bluetooth")
@@ -86,9 +97,13 @@ public enum Doctor {
         case .running(let pid, false):
             return Check(
                 "access", .fail, "recoverydeckd (pid \(pid)) lacks CAP_NET_ADMIN: discovery and pairing are refused",
-                fix: "restore AmbientCapabilities=CAP_NET_ADMIN in the unit (systemctl cat recoverydeckd; remove the drop-in)")
+                fix:
+                    "restore AmbientCapabilities=CAP_NET_ADMIN in the unit (systemctl cat recoverydeckd; remove the drop-in)"
+            )
         case .runningUnreadable(let pid):
-            return Check("access", .warn, "recoverydeckd (pid \(pid)) runs; its capabilities are hidden from this user", fix: "run doctor with sudo")
+            return Check(
+                "access", .warn, "recoverydeckd (pid \(pid)) runs; its capabilities are hidden from this user",
+                fix: "run doctor with sudo")
         case .notRunning:
             if f.callerHasNetAdmin {
                 return Check(
@@ -96,7 +111,8 @@ public enum Doctor {
                     fix: "sudo systemctl enable --now recoverydeckd")
             }
             return Check(
-                "access", .fail, "recoverydeckd is not running and this shell lacks CAP_NET_ADMIN (Bluetooth management)",
+                "access", .fail,
+                "recoverydeckd is not running and this shell lacks CAP_NET_ADMIN (Bluetooth management)",
                 fix: "sudo systemctl enable --now recoverydeckd; run scan and pair with sudo")
         }
     }
@@ -116,7 +132,9 @@ public enum Doctor {
 
     static func strap(_ f: DoctorFacts) -> Check {
         guard let address = f.strapAddress else {
-            return Check("strap", .fail, "no strap is paired", fix: "wear the strap, then sudo recoverydeck scan and sudo recoverydeck pair ADDRESS")
+            return Check(
+                "strap", .fail, "no strap is paired",
+                fix: "wear the strap, then sudo recoverydeck scan and sudo recoverydeck pair ADDRESS")
         }
         guard let seen = f.strapLastSeen, let days = f.strapDaysSinceSeen else {
             return Check("strap", .ok, "paired with \(address); not measured with yet")
@@ -132,17 +150,24 @@ public enum Doctor {
     static func gpio(_ f: DoctorFacts) -> Check {
         let labels = f.gpioChipLabels
         guard let chip = labels.lazy.compactMap({ l in f.gpioChips.first { $0.label == l } }).first else {
-            let seen = f.gpioChips.isEmpty ? "no GPIO chip" : "chips " + f.gpioChips.map { "\($0.label)" }.joined(separator: ", ")
+            let seen =
+                f.gpioChips.isEmpty
+                ? "no GPIO chip" : "chips " + f.gpioChips.map { "\($0.label)" }.joined(separator: ", ")
             return Check(
                 "gpio", .fail, "no GPIO chip labelled \(labels.joined(separator: " or ")) (\(seen))",
-                fix: "set chip_label in /etc/recoverydeck/recoverydeck.conf to the header's chip (gpiodetect lists them)")
+                fix:
+                    "set chip_label in /etc/recoverydeck/recoverydeck.conf to the header's chip (gpiodetect lists them)"
+            )
         }
         if let error = f.gpioLineError {
-            return Check("gpio", .warn, "\(chip.label) found at \(chip.path); lines unreadable: \(error)", fix: "run doctor with sudo")
+            return Check(
+                "gpio", .warn, "\(chip.label) found at \(chip.path); lines unreadable: \(error)",
+                fix: "run doctor with sudo")
         }
         if let outside = f.gpioLines.first(where: { $0.offset >= chip.lineCount }) {
             return Check(
-                "gpio", .fail, "\(outside.role) is line \(outside.offset) but \(chip.label) has \(chip.lineCount) lines",
+                "gpio", .fail,
+                "\(outside.role) is line \(outside.offset) but \(chip.label) has \(chip.lineCount) lines",
                 fix: "correct \(outside.role.split(separator: "[").first ?? "") in /etc/recoverydeck/recoverydeck.conf")
         }
         let held = f.gpioLines.filter { line in line.consumer.map { !$0.contains("recoverydeck") } ?? false }
@@ -152,13 +177,18 @@ public enum Doctor {
                 "gpio", .fail, "\(chip.label): lines held by another program: \(list)",
                 fix: "stop \(first.consumer!) or move the part to a free line in recoverydeck.conf")
         }
-        return Check("gpio", .ok, "\(chip.label) at \(chip.path); all \(f.gpioLines.count) lines free or held by recoverydeck")
+        return Check(
+            "gpio", .ok, "\(chip.label) at \(chip.path); all \(f.gpioLines.count) lines free or held by recoverydeck")
     }
 
     static func database(_ f: DoctorFacts) -> Check {
-        guard let db = f.database else { return Check("database", .fail, "no database path could be chosen", fix: "give --db PATH") }
+        guard let db = f.database else {
+            return Check("database", .fail, "no database path could be chosen", fix: "give --db PATH")
+        }
         guard db.exists else {
-            return Check("database", .warn, "\(db.path) does not exist yet", fix: "it is created at the first start of recoverydeckd")
+            return Check(
+                "database", .warn, "\(db.path) does not exist yet",
+                fix: "it is created at the first start of recoverydeckd")
         }
         if let integrity = db.integrity, integrity != "ok" {
             return Check(
@@ -177,14 +207,18 @@ public enum Doctor {
                 fix: "sudo chown \(db.expectedOwnerName): \(db.path)*")
         }
         if db.integrity == nil {
-            return Check("database", .warn, "\(db.path): mode 600, owner \(db.expectedOwnerName); integrity not checked", fix: "run doctor with sudo")
+            return Check(
+                "database", .warn, "\(db.path): mode 600, owner \(db.expectedOwnerName); integrity not checked",
+                fix: "run doctor with sudo")
         }
         return Check("database", .ok, "\(db.path): integrity ok, mode 600, owner \(db.expectedOwnerName)")
     }
 
     static func timeZone(_ f: DoctorFacts) -> Check {
         guard let zone = f.timeZone else {
-            return Check("timezone", .warn, "no time zone is set: days are UTC days", fix: "sudo timedatectl set-timezone Area/City")
+            return Check(
+                "timezone", .warn, "no time zone is set: days are UTC days",
+                fix: "sudo timedatectl set-timezone Area/City")
         }
         if ["UTC", "Etc/UTC", "Universal", "Zulu", "Etc/Universal", "GMT", "Etc/GMT"].contains(zone) {
             return Check(
@@ -213,10 +247,13 @@ public enum Doctor {
         guard let free = f.freeBytes else { return Check("disk", .warn, "free space of \(f.freeBytesPath) unknown") }
         let mib = free >> 20
         if free < diskFailBytes {
-            return Check("disk", .fail, "\(mib) MiB free under \(f.freeBytesPath)", fix: "free space: sudo apt clean; sudo journalctl --vacuum-size=50M")
+            return Check(
+                "disk", .fail, "\(mib) MiB free under \(f.freeBytesPath)",
+                fix: "free space: sudo apt clean; sudo journalctl --vacuum-size=50M")
         }
         if free < diskWarnBytes {
-            return Check("disk", .warn, "\(mib) MiB free under \(f.freeBytesPath)", fix: "free space soon: sudo apt clean")
+            return Check(
+                "disk", .warn, "\(mib) MiB free under \(f.freeBytesPath)", fix: "free space soon: sudo apt clean")
         }
         return Check("disk", .ok, "\(mib) MiB free under \(f.freeBytesPath)")
     }

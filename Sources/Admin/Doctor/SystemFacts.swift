@@ -1,7 +1,8 @@
+import CSQLite
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import CSQLite
 
 /// Gathers `DoctorFacts` from the running system. Everything read from files is read under `root`
 /// ("/" on the box; a fake tree in tests): sysfs, /proc, /etc. Kernel calls (sockets, ioctls, statvfs,
@@ -64,7 +65,10 @@ public struct SystemFacts {
 
     static func bluetoothSocketsExist() -> Bool {
         let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 1 /* BTPROTO_HCI */)
-        if fd >= 0 { close(fd); return true }
+        if fd >= 0 {
+            close(fd)
+            return true
+        }
         return errno != EAFNOSUPPORT
     }
 
@@ -95,7 +99,9 @@ public struct SystemFacts {
 
     func daemon() -> DoctorFacts.Daemon {
         for entry in entries(path("/proc")) where entry.allSatisfy(\.isNumber) {
-            guard readText(path("/proc/\(entry)/comm"))?.trimmedLine == "recoverydeckd", let pid = Int32(entry) else { continue }
+            guard readText(path("/proc/\(entry)/comm"))?.trimmedLine == "recoverydeckd", let pid = Int32(entry) else {
+                continue
+            }
             guard let status = readText(path("/proc/\(entry)/status")) else { return .runningUnreadable(pid: pid) }
             return .running(pid: pid, hasNetAdmin: Self.hasNetAdmin(statusText: status))
         }
@@ -167,7 +173,9 @@ public struct SystemFacts {
 
     // MARK: GPIO (linux/gpio.h character device, v1 ABI as libgpiod 1.6 uses it)
 
-    func gpio(labels: [String], lines: [DoctorFacts.GPIOLine]) -> ([DoctorFacts.GPIOChip], [DoctorFacts.GPIOLine], String?) {
+    func gpio(labels: [String], lines: [DoctorFacts.GPIOLine]) -> (
+        [DoctorFacts.GPIOChip], [DoctorFacts.GPIOLine], String?
+    ) {
         var chips: [DoctorFacts.GPIOChip] = []
         for name in entries(path("/dev")).filter({ $0.hasPrefix("gpiochip") }).sorted() {
             let device = path("/dev/" + name)
@@ -182,7 +190,9 @@ public struct SystemFacts {
             let count = Int(info[64]) | Int(info[65]) << 8 | Int(info[66]) << 16 | Int(info[67]) << 24
             chips.append(DoctorFacts.GPIOChip(path: "/dev/" + name, label: label, lineCount: count))
         }
-        guard let chip = labels.lazy.compactMap({ l in chips.first { $0.label == l } }).first else { return (chips, lines, nil) }
+        guard let chip = labels.lazy.compactMap({ l in chips.first { $0.label == l } }).first else {
+            return (chips, lines, nil)
+        }
         let fd = open(chip.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return (chips, lines, String(cString: strerror(errno))) }
         defer { close(fd) }
@@ -252,7 +262,9 @@ public struct SystemFacts {
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name != ".", name != ".." { names.append(name) }
         }
         return names

@@ -12,7 +12,8 @@ public enum CSVHistory {
         for record in table.records.dropFirst() {
             let n = record.line
             guard record.fields.count == header.fields.count else {
-                throw ImportError.line(file, n, "\(record.fields.count) fields where the header has \(header.fields.count).")
+                throw ImportError.line(
+                    file, n, "\(record.fields.count) fields where the header has \(header.fields.count).")
             }
             let cell = { (f: ImportField) -> String? in
                 guard let i = index[f] else { return nil }
@@ -36,7 +37,8 @@ public enum CSVHistory {
                 guard field.range.contains(value) else {
                     throw ImportError.line(
                         file, n,
-                        "\(field.rawValue) \(text) is outside \(oneDecimal(field.range.lowerBound))–\(oneDecimal(field.range.upperBound))\(field.unit).")
+                        "\(field.rawValue) \(text) is outside \(oneDecimal(field.range.lowerBound))–\(oneDecimal(field.range.upperBound))\(field.unit)."
+                    )
                 }
                 if ImportField.scores.contains(field), value != value.rounded() {
                     throw ImportError.line(file, n, "\(field.rawValue) \(text) is not a whole score from 1 to 7.")
@@ -55,7 +57,8 @@ public enum CSVHistory {
                 guard peak >= standing else {
                     throw ImportError.line(file, n, "the peak standing rate is below the average standing rate.")
                 }
-                morning.orthostatic = OrthostaticResult(avgLyingHR: lying, avgStandingHR: standing, peakStandingHR: peak)
+                morning.orthostatic = OrthostaticResult(
+                    avgLyingHR: lying, avgStandingHR: standing, peakStandingHR: peak)
             } else if [.standingHR, .peakHR, .gapAvg, .gapPeak].contains(where: { values[$0] != nil }) {
                 throw ImportError.line(file, n, "standing or peak values without lying_hr.")
             }
@@ -85,8 +88,9 @@ public enum CSVHistory {
         guard chars[10] == " " || chars[10] == "T", chars.count >= 16 else { return nil }
         guard let minute = MinuteOfDay(hhmm: String(chars[11..<16])) else { return nil }
         let rest = chars[16...]
-        guard rest.isEmpty || (rest.first == ":" && rest.dropFirst().allSatisfy { $0.isNumber || $0 == "." })
-            || rest.allSatisfy({ $0 == "Z" })
+        guard
+            rest.isEmpty || (rest.first == ":" && rest.dropFirst().allSatisfy { $0.isNumber || $0 == "." })
+                || rest.allSatisfy({ $0 == "Z" })
         else { return nil }
         return (date, minute)
     }

@@ -39,7 +39,8 @@ public struct ColumnMap: Equatable, Sendable {
             // last two only with the lying rate they are measured from.
             guard has(.lyingHR), has(.standingHR) || has(.gapAvg), has(.peakHR) || has(.gapPeak) else {
                 throw ImportError(
-                    "--map: an orthostatic result needs lying_hr with standing_hr (or gap_avg) and peak_hr (or gap_peak).")
+                    "--map: an orthostatic result needs lying_hr with standing_hr (or gap_avg) and peak_hr (or gap_peak)."
+                )
             }
             guard !(has(.standingHR) && has(.gapAvg)), !(has(.peakHR) && has(.gapPeak)) else {
                 throw ImportError("--map: give standing_hr or gap_avg, and peak_hr or gap_peak, not both.")
@@ -62,12 +63,14 @@ public struct ColumnMap: Equatable, Sendable {
             switch column {
             case .named(let name):
                 guard let i = names.firstIndex(of: name.lowercased()) else {
-                    throw ImportError.line(file, 1, "no column named \"\(name)\" (for \(field.rawValue)) in the header.")
+                    throw ImportError.line(
+                        file, 1, "no column named \"\(name)\" (for \(field.rawValue)) in the header.")
                 }
                 result[field] = i
             case .number(let n):
                 guard n <= header.count else {
-                    throw ImportError.line(file, 1, "the header has \(header.count) columns, not \(n) (for \(field.rawValue)).")
+                    throw ImportError.line(
+                        file, 1, "the header has \(header.count) columns, not \(n) (for \(field.rawValue)).")
                 }
                 result[field] = n - 1
             }
@@ -79,7 +82,9 @@ public struct ColumnMap: Equatable, Sendable {
 extension StringProtocol {
     var trimmed: String {
         var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" || f == "\r" || f == "\n" || f == "\r\n" || f == "\u{FEFF}" { s.removeFirst() }
+        while let f = s.first, f == " " || f == "\t" || f == "\r" || f == "\n" || f == "\r\n" || f == "\u{FEFF}" {
+            s.removeFirst()
+        }
         while let l = s.last, l == " " || l == "\t" || l == "\r" || l == "\n" || l == "\r\n" { s.removeLast() }
         return String(s)
     }

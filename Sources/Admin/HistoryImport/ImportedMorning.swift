@@ -49,9 +49,13 @@ public struct ImportedMorning: Hashable, Sendable {
         if let r = hrv?.rmssdMs ?? rmssdMs { parts.append("rMSSD \(oneDecimal(r)) ms") }
         if case .fail(let why) = quality { parts.append("quality failed (\(why.rawValue))") }
         if let o = orthostatic {
-            parts.append("lying \(oneDecimal(o.avgLyingHR)), standing \(oneDecimal(o.avgStandingHR)), peak \(oneDecimal(o.peakStandingHR)) bpm")
+            parts.append(
+                "lying \(oneDecimal(o.avgLyingHR)), standing \(oneDecimal(o.avgStandingHR)), peak \(oneDecimal(o.peakStandingHR)) bpm"
+            )
         }
-        if let s = scores { parts.append("scores \(SubjectiveItem.allCases.map { String(s[$0].value) }.joined(separator: " "))") }
+        if let s = scores {
+            parts.append("scores \(SubjectiveItem.allCases.map { String(s[$0].value) }.joined(separator: " "))")
+        }
         if !rawRR.isEmpty { parts.append("\(rawRR.count) RR") }
         return parts.joined(separator: ", ")
     }

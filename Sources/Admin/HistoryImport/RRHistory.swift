@@ -26,13 +26,16 @@ public enum RRHistory {
         var dated: [(date: LocalDate, minute: MinuteOfDay?, file: File)] = []
         for file in files {
             guard let (date, minute) = parseName(file.name) else {
-                throw ImportError("\(directory)/\(file.name) is not named by date (YYYY-MM-DD…); move it out of the folder.")
+                throw ImportError(
+                    "\(directory)/\(file.name) is not named by date (YYYY-MM-DD…); move it out of the folder.")
             }
             dated.append((date, minute, file))
         }
         guard !dated.isEmpty else { throw ImportError("\(directory) has no RR files.") }
         // Earliest recording of each day first; files without a time sort before timed ones.
-        dated.sort { ($0.date, $0.minute?.minutes ?? -1, $0.file.name) < ($1.date, $1.minute?.minutes ?? -1, $1.file.name) }
+        dated.sort {
+            ($0.date, $0.minute?.minutes ?? -1, $0.file.name) < ($1.date, $1.minute?.minutes ?? -1, $1.file.name)
+        }
         var mornings: [ImportedMorning] = []
         var skipped: [(String, LocalDate)] = []
         for entry in dated {

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Admin
 import Platform
 import RecoveryCore
 import Store
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `recoverydeck doctor`: one line per readiness check, each failure with its fix; exit 0 when the
 /// box is ready for a morning, 1 when it is not.
@@ -68,7 +69,10 @@ struct DoctorCommand: Command {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
-            case _ where u.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
+            case _ where u.value < 0x20:
+                out +=
+                    "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count)
+                    + String(u.value, radix: 16)
             default: out.unicodeScalars.append(u)
             }
         }

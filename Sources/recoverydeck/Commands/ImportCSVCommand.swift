@@ -34,7 +34,9 @@ struct ImportCSVCommand: Command {
 
     init(_ parsed: ParsedArguments) throws(CommandError) {
         file = parsed.positional(0) ?? ""
-        guard let mapText = parsed.value("map") else { throw .usage("missing --map (for example --map date=Date,rmssd=rMSSD).") }
+        guard let mapText = parsed.value("map") else {
+            throw .usage("missing --map (for example --map date=Date,rmssd=rMSSD).")
+        }
         do { map = try ColumnMap(mapText) } catch { throw .usage(error.message) }
         dryRun = parsed.flag("dry-run")
         force = parsed.flag("force")

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Admin
 import RecoveryCore
 import Store
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `recoverydeck report`: pictures over SSH. `--svg FILE` draws every series with its 7-day mean and
 /// 60-day band; without it, a terminal sparkline per series.
