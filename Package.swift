@@ -31,6 +31,8 @@ let package = Package(
         .target(name: "Store", dependencies: ["CSQLite", "RecoveryCore"], swiftSettings: strict),
         .target(name: "BlueZ", dependencies: ["CBlueZ", "Platform", "HeartRateProtocol"], swiftSettings: strict),
         .target(name: "Panel", dependencies: ["CGPIOD", "Platform", "RecoveryCore"], swiftSettings: strict),
+        // Administration over SSH: readiness checks, charts, history import (doctor, report, import).
+        .target(name: "Admin", dependencies: ["CSQLite", "RecoveryCore", "Platform"], swiftSettings: strict),
         .target(
             name: "Appliance",
             dependencies: ["RecoveryCore", "HeartRateProtocol", "Platform", "Store", "BlueZ", "Panel"],
@@ -39,7 +41,7 @@ let package = Package(
         // Executables.
         .executableTarget(
             name: "recoverydeck",
-            dependencies: ["RecoveryCore", "Insights", "Store", "Platform", "BlueZ", "Appliance"],
+            dependencies: ["RecoveryCore", "Insights", "Store", "Platform", "BlueZ", "Appliance", "Admin"],
             swiftSettings: strict),
         .executableTarget(name: "recoverydeckd", dependencies: ["Appliance"], swiftSettings: strict),
         .executableTarget(
@@ -64,6 +66,7 @@ let package = Package(
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "RecoveryCore", "Store", "Panel", "Platform"]),
         .testTarget(name: "CLITests", dependencies: ["Store", "RecoveryCore"], exclude: ["HelpSnapshots"]),
         .testTarget(name: "ProjectTests"),
+        .testTarget(name: "AdminTests", dependencies: ["Admin", "RecoveryCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

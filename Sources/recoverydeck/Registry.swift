@@ -28,6 +28,10 @@ enum Registry {
             AnalyticsCommand.self,
             SettingsCommand.self,
             DemoCommand.self,
+            DoctorCommand.self,
+            ImportCSVCommand.self,
+            ImportRRCommand.self,
+            ReportCommand.self,
         ]
     }
 }
