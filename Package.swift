@@ -43,6 +43,10 @@ let package = Package(
             name: "h10sim", dependencies: ["RecoveryCore", "HeartRateProtocol", "Platform", "BlueZ"],
             swiftSettings: strict),
 
+        .executableTarget(
+            name: "insights-bench", dependencies: ["Insights", "RecoveryCore"], path: "Tests/Benchmarks/InsightsBench",
+            swiftSettings: strict),
+
         // Tests.
         .testTarget(name: "RecoveryCoreTests", dependencies: ["RecoveryCore"]),
         .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol", "Platform"]),

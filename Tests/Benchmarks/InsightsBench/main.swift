@@ -1,0 +1,67 @@
+// insights-bench: figures for the insights engine (calibration grid, scan timings). Prints, asserts nothing.
+//   insights-bench grid [--trials T] [--resamples B] [--seed S] [--rho list] [--n list] [--effect r]
+//   insights-bench scan [--tests K] [--n N] [--resamples B] [--threads 1|2] [--repeat R]
+import Dispatch
+import Glibc
+import Insights
+
+let dispatchParallel = ParallelFor { count, body in
+    DispatchQueue.concurrentPerform(iterations: count) { body($0) }
+}
+
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+var args = Array(CommandLine.arguments.dropFirst())
+let mode = args.isEmpty ? "grid" : args.removeFirst()
+func parseOptions(_ args: [String]) -> [String: String] {
+    var out: [String: String] = [:]
+    var rest = args[...]
+    while let key = rest.first, key.hasPrefix("--"), rest.count >= 2 {
+        out[String(key.dropFirst(2))] = rest[rest.startIndex + 1]
+        rest = rest.dropFirst(2)
+    }
+    return out
+}
+let options = parseOptions(args)
+func list(_ key: String, _ fallback: [Double]) -> [Double] {
+    options[key].map { $0.split(separator: ",").compactMap { Double($0) } } ?? fallback
+}
+func fmt(_ v: Double, _ digits: Int = 3) -> String {
+    let scale = Double([1, 10, 100, 1000, 10000][digits])
+    let r = (v * scale).rounded() / scale
+    var s = String(r)
+    if let dot = s.firstIndex(of: ".") {
+        let decimals = s.distance(from: dot, to: s.endIndex) - 1
+        if decimals < digits { s += String(repeating: "0", count: digits - decimals) }
+    }
+    return s
+}
+
+switch mode {
+case "grid":
+    let trials = Int(options["trials"] ?? "1000") ?? 1000
+    let resamples = Int(options["resamples"] ?? "2000") ?? 2000
+    let seed = UInt64(options["seed"] ?? "20260802") ?? 20_260_802
+    let effect = Double(options["effect"] ?? "0") ?? 0
+    print("rho\tn\ttrials\tnaive\tblock\tengine\tengine+floor\tfloor-only\tseconds")
+    for rho in list("rho", [0, 0.3, 0.5, 0.7, 0.85]) {
+        for n in list("n", [90, 120, 365]) {
+            let started = monotonicSeconds()
+            // Each cell its own seed so Monte Carlo errors are independent between cells.
+            let cellSeed = seed ^ (UInt64(rho * 1000) << 20) ^ UInt64(n)
+            let s = CalibrationSettings(
+                rho: rho, n: Int(n), trials: trials, resamples: resamples, seed: cellSeed, effect: effect)
+            let o = Calibration.run(s, parallel: dispatchParallel)
+            let took = monotonicSeconds() - started
+            print(
+                "\(rho)\t\(Int(n))\t\(o.trials)\t\(fmt(o.naiveRate))\t\(fmt(o.blockBootstrapRate))\t"
+                    + "\(fmt(o.engineRate))\t\(fmt(o.engineWithFloorRate))\t\(fmt(o.floorOnlyRate))\t\(fmt(took, 1))")
+        }
+    }
+default:
+    print("unknown mode \(mode)")
+}
