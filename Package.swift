@@ -19,7 +19,9 @@ let package = Package(
         .target(name: "CBlueZ"),
 
         // Pure cores: no I/O, no clock.
-        .target(name: "RecoveryCore", swiftSettings: strict),
+        .target(
+            name: "RecoveryCore",
+            swiftSettings: strict + [.define("RECOVERYCORE_INVARIANTS", .when(configuration: .debug))]),
         .target(name: "HeartRateProtocol", swiftSettings: strict),
         .target(name: "Insights", dependencies: ["RecoveryCore"], swiftSettings: strict),
 

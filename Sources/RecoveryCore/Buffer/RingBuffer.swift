@@ -1,0 +1,118 @@
+/// A first-in first-out buffer of fixed capacity for the samples of one session (DESIGN §4: "nothing on the
+/// per-sample path allocates"). Storage is reserved once, at `init`; `append` and `popFirst` never allocate
+/// while the buffer is uniquely held (copying a buffer and then writing to the copy allocates once, as any
+/// Swift value does).
+///
+/// Overflow: an append to a full buffer is refused and counted in `refusedCount`; nothing already held is
+/// overwritten. A morning's buffers are sized for the longest session plus margin (`SessionCapacity`), so a
+/// full buffer means something is flooding the session. Overwriting the oldest sample would silently erase the
+/// start of the morning (the settle and the capture the metrics came from) and make the stored raw RR a lie
+/// about what was measured; refusing keeps the record honest, and the count lets the session say why.
+///
+/// Shape after swift-collections' `RigidDeque`: `isFull`, `freeCapacity`, a `Slot` type for physical storage
+/// positions distinct from logical offsets (0 = oldest), and invariant checks compiled in only when
+/// `RECOVERYCORE_INVARIANTS` is defined (debug builds of this package).
+public struct RingBuffer<Element>: RandomAccessCollection {
+    /// A physical position in `storage`. Logical offsets are plain `Int`s counted from the oldest element;
+    /// the two are never interchangeable, so converting is always explicit (`slot(forOffset:)`).
+    @usableFromInline
+    struct Slot: Equatable, Sendable {
+        @usableFromInline var position: Int
+        @inlinable init(_ position: Int) { self.position = position }
+    }
+
+    /// Grows by `append` up to `capacity` (within the reserved allocation), then is written in place.
+    /// Invariant: while `storage.count < capacity`, the live range `head ..< head + count` lies inside it.
+    @usableFromInline var storage: ContiguousArray<Element>
+    @usableFromInline var head: Slot
+    @usableFromInline var held: Int
+    /// The fixed number of elements the buffer can hold.
+    public let capacity: Int
+    @usableFromInline var refusals: Int
+
+    /// Reserves storage for `capacity` elements, once.
+    public init(capacity: Int) {
+        precondition(capacity > 0, "a ring buffer needs room for at least one element")
+        var storage = ContiguousArray<Element>()
+        storage.reserveCapacity(capacity)
+        self.storage = storage
+        self.head = Slot(0)
+        self.held = 0
+        self.capacity = capacity
+        self.refusals = 0
+        checkInvariants()
+    }
+
+    /// Number of elements held.
+    @inlinable public var count: Int { held }
+    /// Appends refused because the buffer was full.
+    @inlinable public var refusedCount: Int { refusals }
+    @inlinable public var isFull: Bool { count == capacity }
+    @inlinable public var freeCapacity: Int { capacity - count }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { count }
+
+    /// The element at logical `offset` (0 = oldest).
+    @inlinable
+    public subscript(offset: Int) -> Element {
+        precondition(offset >= 0 && offset < count, "ring buffer offset out of range")
+        return storage[slot(forOffset: offset).position]
+    }
+
+    /// Appends at the newest end. Returns false, counts the refusal and changes nothing when full.
+    @inlinable @discardableResult
+    public mutating func append(_ element: Element) -> Bool {
+        guard count < capacity else {
+            refusals &+= 1
+            return false
+        }
+        let tail = slot(forOffset: count)
+        if tail.position == storage.count {
+            storage.append(element)  // first pass over this slot: within the reserved capacity
+        } else {
+            storage[tail.position] = element
+        }
+        held += 1
+        checkInvariants()
+        return true
+    }
+
+    /// Removes and returns the oldest element, or nil when empty.
+    @inlinable
+    public mutating func popFirst() -> Element? {
+        guard count > 0 else { return nil }
+        let element = storage[head.position]
+        head = slot(forOffset: 1)
+        held -= 1
+        checkInvariants()
+        return element
+    }
+
+    /// Forgets every element (keeps the storage and the refusal count).
+    @inlinable
+    public mutating func removeAll() {
+        head = Slot(0)
+        held = 0
+        checkInvariants()
+    }
+
+    @inlinable
+    func slot(forOffset offset: Int) -> Slot {
+        let position = head.position + offset
+        return Slot(position >= capacity ? position - capacity : position)
+    }
+
+    @inlinable
+    func checkInvariants() {
+        #if RECOVERYCORE_INVARIANTS
+            precondition(count >= 0 && count <= capacity, "count outside 0...capacity")
+            precondition(head.position >= 0 && head.position < capacity, "head slot outside storage")
+            precondition(storage.count <= capacity, "storage grew past capacity")
+            if storage.count < capacity {
+                precondition(head.position + count <= storage.count, "live range reaches uninitialised slots")
+            }
+        #endif
+    }
+}
+
+extension RingBuffer: Sendable where Element: Sendable {}

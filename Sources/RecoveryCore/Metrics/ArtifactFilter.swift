@@ -1,0 +1,94 @@
+/// The artifact rules of RecoveryDeck spec §5.1, applied in the spec's order to each RR interval as it arrives.
+///
+/// 1. Range: an RR outside 300...2000 ms (both bounds inclusive: 300 and 2000 are kept) is rejected.
+/// 2. Successive difference: an in-range RR is rejected when |RR − previous| > 20 % of previous.
+///    Exactly 20 % is kept. The test is `5·|RR − previous| > previous`, which is exact for every value the
+///    strap can send (multiples of 1000/1024 ms) and for whole milliseconds.
+///
+/// "Previous RR" is the previous *accepted* RR, with one escape: after `reanchorAfter` (3) consecutive
+/// successive-difference rejections, the reference becomes the previous *received* in-range RR until a beat is
+/// accepted again. Why: comparing with the last accepted beat keeps an isolated ectopic beat to two rejections
+/// (the premature beat and its compensatory pause both disagree with the last normal beat; the next normal
+/// beat agrees again). But if the reference itself is the outlier (an artifact accepted as the first beat, or
+/// a genuine step in rate), every later beat would disagree with it forever (lock-on). A third disagreement
+/// in a row means the reference, not the beats, is out of line, so the next beat is judged against its
+/// immediate predecessor and two agreeing beats re-establish the reference.
+///
+/// The first in-range RR with no reference at all is accepted: the 20 % rule has nothing to compare it with.
+/// In a morning the settle beats (`prime`) provide the reference, so the first counted beat is always judged.
+///
+/// Out-of-range RR neither become the reference nor break a run of rejections.
+public struct ArtifactFilter: Hashable, Sendable {
+    /// Why an RR was kept or dropped.
+    public enum Verdict: Hashable, Sendable {
+        case accepted
+        /// Outside 300...2000 ms (rule 1).
+        case outOfRange
+        /// More than 20 % away from the previous RR (rule 2).
+        case successiveDifference
+    }
+
+    public static let minimumMs = 300.0
+    public static let maximumMs = 2000.0
+    /// Consecutive successive-difference rejections after which the reference moves (see the type's notes).
+    public static let reanchorAfter = 3
+
+    @usableFromInline var acceptedCount = 0
+    @usableFromInline var outOfRangeCount = 0
+    @usableFromInline var successiveDifferenceCount = 0
+
+    @usableFromInline var lastAccepted: Double?
+    @usableFromInline var lastInRange: Double?
+    @usableFromInline var rejectionRun = 0
+
+    public init() {}
+
+    public var accepted: Int { acceptedCount }
+    public var rejectedOutOfRange: Int { outOfRangeCount }
+    public var rejectedSuccessiveDifference: Int { successiveDifferenceCount }
+
+    public var rejected: Int { rejectedOutOfRange + rejectedSuccessiveDifference }
+
+    /// rejected / (accepted + rejected); 0 when nothing was judged (spec §5.1 step 3).
+    public var artifactRatio: Double {
+        let total = accepted + rejected
+        return total == 0 ? 0 : Double(rejected) / Double(total)
+    }
+
+    /// The RR the next in-range beat will be compared with, if any.
+    @inlinable public var reference: Double? {
+        rejectionRun >= ArtifactFilter.reanchorAfter ? lastInRange : (lastAccepted ?? lastInRange)
+    }
+
+    @inlinable public static func isInRange(_ rrMs: Double) -> Bool { rrMs >= minimumMs && rrMs <= maximumMs }
+
+    /// Judges one RR (ms), counts it, and updates the reference.
+    @inlinable
+    public mutating func judge(_ rrMs: Double) -> Verdict {
+        guard ArtifactFilter.isInRange(rrMs) else {  // NaN lands here too
+            outOfRangeCount += 1
+            return .outOfRange
+        }
+        defer { lastInRange = rrMs }
+        if let previous = reference, 5 * abs(rrMs - previous) > previous {
+            rejectionRun += 1
+            successiveDifferenceCount += 1
+            return .successiveDifference
+        }
+        rejectionRun = 0
+        lastAccepted = rrMs
+        acceptedCount += 1
+        return .accepted
+    }
+
+    /// Uses an RR as reference without counting it (the settle phase: its RR are discarded for rMSSD but the
+    /// beat just before the capture is still the right thing to compare the first captured beat with).
+    /// An out-of-range RR is ignored.
+    @inlinable
+    public mutating func prime(_ rrMs: Double) {
+        guard ArtifactFilter.isInRange(rrMs) else { return }
+        lastAccepted = rrMs
+        lastInRange = rrMs
+        rejectionRun = 0
+    }
+}
