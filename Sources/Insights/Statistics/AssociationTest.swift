@@ -21,6 +21,8 @@ public struct AssociationTest: Sendable {
         case blockBootstrap = "block-bootstrap"
         /// The engine's test: the same null, rescaled to Bartlett's variance (see above).
         case calibrated
+        /// The textbook t-test of r on n independent pairs, for comparison only: it ignores autocorrelation.
+        case textbook
     }
 
     public var resamples: Int
@@ -65,13 +67,15 @@ public struct AssociationTest: Sendable {
         secondMoment /= Double(nullDraws.count)
         let widening: Double
         switch method {
-        case .blockBootstrap: widening = 1
+        case .blockBootstrap, .textbook: widening = 1
         case .calibrated: widening = secondMoment > 0 ? (targetVariance / secondMoment).squareRoot() : 1
         }
         let threshold = abs(r)
         var exceed = 0
         for v in nullDraws where abs(v) * widening >= threshold { exceed += 1 }
-        let p = Double(1 + exceed) / Double(nullDraws.count + 1)
+        let p =
+            method == .textbook
+            ? StudentT.pearsonP(r: r, n: n) : Double(1 + exceed) / Double(nullDraws.count + 1)
 
         var paired = kernel.pairedDraws(block: max(lx, ly), count: resamples, rng: &rng)
         paired.sort()

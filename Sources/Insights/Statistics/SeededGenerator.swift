@@ -23,6 +23,12 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         self.init(seed: SeededGenerator.splitMix(&sm))
     }
 
+    /// A seed for sub-task `index`, drawn from its own stream (see `init(seed:stream:)`).
+    public static func derivedSeed(_ seed: UInt64, stream index: Int) -> UInt64 {
+        var g = SeededGenerator(seed: seed, stream: index)
+        return g.next()
+    }
+
     @inline(__always)
     static func splitMix(_ state: inout UInt64) -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

@@ -4,6 +4,7 @@
 import Dispatch
 import Glibc
 import Insights
+import RecoveryCore
 
 let dispatchParallel = ParallelFor { count, body in
     DispatchQueue.concurrentPerform(iterations: count) { body($0) }
@@ -62,6 +63,40 @@ case "grid":
                     + "\(fmt(o.engineRate))\t\(fmt(o.engineWithFloorRate))\t\(fmt(o.floorOnlyRate))\t\(fmt(took, 1))")
         }
     }
+case "person":
+    // Findings for synthetic people: --planted 1|0, --people K, --days N.
+    let planted = (options["planted"] ?? "1") == "1"
+    let people = Int(options["people"] ?? "10") ?? 10
+    let count = Int(options["days"] ?? "120") ?? 120
+    let resamples = Int(options["resamples"] ?? "2000") ?? 2000
+    var falseShare = 0.0
+    var nullSurvivors = 0
+    var nullTests = 0
+    var runsWithFalse = 0
+    for seed in 1...people {
+        let person = SyntheticPerson(seed: UInt64(seed), effects: planted ? HabitEffect.planted : habitsWithoutEffects)
+        var scan = Scan(resamples: resamples, seed: UInt64(seed))
+        scan.method = AssociationTest.Method(rawValue: options["method"] ?? "calibrated") ?? .calibrated
+        let unrelated = options["unrelated"] != nil
+        let days = unrelated ? unrelatedRecords(seed: UInt64(seed), count: count) : syntheticRecords(person, count: count)
+        let report = scan.run(days: days, parallel: dispatchParallel)
+        let isNull: (TestedPair) -> Bool = { unrelated ? !($0.outcome == .subjective && !$0.feature.isBinary) : $0.feature.isBinary }
+        let v = report.family.filter { isNull($0) && $0.survived }.count
+        let r = report.family.filter(\.survived).count
+        falseShare += r > 0 ? Double(v) / Double(r) : 0
+        nullSurvivors += v
+        nullTests += report.family.filter(isNull).count
+        if v > 0 { runsWithFalse += 1 }
+        if options["quiet"] != nil { continue }
+        print("person \(seed): \(report.headline); habit survivors \(v) of \(r)")
+        for f in report.findings where f.feature.isBinary || options["all"] != nil {
+            print(
+                "  \(f.tier.name) \(f.feature.label) × \(f.outcome.label) lag \(f.lag.rawValue) r=\(fmt(f.association.r, 2)) "
+                    + "q=\(fmt(f.q, 4)) n=\(f.association.n) | \(f.sentence) | \(f.tierNote ?? "")")
+        }
+    }
+    print("null survivors \(nullSurvivors) of \(nullTests) null tests; runs with any: \(runsWithFalse) of \(people)")
+    print("mean false share (null survivors / survivors): \(fmt(falseShare / Double(people)))")
 default:
     print("unknown mode \(mode)")
 }
