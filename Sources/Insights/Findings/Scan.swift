@@ -77,10 +77,8 @@ public struct Scan: Sendable {
 
         let test = AssociationTest(resamples: resamples, method: method)
         let seed = self.seed
-        let frozen = candidates
-        let results: [Association?] = parallel.map(frozen.count) { i in
-            test.run(x: frozen[i].pairs.x, y: frozen[i].pairs.y, seed: SeededGenerator.derivedSeed(seed, stream: i))
-        }
+        let results = Scan.testFamily(
+            candidates.map { ($0.pairs.x, $0.pairs.y) }, test: test, seed: seed, parallel: parallel)
         var tested: [(Candidate, Association)] = []
         for (c, a) in zip(candidates, results) {
             if let a {
@@ -119,6 +117,16 @@ public struct Scan: Sendable {
         return ScanReport(
             tested: family.count, findings: findings, family: family, pending: pending,
             days: table.byDay.count)
+    }
+
+    /// The family step alone: one engine test per pair of series, test i seeded from stream i of `seed`, spread
+    /// over the caller's cores. (Exposed for the benchmark, which times exactly this step.)
+    public static func testFamily(
+        _ pairs: [(x: [Double], y: [Double])], test: AssociationTest, seed: UInt64, parallel: ParallelFor
+    ) -> [Association?] {
+        parallel.map(pairs.count) { i in
+            test.run(x: pairs[i].x, y: pairs[i].y, seed: SeededGenerator.derivedSeed(seed, stream: i))
+        }
     }
 
     func grade(

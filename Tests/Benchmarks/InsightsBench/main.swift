@@ -97,6 +97,52 @@ case "person":
     }
     print("null survivors \(nullSurvivors) of \(nullTests) null tests; runs with any: \(runsWithFalse) of \(people)")
     print("mean false share (null survivors / survivors): \(fmt(falseShare / Double(people)))")
+case "scan":
+    // Times the family step (engine test per pair + BH) on K pairs of AR(1) series, serial and on all cores.
+    let tests = Int(options["tests"] ?? "120") ?? 120
+    let n = Int(options["n"] ?? "365") ?? 365
+    let resamples = Int(options["resamples"] ?? "2000") ?? 2000
+    let repeats = Int(options["repeat"] ?? "5") ?? 5
+    let rho = Double(options["rho"] ?? "0.7") ?? 0.7
+    var rng = SeededGenerator(seed: 42)
+    let pairs = (0..<tests).map { _ in
+        (Calibration.autoregressive(rho: rho, n: n, rng: &rng), Calibration.autoregressive(rho: rho, n: n, rng: &rng))
+    }
+    let test = AssociationTest(resamples: resamples)
+    for (name, runner) in [("1 thread", ParallelFor.serial), ("all cores", dispatchParallel)] {
+        var best = Double.infinity
+        var checksum = 0.0
+        for _ in 0..<repeats {
+            let t0 = monotonicSeconds()
+            let results = Scan.testFamily(pairs.map { (x: $0.0, y: $0.1) }, test: test, seed: 7, parallel: runner)
+            let q = benjaminiHochbergQValues(results.map { $0?.p ?? 1 })
+            best = min(best, monotonicSeconds() - t0)
+            checksum = q.reduce(0, +)
+        }
+        print("scan \(tests) tests, n=\(n), B=\(resamples), \(name): best of \(repeats) \(fmt(best, 4)) s (sum q \(fmt(checksum, 3)))")
+    }
+case "oracle":
+    // Line protocol for Tests/stages/50-insights-oracles.sh: one case per stdin line, one answer per line.
+    //   bh p1 p2 …          → q1 q2 …
+    //   tau x1 x2 …         → tau window
+    //   pearson n x1…xn y1…yn → r
+    while let line = readLine() {
+        let parts = line.split(separator: " ")
+        guard let kind = parts.first else { continue }
+        let values = parts.dropFirst().compactMap { Double($0) }
+        switch kind {
+        case "bh":
+            print(benjaminiHochbergQValues(values).map { "\($0)" }.joined(separator: " "))
+        case "tau":
+            if let t = Autocorrelation.integratedTime(values) { print("\(t.tau) \(t.window)") } else { print("nil") }
+        case "pearson":
+            let n = Int(values[0])
+            let r = pearson(Array(values[1...n]), Array(values[(n + 1)...(2 * n)]))
+            print(r.map { "\($0)" } ?? "nil")
+        default:
+            print("unknown")
+        }
+    }
 default:
     print("unknown mode \(mode)")
 }
