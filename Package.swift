@@ -58,7 +58,8 @@ let package = Package(
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "HeartRateProtocol", "Platform"]),
         .testTarget(name: "PanelTests", dependencies: ["Panel", "Platform", "RecoveryCore"]),
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "RecoveryCore", "Store", "Panel", "Platform"]),
-        .testTarget(name: "CLITests", dependencies: ["Store", "RecoveryCore"]),
+        .testTarget(name: "CLITests", dependencies: ["Store", "RecoveryCore"], exclude: ["HelpSnapshots"]),
+        .testTarget(name: "ProjectTests"),
     ],
     swiftLanguageModes: [.v6]
 )

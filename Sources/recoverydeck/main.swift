@@ -1,1 +1,8 @@
-print("recoverydeck: not built yet")
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+let status = Program.run(arguments: Array(CommandLine.arguments.dropFirst())) { name in
+    getenv(name).map { String(cString: $0) }
+}
+exit(status)

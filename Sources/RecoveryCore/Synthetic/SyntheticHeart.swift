@@ -13,9 +13,10 @@
 /// + a slow 0.1 Hz wave + white noise. The three share the day's rMSSD target (variance shares 0.75, 0.05,
 /// 0.20), each amplitude solved from rMSSD² = 2·A²·sin²(δ/2) for a sine whose phase advances δ per beat and
 /// 2·σ² for noise, so the lying RR have the target rMSSD.
-/// Standing: HR rises by sustained·(1 − e^(−τ/4)) + (peak − sustained)·(τ/τp)²·e^(2(1 − τ/τp)) at τ s after
-/// standing; the transient peaks at τp (10.5–12.5 s) and the sum peaks 10–15 s after standing, then settles.
-/// Vagal withdrawal shrinks the beat-to-beat variation to 35 % over the first 10 s of standing.
+/// Standing: HR rises by sustained·(1 − e^(−τ/3)) + (peak − sustained)·(τ/τp)⁶·e^(6(1 − τ/τp)) at τ s after
+/// standing; the transient peaks at τp (10–12 s) and falls back within ~10 s (the initial orthostatic response),
+/// so the strap's smoothed BPM peaks 10–15 s after standing, then settles.
+/// Vagal withdrawal shrinks the beat-to-beat variation to 20 % over the first 10 s of standing.
 /// Every RR is quantised to the strap's 1/1024 s, so `rrMs` is exactly what a Polar H10 would send.
 public struct SyntheticHeart: Sendable {
     public struct Options: Hashable, Sendable {
@@ -67,15 +68,15 @@ public struct SyntheticHeart: Sendable {
         guard let stand = standAtMs, ms > Double(stand) else { return 0 }
         let tau = (ms - Double(stand)) / 1000
         let ratio = tau / day.peakDelayS
-        let transient = ratio * ratio * exp(2 * (1 - ratio))
-        return day.sustainedRiseBpm * (1 - exp(-tau / 4)) + (day.peakRiseBpm - day.sustainedRiseBpm) * transient
+        let transient = pow(ratio, 6) * exp(6 * (1 - ratio))
+        return day.sustainedRiseBpm * (1 - exp(-tau / 3)) + (day.peakRiseBpm - day.sustainedRiseBpm) * transient
     }
 
-    /// Share of lying beat-to-beat variation left at `ms` (1 lying, 0.35 from 10 s after standing).
+    /// Share of lying beat-to-beat variation left at `ms` (1 lying, 0.2 from 10 s after standing).
     private func variationScale(atMs ms: Double) -> Double {
         guard let stand = standAtMs, ms > Double(stand) else { return 1 }
         let tau = (ms - Double(stand)) / 1000
-        return 1 - 0.65 * min(1, tau / 10)
+        return 1 - 0.8 * min(1, tau / 10)
     }
 
     /// The next beat.

@@ -35,8 +35,8 @@ public struct SyntheticPerson: Hashable, Sendable {
         var random = SeededRandom(seed: seed, stream: 0xBA5E)
         baseRMSSDMs = random.uniform(35, 85)
         baseLyingHRBpm = random.uniform(48, 64)
-        basePeakRiseBpm = random.uniform(24, 34)
-        baseSustainedRiseBpm = random.uniform(11, 18)
+        basePeakRiseBpm = random.uniform(26, 36)
+        baseSustainedRiseBpm = random.uniform(10, 16)
         respirationHz = random.uniform(0.22, 0.28)
     }
 
@@ -84,7 +84,7 @@ public struct SyntheticPerson: Hashable, Sendable {
         return SyntheticDay(
             person: self, index: n, date: date, state: state, questionnaire: questionnaire,
             targetRMSSDMs: rmssd, lyingHRBpm: lyingHR, peakRiseBpm: max(peakRise, sustainedRise + 4),
-            sustainedRiseBpm: sustainedRise, peakDelayS: random.uniform(10.5, 12.5),
+            sustainedRiseBpm: sustainedRise, peakDelayS: random.uniform(10, 12),
             respirationHz: respirationHz + random.uniform(-0.02, 0.02))
     }
 

@@ -1,0 +1,108 @@
+import CSQLite
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One connection to the store's SQLite file, configured the way DESIGN §4 asks: WAL, `synchronous=FULL`,
+/// foreign keys on, deleted content overwritten (`secure_delete`), and a busy timeout because the daemon
+/// and the CLI open the same file.
+final class Database {
+    let handle: OpaquePointer
+    let path: String
+
+    /// How long a statement waits for another process's lock before failing with `SQLITE_BUSY`.
+    static let busyTimeoutMs: Int32 = 5_000
+
+    init(path: String) throws(StoreError) {
+        try Database.createPrivately(path)
+        var connection: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
+            sqlite3_close_v2(connection)
+            throw StoreError(resultCode: code, message: "\(message) (\(path))")
+        }
+        self.handle = connection
+        self.path = path
+        sqlite3_extended_result_codes(connection, 1)
+        sqlite3_busy_timeout(connection, Database.busyTimeoutMs)
+        // journal_mode is persistent in the file; the others hold for this connection.
+        try execute(
+            """
+            PRAGMA journal_mode = WAL;
+            PRAGMA synchronous = FULL;
+            PRAGMA foreign_keys = ON;
+            PRAGMA secure_delete = ON;
+            """)
+        let mode = try prepare("PRAGMA journal_mode").rows { $0.text(0) ?? "" }.first ?? ""
+        guard mode.lowercased() == "wal" else {
+            throw StoreError(resultCode: SQLITE_CANTOPEN, message: "the database would not enter WAL mode (\(mode))")
+        }
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Creates the file with mode 0600 before SQLite opens it (SQLite would use 0644 less the umask),
+    /// and tightens an existing file that is readable by others: the file holds health data. SQLite
+    /// gives the -wal and -shm files the main file's mode.
+    private static func createPrivately(_ path: String) throws(StoreError) {
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw StoreError(resultCode: SQLITE_CANTOPEN, message: "cannot open \(path): \(reason)")
+        }
+        defer { Glibc.close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & 0o077 != 0 {
+            _ = fchmod(fd, 0o600)
+        }
+    }
+
+    func error(code: Int32, sql: String?) -> StoreError {
+        let extended = sqlite3_extended_errcode(handle)
+        let resultCode = (extended & 0xff) == (code & 0xff) ? extended : code
+        return StoreError(resultCode: resultCode, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    func prepare(_ sql: String) throws(StoreError) -> Statement {
+        try Statement(database: self, sql: sql)
+    }
+
+    /// Runs one or more statements that take no parameters.
+    func execute(_ sql: String) throws(StoreError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw StoreError(resultCode: sqlite3_extended_errcode(handle), message: text, sql: sql)
+        }
+    }
+
+    /// Runs one statement with `values` bound to `?1…?n`.
+    func run(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) {
+        try prepare(sql).execute(values)
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT` (the write lock is taken up front, so a busy
+    /// database is reported at the start, not half way). Any error rolls everything back.
+    func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        guard sqlite3_get_autocommit(handle) != 0 else {
+            throw StoreError(resultCode: SQLITE_MISUSE, message: "a transaction is already open")
+        }
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if sqlite3_get_autocommit(handle) == 0 { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+            throw error
+        }
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+}

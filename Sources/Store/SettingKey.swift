@@ -1,0 +1,17 @@
+/// The name of a setting (spec §7.1 AppSettings). Open-ended: a module may name its own.
+public struct SettingKey: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    /// The configured habit names, comma-separated (review notes §6 Block C). Unset = the starter list.
+    public static let habits = SettingKey(rawValue: "habits")
+    /// The optional display name used for "Good morning, NAME" (review notes §7).
+    public static let displayName = SettingKey(rawValue: "display_name")
+    /// The paired strap's Bluetooth address, `AA:BB:CC:DD:EE:FF`.
+    public static let strapAddress = SettingKey(rawValue: "strap_address")
+    /// The paired strap's address type, `public` or `random`.
+    public static let strapAddressType = SettingKey(rawValue: "strap_address_type")
+    /// The morning reminder time, `HH:MM`; unset = no reminder.
+    public static let reminderTime = SettingKey(rawValue: "reminder_time")
+}

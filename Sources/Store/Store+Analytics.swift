@@ -1,0 +1,26 @@
+import RecoveryCore
+
+extension Store {
+    /// Appends one analytics event (spec §7.3).
+    public func appendEvent(_ event: AnalyticsEvent) throws(StoreError) {
+        try writeEvent(event)
+    }
+
+    /// Events in the order they were recorded, optionally of one kind only.
+    public func events(kind: AnalyticsKind? = nil) throws(StoreError) -> [AnalyticsEvent] {
+        let sql = "SELECT at, day, kind, value, payload FROM analytics_event"
+            + (kind == nil ? "" : " WHERE kind = ?1") + " ORDER BY id"
+        return try database.prepare(sql).rows(kind.map { [.text($0.rawValue)] } ?? []) {
+            (row) throws(StoreError) -> AnalyticsEvent in
+            AnalyticsEvent(
+                at: row.int64(0) ?? 0, day: row.text(1).flatMap { LocalDate(iso: $0) },
+                kind: AnalyticsKind(rawValue: row.text(2) ?? ""), value: row.int64(3), payload: row.text(4))
+        }
+    }
+
+    func writeEvent(_ e: AnalyticsEvent) throws(StoreError) {
+        try database.run(
+            "INSERT INTO analytics_event (at, day, kind, value, payload) VALUES (?1, ?2, ?3, ?4, ?5)",
+            [.integer(e.at), SQLValue(e.day?.iso), .text(e.kind.rawValue), SQLValue(e.value), SQLValue(e.payload)])
+    }
+}

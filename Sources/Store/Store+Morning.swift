@@ -1,0 +1,99 @@
+import RecoveryCore
+
+extension Store {
+    /// Saves a finished morning in one transaction (DESIGN §4): the day's measurement row, replacing
+    /// an earlier one for the same day (remeasure overwrites, spec §6.1, no versions), and the
+    /// analytics events the morning implies (`AnalyticsEvent.describing(_:at:)`). After a crash at
+    /// any instant the day is either as it was or complete.
+    public func saveMorning(_ morning: MorningMeasurement, recordedAt: Int64) throws(StoreError) {
+        try database.transaction { () throws(StoreError) in
+            try writeMeasurement(morning, recordedAt: recordedAt)
+            for event in AnalyticsEvent.describing(morning, at: recordedAt) { try writeEvent(event) }
+        }
+    }
+
+    /// The morning measurement of `date`, or nil when the day has none.
+    public func measurement(on date: LocalDate) throws(StoreError) -> MorningMeasurement? {
+        try measurements(from: date, through: date)[date]
+    }
+
+    func writeMeasurement(_ m: MorningMeasurement, recordedAt: Int64) throws(StoreError) {
+        let rr = try SampleEncoding.encode(rr: m.rawRR)
+        let hr = try SampleEncoding.encode(heartRates: m.heartRates)
+        let qualityText: String
+        switch m.quality {
+        case .ok: qualityText = "ok"
+        case .fail(let reason): qualityText = reason.rawValue
+        }
+        try database.run("DELETE FROM measurement WHERE day = ?1", [.text(m.date.iso)])
+        try database.run(
+            """
+            INSERT INTO measurement (day, started_at, duration_ms, quality, hrv_accepted, hrv_rejected,
+                hrv_artifact_ratio, rmssd_ms, mean_rr_ms, hrv_mean_hr_bpm, sdnn_ms, mean_hr_bpm, orthostatic_status,
+                avg_lying_hr, avg_standing_hr, peak_standing_hr, strap_address, strap_battery, settle_start_ms,
+                capture_start_ms, capture_end_ms, lying_end_ms, stand_start_ms, stand_end_ms, rr_raw, hr_readings,
+                recorded_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,
+                ?22, ?23, ?24, ?25, ?26, ?27)
+            """,
+            [
+                .text(m.date.iso), .integer(m.startedAtEpoch), .integer(m.durationMs), .text(qualityText),
+                SQLValue(m.hrv?.accepted), SQLValue(m.hrv?.rejected), SQLValue(m.hrv?.artifactRatio),
+                SQLValue(m.hrv?.rmssdMs), SQLValue(m.hrv?.meanRRMs), SQLValue(m.hrv?.meanHRBpm),
+                SQLValue(m.hrv?.sdnnMs), SQLValue(m.meanHRBpm), .text(m.orthostaticStatus.rawValue),
+                SQLValue(m.orthostatic?.avgLyingHR), SQLValue(m.orthostatic?.avgStandingHR),
+                SQLValue(m.orthostatic?.peakStandingHR), SQLValue(m.strapAddress), SQLValue(m.strapBatteryPercent),
+                .integer(m.marks.settleStartMs), .integer(m.marks.captureStartMs), .integer(m.marks.captureEndMs),
+                SQLValue(m.marks.lyingEndMs), SQLValue(m.marks.standStartMs), SQLValue(m.marks.standEndMs),
+                .blob(rr), .blob(hr), .integer(recordedAt),
+            ])
+    }
+
+    func measurements(from: LocalDate, through: LocalDate) throws(StoreError) -> [LocalDate: MorningMeasurement] {
+        let sql = """
+            SELECT day, started_at, duration_ms, quality, hrv_accepted, hrv_rejected, hrv_artifact_ratio, rmssd_ms,
+                mean_rr_ms, hrv_mean_hr_bpm, sdnn_ms, mean_hr_bpm, orthostatic_status, avg_lying_hr, avg_standing_hr,
+                peak_standing_hr, strap_address, strap_battery, settle_start_ms, capture_start_ms, capture_end_ms,
+                lying_end_ms, stand_start_ms, stand_end_ms, rr_raw, hr_readings
+            FROM measurement WHERE day BETWEEN ?1 AND ?2 ORDER BY day
+            """
+        let rows = try database.prepare(sql).rows([.text(from.iso), .text(through.iso)]) {
+            (row) throws(StoreError) -> MorningMeasurement in
+            let day = try Store.date(row, 0)
+            let qualityText = row.text(3) ?? ""
+            let quality: Quality
+            if qualityText == "ok" {
+                quality = .ok
+            } else if let reason = QualityFailure(rawValue: qualityText) {
+                quality = .fail(reason)
+            } else {
+                throw .corrupt("the measurement of \(day) has an unknown quality \"\(qualityText)\"", sql: sql)
+            }
+            let statusText = row.text(12) ?? ""
+            guard let status = OrthostaticStatus(rawValue: statusText) else {
+                throw .corrupt("the measurement of \(day) has an unknown orthostatic status \"\(statusText)\"", sql: sql)
+            }
+            var hrv: HRVMetrics?
+            if let accepted = row.int(4), let rejected = row.int(5), let ratio = row.double(6) {
+                hrv = HRVMetrics(
+                    rmssdMs: row.double(7), meanRRMs: row.double(8), meanHRBpm: row.double(9), sdnnMs: row.double(10),
+                    accepted: accepted, rejected: rejected, artifactRatio: ratio)
+            }
+            var orthostatic: OrthostaticResult?
+            if let lying = row.double(13), let standing = row.double(14), let peak = row.double(15) {
+                orthostatic = OrthostaticResult(avgLyingHR: lying, avgStandingHR: standing, peakStandingHR: peak)
+            }
+            let marks = PhaseMarks(
+                settleStartMs: row.int64(18) ?? 0, captureStartMs: row.int64(19) ?? 0,
+                captureEndMs: row.int64(20) ?? 0, lyingEndMs: row.int64(21), standStartMs: row.int64(22),
+                standEndMs: row.int64(23))
+            return MorningMeasurement(
+                date: day, startedAtEpoch: row.int64(1) ?? 0, durationMs: row.int64(2) ?? 0, hrv: hrv,
+                meanHRBpm: row.double(11), quality: quality, orthostaticStatus: status, orthostatic: orthostatic,
+                strapAddress: row.text(16), strapBatteryPercent: row.int(17), marks: marks,
+                rawRR: try SampleEncoding.decodeRR(row.blob(24) ?? []),
+                heartRates: try SampleEncoding.decodeHeartRates(row.blob(25) ?? []))
+        }
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0.date, $0) })
+    }
+}

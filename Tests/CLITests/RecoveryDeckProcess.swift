@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// Runs the built `recoverydeck` binary as a person would, in a fresh temporary directory with a
+/// controlled environment (no inherited database path, HOME and XDG_DATA_HOME inside the directory,
+/// a fixed time zone).
+struct RecoveryDeckProcess {
+    struct Outcome {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    let directory: URL
+    var environment: [String: String]
+
+    /// The database the commands use unless a test passes `--db`.
+    var databasePath: String { directory.appendingPathComponent("recoverydeck.db").path }
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "recoverydeck-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        environment = [
+            "PATH": "/usr/bin:/bin",
+            "HOME": directory.appendingPathComponent("home").path,
+            "XDG_DATA_HOME": directory.appendingPathComponent("xdg").path,
+            "TZ": "Europe/Stockholm",
+            "LANG": "C.UTF-8",
+        ]
+        environment["RECOVERYDECK_DB"] = databasePath
+    }
+
+    /// The `recoverydeck` executable beside the test bundle in the build products directory.
+    static var executable: URL {
+        get throws {
+            let bundle = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            var directory = bundle.deletingLastPathComponent()
+            // The runner may live inside the .xctest bundle directory.
+            for _ in 0..<3 {
+                let candidate = directory.appendingPathComponent("recoverydeck")
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+                directory = directory.deletingLastPathComponent()
+            }
+            throw BinaryMissing()
+        }
+    }
+
+    struct BinaryMissing: Error, CustomStringConvertible {
+        var description: String { "the recoverydeck binary is not in the build products; run `swift build --build-tests`" }
+    }
+
+    /// Runs `recoverydeck arguments…` with `input` on standard input (empty and not a terminal by default).
+    @discardableResult
+    func run(_ arguments: [String], input: String = "") throws -> Outcome {
+        let process = Process()
+        process.executableURL = try Self.executable
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = directory
+        // Output goes to files, not pipes, so a large export can never fill a pipe and stall the child.
+        let outFile = directory.appendingPathComponent("stdout-\(UUID().uuidString)")
+        let errFile = directory.appendingPathComponent("stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outFile)
+            try? FileManager.default.removeItem(at: errFile)
+        }
+        let stdout = try FileHandle(forWritingTo: outFile)
+        let stderr = try FileHandle(forWritingTo: errFile)
+        let stdin = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        process.waitUntilExit()
+        try stdout.close()
+        try stderr.close()
+        return Outcome(
+            status: process.terminationStatus, stdout: try String(contentsOf: outFile, encoding: .utf8),
+            stderr: try String(contentsOf: errFile, encoding: .utf8))
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
