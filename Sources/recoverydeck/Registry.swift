@@ -27,6 +27,8 @@ enum Registry {
             DeleteCommand.self,
             AnalyticsCommand.self,
             DemoCommand.self,
+            FindingsCommand.self,
+            CalibrateCommand.self,
         ]
     }
 }

@@ -5,9 +5,12 @@ import RecoveryCore
 /// association and saying it's near-tautological is the intended behaviour").
 public enum DefinitionalCoupling {
     /// Why `feature` and `outcome` are coupled by definition, or nil when they are not.
-    public static func reason(feature: Feature, outcome: Outcome) -> String? {
+    public static func reason(feature: Feature, outcome: Outcome, lag: Lag = .zero) -> String? {
         if case .score(let item) = feature, outcome == .subjective {
-            return "the subjective mean includes the \(item.label) score"
+            // Next morning: not the same number, but the item carries over from day to day inside the mean.
+            return lag == .zero
+                ? "the subjective mean includes the \(item.label) score"
+                : "the subjective mean includes the \(item.label) score, which carries over from day to day"
         }
         return nil
     }

@@ -61,4 +61,7 @@ public struct Pending: Sendable, Equatable {
     /// At least this many more days with the values in question (0 when days alone will not do it).
     public var moreDays: Int
     public var sentence: String
+    /// The feature of a waiting test (nil for deviations).
+    public var feature: Feature? = nil
+    public var lag: Lag? = nil
 }

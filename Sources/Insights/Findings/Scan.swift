@@ -50,7 +50,8 @@ public struct Scan: Sendable {
                             Pending(
                                 analysis: analysis, subject: subject, have: pairs.x.count, need: need,
                                 moreDays: need - pairs.x.count,
-                                sentence: "\(subject): \(pairs.x.count) of \(need) days with both values"))
+                                sentence: "\(subject): \(pairs.x.count) of \(need) days with both values",
+                                feature: feature, lag: lag))
                         continue
                     }
                     if feature.isBinary {
@@ -66,7 +67,7 @@ public struct Scan: Sendable {
                                     sentence:
                                         "\(subject): \(feature.label) \(side) on \(min(tagged, untagged)) of "
                                         + "\(pairs.x.count) days; needs \(Floors.habitDaysEachSide) tagged and "
-                                        + "\(Floors.habitDaysEachSide) untagged"))
+                                        + "\(Floors.habitDaysEachSide) untagged", feature: feature, lag: lag))
                             continue
                         }
                     }
@@ -88,7 +89,8 @@ public struct Scan: Sendable {
                 pending.append(
                     Pending(
                         analysis: .noVariation, subject: subject, have: c.pairs.x.count, need: c.pairs.x.count,
-                        moreDays: 0, sentence: "\(subject): one side never varies, so there is nothing to correlate"))
+                        moreDays: 0, sentence: "\(subject): one side never varies, so there is nothing to correlate",
+                        feature: c.feature, lag: c.lag))
             }
         }
         let q = benjaminiHochbergQValues(tested.map { $0.1.p })
@@ -136,7 +138,8 @@ public struct Scan: Sendable {
         var finding = Finding(
             feature: c.feature, outcome: c.outcome, lag: c.lag, association: a, q: q, tier: .t1,
             taggedDays: c.feature.isBinary ? c.pairs.x.filter { $0 == 1 }.count : nil,
-            nearTautological: DefinitionalCoupling.reason(feature: c.feature, outcome: c.outcome), collapsed: [],
+            nearTautological: DefinitionalCoupling.reason(feature: c.feature, outcome: c.outcome, lag: c.lag),
+            collapsed: [],
             halves: [], precedence: nil, tierNote: nil)
 
         // T2: same sign and p < 0.05 in each of two non-overlapping halves (first and second half of the days).

@@ -32,14 +32,16 @@ public enum Wording {
         outcome == .subjective ? "subjective mean" : outcome.label
     }
 
-    /// The feature as the subject of a sentence: a habit by name, a quantity as "higher …" / "later …".
+    /// The feature as the subject of a sentence: a habit by name, a quantity as "more …" / "later …", a score
+    /// as "a better … score" (every item is scored 1–7 with higher = better, so "higher life stress score"
+    /// would read backwards).
     static func subject(_ feature: Feature) -> String {
         switch feature {
         case .habit(let name): name
         case .caffeineAmount: "more caffeine"
         case .caffeineTime: "later caffeine"
         case .lastMealTime: "a later last meal"
-        case .score(let item): "a higher \(item.label) score"
+        case .score(let item): "a better \(item.label) score"
         }
     }
 

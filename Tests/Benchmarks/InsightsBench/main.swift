@@ -48,7 +48,8 @@ case "grid":
     let resamples = Int(options["resamples"] ?? "2000") ?? 2000
     let seed = UInt64(options["seed"] ?? "20260802") ?? 20_260_802
     let effect = Double(options["effect"] ?? "0") ?? 0
-    print("rho\tn\ttrials\tnaive\tblock\tengine\tengine+floor\tfloor-only\tseconds")
+    let asJSON = options["json"] != nil
+    if !asJSON { print("rho\tn\ttrials\tnaive\tblock\tengine\tengine+floor\tfloor-only\tseconds") }
     for rho in list("rho", [0, 0.3, 0.5, 0.7, 0.85]) {
         for n in list("n", [90, 120, 365]) {
             let started = monotonicSeconds()
@@ -58,6 +59,14 @@ case "grid":
                 rho: rho, n: Int(n), trials: trials, resamples: resamples, seed: cellSeed, effect: effect)
             let o = Calibration.run(s, parallel: dispatchParallel)
             let took = monotonicSeconds() - started
+            if asJSON {
+                print(
+                    "{\"rho\": \(rho), \"n\": \(Int(n)), \"effect\": \(effect), \"trials\": \(o.trials), "
+                        + "\"resamples\": \(resamples), \"naive\": \(o.naiveRate), \"block_bootstrap\": "
+                        + "\(o.blockBootstrapRate), \"engine\": \(o.engineRate), \"engine_with_floor\": "
+                        + "\(o.engineWithFloorRate), \"floor_only\": \(o.floorOnlyRate), \"seconds\": \(took)}")
+                continue
+            }
             print(
                 "\(rho)\t\(Int(n))\t\(o.trials)\t\(fmt(o.naiveRate))\t\(fmt(o.blockBootstrapRate))\t"
                     + "\(fmt(o.engineRate))\t\(fmt(o.engineWithFloorRate))\t\(fmt(o.floorOnlyRate))\t\(fmt(took, 1))")
