@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CGPIOD", linkerSettings: [.linkedLibrary("gpiod")]),
         .target(name: "CBlueZ"),
+        .target(name: "CPlatform"),
 
         // Pure cores: no I/O, no clock.
         .target(
@@ -26,7 +27,7 @@ let package = Package(
         .target(name: "Insights", dependencies: ["RecoveryCore"], swiftSettings: strict),
 
         // I/O edges.
-        .target(name: "Platform", dependencies: ["RecoveryCore"], swiftSettings: strict),
+        .target(name: "Platform", dependencies: ["CPlatform", "RecoveryCore"], swiftSettings: strict),
         .target(name: "Store", dependencies: ["CSQLite", "RecoveryCore"], swiftSettings: strict),
         .target(name: "BlueZ", dependencies: ["CBlueZ", "Platform", "HeartRateProtocol"], swiftSettings: strict),
         .target(name: "Panel", dependencies: ["CGPIOD", "Platform", "RecoveryCore"], swiftSettings: strict),
@@ -45,6 +46,9 @@ let package = Package(
             name: "h10sim", dependencies: ["RecoveryCore", "HeartRateProtocol", "Platform", "BlueZ"],
             swiftSettings: strict),
 
+        // Test tools and benchmarks (not shipped): the HRV oracle stage's dump, the core benchmark and its
+        // malloc counter.
+        .executableTarget(name: "hrv-dump", dependencies: ["RecoveryCore"], path: "Tests/Tools/HRVDump"),
         .executableTarget(
             name: "insights-bench", dependencies: ["Insights", "RecoveryCore"], path: "Tests/Benchmarks/InsightsBench",
             swiftSettings: strict),

@@ -1,7 +1,8 @@
+import RecoveryCore
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import RecoveryCore
 
 /// The two clocks the box reads (DESIGN §4 "Clock"): durations from `CLOCK_MONOTONIC`, the local
 /// calendar day from the wall clock and the system time zone. Only edges read them; cores get "now"
@@ -54,18 +55,43 @@ public struct LocalTime: Hashable, Sendable {
     /// The local time now.
     public static func now() -> LocalTime { LocalTime(epochSeconds: SystemClock.epochSeconds()) }
 
-    /// The epoch second at which local `date` + `minute` begins, or the first instant after a gap
-    /// (spring-forward). The corresponding C function is `mktime`.
+    /// The first epoch second at which the local clock reads `date` `minute`:00. On a fall-back day a time
+    /// that happens twice gives its first occurrence; on a spring-forward day a time that never happens
+    /// (02:30 in the gap) gives the end of the gap (03:00), the first instant the clock is past it.
+    /// The corresponding C function is `mktime`.
     public static func epochSeconds(of date: LocalDate, at minute: MinuteOfDay) -> Int64 {
         tzset()
-        var parts = tm()
-        parts.tm_year = Int32(date.year - 1900)
-        parts.tm_mon = Int32(date.month - 1)
-        parts.tm_mday = Int32(date.day)
-        parts.tm_hour = Int32(minute.hour)
-        parts.tm_min = Int32(minute.minute)
-        parts.tm_sec = 0
-        parts.tm_isdst = -1
-        return Int64(mktime(&parts))
+        let target = (date.dayNumber, minute.minutes * 60)
+        func wall(_ t: Int64) -> (Int, Int) {
+            var clock = time_t(t)
+            var parts = tm()
+            localtime_r(&clock, &parts)
+            let day = LocalDate(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
+            return (day?.dayNumber ?? Int.min, Int(parts.tm_hour) * 3600 + Int(parts.tm_min) * 60 + Int(parts.tm_sec))
+        }
+        func convert(isDST: Int32) -> Int64 {
+            var parts = tm()
+            parts.tm_year = Int32(date.year - 1900)
+            parts.tm_mon = Int32(date.month - 1)
+            parts.tm_mday = Int32(date.day)
+            parts.tm_hour = Int32(minute.hour)
+            parts.tm_min = Int32(minute.minute)
+            parts.tm_sec = 0
+            parts.tm_isdst = isDST
+            return Int64(mktime(&parts))
+        }
+        let guess = convert(isDST: -1)
+        // Every instant within three hours whose wall clock matches: both readings of a repeated hour.
+        var candidates = [guess, convert(isDST: 0), convert(isDST: 1)]
+        for shift: Int64 in [1800, 3600, 7200] { candidates += [guess - shift, guess + shift] }
+        if let first = candidates.filter({ wall($0) == target }).min() { return first }
+        // In a gap: the first second whose wall clock is past the target (monotonic across one transition).
+        var low = guess - 3 * 3600
+        var high = guess + 3 * 3600
+        while low < high {
+            let middle = low + (high - low) / 2
+            if wall(middle) >= target { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 }

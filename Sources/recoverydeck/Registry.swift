@@ -26,6 +26,7 @@ enum Registry {
             ExportCommand.self,
             DeleteCommand.self,
             AnalyticsCommand.self,
+            SettingsCommand.self,
             DemoCommand.self,
             FindingsCommand.self,
             CalibrateCommand.self,

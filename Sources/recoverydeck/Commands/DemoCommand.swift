@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Platform
 import RecoveryCore
 import Store
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `recoverydeck demo`: a seeded synthetic person's 60 mornings, through the real core and store, in a
 /// temporary database; then today's status and a two-week history. No hardware needed.
@@ -52,7 +53,8 @@ struct DemoCommand: Command {
             let startedAt = { (date: LocalDate) in LocalTime.epochSeconds(of: date, at: wakeUp) }
             try store.seedSyntheticHistory(person: person, days: 0..<(days - 1), startedAt: startedAt)
             // Today always has its morning, so the gate is open and there is something to show.
-            try store.seedSyntheticHistory(person: person, days: (days - 1)..<days, missingShare: 0, startedAt: startedAt)
+            try store.seedSyntheticHistory(
+                person: person, days: (days - 1)..<days, missingShare: 0, startedAt: startedAt)
             context.outRaw(try StatusReport(store: store, today: today).text)
             context.out("")
             context.out("The last two weeks:")

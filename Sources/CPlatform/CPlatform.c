@@ -1,0 +1,100 @@
+#define _GNU_SOURCE
+#include "CPlatform.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+int cplatform_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int cplatform_epoll_ctl(int epfd, int op, int fd, uint32_t events) {
+    struct epoll_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.events = events;
+    ev.data.fd = fd;
+    return epoll_ctl(epfd, op, fd, &ev);
+}
+
+int cplatform_epoll_wait(int epfd, cplatform_ready *out, int capacity, int timeout_ms) {
+    struct epoll_event evs[64];
+    if (capacity > 64) capacity = 64;
+    if (capacity < 1) {
+        errno = EINVAL;
+        return -1;
+    }
+    int n = epoll_wait(epfd, evs, capacity, timeout_ms);
+    for (int i = 0; i < n; i++) {
+        out[i].fd = evs[i].data.fd;
+        out[i].events = evs[i].events;
+    }
+    return n;
+}
+
+int cplatform_timerfd_create(void) { return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC); }
+
+int cplatform_timerfd_settime_absolute(int fd, int64_t seconds, int64_t nanoseconds) {
+    struct itimerspec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.it_value.tv_sec = (time_t)seconds;
+    spec.it_value.tv_nsec = (long)nanoseconds;
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL);
+}
+
+static int fill_set(sigset_t *set, const int *signals, int count) {
+    if (sigemptyset(set) != 0) return -1;
+    for (int i = 0; i < count; i++)
+        if (sigaddset(set, signals[i]) != 0) return -1;
+    return 0;
+}
+
+int cplatform_sigmask(const int *signals, int count, int block) {
+    sigset_t set;
+    if (fill_set(&set, signals, count) != 0) return -1;
+    int rc = pthread_sigmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+    if (rc != 0) {
+        errno = rc;
+        return -1;
+    }
+    return 0;
+}
+
+int cplatform_signalfd_create(const int *signals, int count) {
+    sigset_t set;
+    if (fill_set(&set, signals, count) != 0) return -1;
+    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+ssize_t cplatform_signalfd_read(int fd, cplatform_siginfo *out) {
+    struct signalfd_siginfo info;
+    ssize_t n = read(fd, &info, sizeof info);
+    if (n == (ssize_t)sizeof info) {
+        out->signo = info.ssi_signo;
+        out->code = info.ssi_code;
+        out->pid = (int32_t)info.ssi_pid;
+        out->uid = info.ssi_uid;
+    }
+    return n;
+}
+
+int cplatform_raise_in_thread(int signo) { return (int)syscall(SYS_tgkill, getpid(), gettid(), signo); }
+
+int cplatform_eventfd_create(unsigned int initial) { return eventfd(initial, EFD_NONBLOCK | EFD_CLOEXEC); }
+
+int cplatform_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); }
+
+int cplatform_peer_credentials(int fd, cplatform_credentials *out) {
+    struct ucred cred;
+    socklen_t len = sizeof cred;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return -1;
+    out->pid = cred.pid;
+    out->uid = cred.uid;
+    out->gid = cred.gid;
+    return 0;
+}

@@ -1,0 +1,64 @@
+/* Linux system interfaces that Swift's Glibc module does not import (epoll, timerfd, signalfd,
+ * eventfd, SO_PEERCRED need headers or _GNU_SOURCE it leaves out). Each function is one system
+ * call and keeps its C contract: -1 with errno set on failure. */
+#ifndef CPLATFORM_H
+#define CPLATFORM_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+/* epoll event bits, as values (the kernel ABI; identical on every Linux architecture). */
+enum {
+    CPLATFORM_EPOLLIN = 0x001,
+    CPLATFORM_EPOLLPRI = 0x002,
+    CPLATFORM_EPOLLOUT = 0x004,
+    CPLATFORM_EPOLLERR = 0x008,
+    CPLATFORM_EPOLLHUP = 0x010,
+    CPLATFORM_EPOLLRDHUP = 0x2000,
+};
+
+typedef struct {
+    int32_t fd;
+    uint32_t events;
+} cplatform_ready;
+
+typedef struct {
+    int32_t pid;
+    uint32_t uid;
+    uint32_t gid;
+} cplatform_credentials;
+
+typedef struct {
+    uint32_t signo;
+    int32_t code;
+    int32_t pid;
+    uint32_t uid;
+} cplatform_siginfo;
+
+int cplatform_epoll_create(void);
+/* op: 1 add, 2 delete, 3 modify (EPOLL_CTL_*). The fd itself is the event's data. */
+int cplatform_epoll_ctl(int epfd, int op, int fd, uint32_t events);
+/* Fills at most `capacity` (≤ 64) entries. */
+int cplatform_epoll_wait(int epfd, cplatform_ready *out, int capacity, int timeout_ms);
+
+/* CLOCK_MONOTONIC, non-blocking, close-on-exec. */
+int cplatform_timerfd_create(void);
+/* Absolute CLOCK_MONOTONIC deadline, one-shot; (0, 0) disarms. */
+int cplatform_timerfd_settime_absolute(int fd, int64_t seconds, int64_t nanoseconds);
+
+/* Adds (`block` != 0) or removes the signals from the calling thread's mask. */
+int cplatform_sigmask(const int *signals, int count, int block);
+int cplatform_signalfd_create(const int *signals, int count);
+/* Reads one record; returns bytes read (sizeof the kernel record) or -1. */
+ssize_t cplatform_signalfd_read(int fd, cplatform_siginfo *out);
+/* Sends `signo` to the calling thread only (tgkill to self). */
+int cplatform_raise_in_thread(int signo);
+
+int cplatform_eventfd_create(unsigned int initial);
+
+/* Accepts a connection, non-blocking and close-on-exec. */
+int cplatform_accept(int fd);
+
+int cplatform_peer_credentials(int fd, cplatform_credentials *out);
+
+#endif

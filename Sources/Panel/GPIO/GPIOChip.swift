@@ -1,0 +1,62 @@
+import Platform
+
+/// What an input line is connected to when nothing drives it.
+public enum LineBias: Hashable, Sendable {
+    case asIs
+    case disabled
+    case pullUp
+    case pullDown
+}
+
+/// Which level changes of an input line become edge events.
+public enum EdgeDetection: Hashable, Sendable {
+    case none
+    case rising
+    case falling
+    case both
+}
+
+/// One level change of an input line.
+public struct EdgeEvent: Hashable, Sendable {
+    public var offset: UInt32
+    /// True when the line went high.
+    public var rising: Bool
+    /// Monotonic timestamp of the change in nanoseconds (the kernel's for hardware lines).
+    public var timestampNs: UInt64
+
+    public init(offset: UInt32, rising: Bool, timestampNs: UInt64) {
+        self.offset = offset
+        self.rising = rising
+        self.timestampNs = timestampNs
+    }
+}
+
+/// A GPIO chip as the panel needs it: input lines with bias and edge events, each with a descriptor the
+/// daemon's event loop watches, and output lines it sets. Implemented over libgpiod (`LibgpiodChip`) and in
+/// memory (`SimulatedChip`); the panel code above is the same for both.
+public protocol GPIOChip: AnyObject {
+    /// The label the chip is found by.
+    var label: String { get }
+    func requestInput(offset: UInt32, bias: LineBias, edge: EdgeDetection, consumer: String) throws(PanelError)
+        -> any GPIOInput
+    func requestOutput(offset: UInt32, initiallyHigh: Bool, consumer: String) throws(PanelError) -> any GPIOOutput
+}
+
+/// A requested input line.
+public protocol GPIOInput: AnyObject {
+    var offset: UInt32 { get }
+    /// Readable while edge events are pending.
+    var descriptor: FileDescriptor { get }
+    /// The line's level now (true = high).
+    func read() throws(PanelError) -> Bool
+    /// The pending edge events, oldest first; empty when none (never blocks).
+    func readEvents() throws(PanelError) -> [EdgeEvent]
+    func release()
+}
+
+/// A requested output line.
+public protocol GPIOOutput: AnyObject {
+    var offset: UInt32 { get }
+    func set(high: Bool) throws(PanelError)
+    func release()
+}

@@ -1,0 +1,164 @@
+import Platform
+
+/// The bedside panel (DESIGN §1–2): GO button, 3×4 keypad, traffic light, blue status light and buzzer,
+/// on any `GPIOChip`. It follows the event-loop contract: watch `descriptors`, call `onReadable` when one
+/// is readable, arm a timer to `nextDeadlineMs` and call `onDeadline` then. It never blocks, sleeps or
+/// reads a clock: "now" comes in with each call. Idle (no key down, no pattern running) it has no deadline.
+public final class Panel {
+    public let pins: PinMap
+    public let timing: PanelTiming
+    public let chip: any GPIOChip
+    private let go: GoButton
+    private let keypad: Keypad
+    private var outputs: [PanelOutput: OutputChannel] = [:]
+    private var released = false
+
+    /// Called for every change of an output's level, with the time: the simulated panel's timeline, and a
+    /// debug log on real hardware.
+    public var onOutputChange: ((_ output: PanelOutput, _ on: Bool, _ atMs: Int64) -> Void)?
+
+    /// Requests every line of `pins` on `chip`: GO and the keypad columns as pulled-up inputs with edge
+    /// events on both edges (GO is wired to ground, so a press is its falling edge; the rising edge wakes
+    /// the loop for the release that ends a press or long press), the keypad rows driven low (idle), the
+    /// lights and buzzer off.
+    public init(chip: any GPIOChip, pins: PinMap = .standard, timing: PanelTiming = .standard) throws(PanelError) {
+        try pins.validate()
+        self.chip = chip
+        self.pins = pins
+        self.timing = timing
+        var requestedInputs: [any GPIOInput] = []
+        var requestedOutputs: [any GPIOOutput] = []
+        do {
+            let goLine = try chip.requestInput(offset: pins.goButton, bias: .pullUp, edge: .both, consumer: "go-button")
+            requestedInputs.append(goLine)
+            var columns: [any GPIOInput] = []
+            for (i, offset) in pins.keypadColumns.enumerated() {
+                let line = try chip.requestInput(
+                    offset: offset, bias: .pullUp, edge: .both, consumer: "keypad-col\(i + 1)")
+                requestedInputs.append(line)
+                columns.append(line)
+            }
+            var rows: [any GPIOOutput] = []
+            for (i, offset) in pins.keypadRows.enumerated() {
+                let line = try chip.requestOutput(offset: offset, initiallyHigh: false, consumer: "keypad-row\(i + 1)")
+                requestedOutputs.append(line)
+                rows.append(line)
+            }
+            for output in PanelOutput.allCases {
+                let line = try chip.requestOutput(
+                    offset: pins.line(of: output), initiallyHigh: false, consumer: output.rawValue)
+                requestedOutputs.append(line)
+                outputs[output] = OutputChannel(line: line)
+            }
+            go = try GoButton(line: goLine, timing: timing)
+            keypad = Keypad(rows: rows, columns: columns, timing: timing)
+        } catch {
+            for line in requestedInputs { line.release() }
+            for line in requestedOutputs { line.release() }
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    // MARK: Event-loop contract
+
+    /// GO's and the keypad columns' edge descriptors.
+    public var descriptors: [FileDescriptor] { [go.line.descriptor] + keypad.descriptors }
+
+    public func onReadable(_ fd: FileDescriptor, nowMs: Int64) -> [PanelEvent] {
+        do {
+            if fd == go.line.descriptor {
+                try go.onReadable(nowMs: nowMs)
+                return try go.onDeadline(nowMs: nowMs)
+            }
+            if keypad.descriptors.contains(fd) { return try keypad.onReadable(nowMs: nowMs) }
+        } catch {
+            return [.fault(error)]
+        }
+        return []
+    }
+
+    /// The earliest time the panel needs to run: a debounce settling, a long press coming due, the next
+    /// keypad scan while a key is down, the next step of a running pattern. Nil when idle.
+    public var nextDeadlineMs: Int64? {
+        var deadlines: [Int64?] = [go.nextDeadlineMs, keypad.nextDeadlineMs]
+        for channel in outputs.values { deadlines.append(channel.nextChangeMs) }
+        return EventLoop.earliest(deadlines)
+    }
+
+    public func onDeadline(nowMs: Int64) -> [PanelEvent] {
+        var events: [PanelEvent] = []
+        do { events += try go.onDeadline(nowMs: nowMs) } catch { events.append(.fault(error)) }
+        do { events += try keypad.onDeadline(nowMs: nowMs) } catch { events.append(.fault(error)) }
+        for output in PanelOutput.allCases {
+            guard let channel = outputs[output], let due = channel.nextChangeMs, due <= nowMs else { continue }
+            do { try advance(output, channel, nowMs: nowMs) } catch { events.append(.fault(error)) }
+        }
+        return events
+    }
+
+    // MARK: Outputs
+
+    /// Starts `pattern` on `output` now, replacing whatever it was doing.
+    public func show(_ pattern: OutputPattern, on output: PanelOutput, nowMs: Int64) throws(PanelError) {
+        guard let channel = outputs[output] else { return }
+        channel.pattern = pattern
+        channel.startMs = nowMs
+        try advance(output, channel, nowMs: nowMs)
+    }
+
+    /// Plays `pattern` on the buzzer.
+    public func play(_ pattern: OutputPattern, nowMs: Int64) throws(PanelError) {
+        try show(pattern, on: .buzzer, nowMs: nowMs)
+    }
+
+    /// Turns every light and the buzzer off.
+    public func darken(nowMs: Int64) throws(PanelError) {
+        for output in PanelOutput.allCases { try show(.off, on: output, nowMs: nowMs) }
+    }
+
+    /// The pattern each output is running.
+    public func pattern(on output: PanelOutput) -> OutputPattern { outputs[output]?.pattern ?? .off }
+
+    /// Whether each output is on right now.
+    public func isOn(_ output: PanelOutput) -> Bool { outputs[output]?.isOn ?? false }
+
+    /// True while GO is down (debounced).
+    public var isGoDown: Bool { go.isPressed }
+
+    /// True while the keypad is being scanned (a key down or just released).
+    public var isKeypadScanning: Bool { keypad.isScanning }
+
+    /// Turns everything off and releases every line. Further calls do nothing.
+    public func close() {
+        guard !released else { return }
+        released = true
+        for channel in outputs.values { try? channel.line.set(high: false) }
+        for channel in outputs.values { channel.line.release() }
+        for row in keypad.rows { row.release() }
+        for column in keypad.columns { column.release() }
+        go.line.release()
+    }
+
+    private func advance(_ output: PanelOutput, _ channel: OutputChannel, nowMs: Int64) throws(PanelError) {
+        let (on, next) = channel.pattern.state(atElapsedMs: nowMs - channel.startMs)
+        channel.nextChangeMs = next.map { channel.startMs + $0 }
+        if on != channel.isOn {
+            try channel.line.set(high: on)
+            channel.isOn = on
+            onOutputChange?(output, on, nowMs)
+        }
+    }
+}
+
+/// One output line and the pattern it is playing.
+final class OutputChannel {
+    let line: any GPIOOutput
+    var pattern: OutputPattern = .off
+    var startMs: Int64 = 0
+    var isOn = false
+    var nextChangeMs: Int64?
+
+    init(line: any GPIOOutput) { self.line = line }
+}

@@ -1,0 +1,36 @@
+import Platform
+
+/// Why the panel cannot do what was asked, as one sentence for the log or the person at the console.
+public enum PanelError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No chip carries any of the labels; `present` lists what was found (name and label).
+    case chipNotFound(labels: [String], present: [String])
+    /// The chip was found but a line on it could not be requested (in use, no such offset, no permission).
+    case lineUnavailable(offset: UInt32, role: String, Errno)
+    /// Reading or writing a requested line failed.
+    case lineFailed(offset: UInt32, Errno)
+    /// The pin map assigns one GPIO to two parts, or has the wrong number of keypad lines.
+    case invalidPinMap(String)
+    /// A line of a simulation script that cannot be understood.
+    case invalidScript(line: Int, String)
+
+    public var description: String {
+        switch self {
+        case .chipNotFound(let labels, let present):
+            let wanted = labels.map { "\"\($0)\"" }
+            let wantedText =
+                wanted.count <= 1
+                ? (wanted.first ?? "\"\"")
+                : wanted.dropLast().joined(separator: ", ") + " or " + wanted.last!
+            let presentText = present.isEmpty ? "none" : present.joined(separator: ", ")
+            return "No GPIO chip labelled \(wantedText) was found; chips present: \(presentText)."
+        case .lineUnavailable(let offset, let role, let errno):
+            return "GPIO\(offset) (\(role)) could not be requested: \(errno)."
+        case .lineFailed(let offset, let errno):
+            return "GPIO\(offset) could not be read or set: \(errno)."
+        case .invalidPinMap(let reason):
+            return "The pin map is not usable: \(reason)."
+        case .invalidScript(let line, let reason):
+            return "Panel script line \(line): \(reason)."
+        }
+    }
+}

@@ -1,0 +1,122 @@
+/// Something a person does at the panel, as the simulation performs it.
+public enum PanelAction: Hashable, Sendable, CustomStringConvertible {
+    case goDown
+    case goUp
+    case keyDown(KeypadKey)
+    case keyUp(KeypadKey)
+
+    public var description: String {
+        switch self {
+        case .goDown: "go-down"
+        case .goUp: "go-up"
+        case .keyDown(let key): "key-down \(key)"
+        case .keyUp(let key): "key-up \(key)"
+        }
+    }
+}
+
+/// A timed list of panel actions, for tests and the demo. Text form, one action per line, `#` comments:
+///
+///     t=1000 key 5        press 5 for 100 ms
+///     t=2s key-down *     (times in ms, or seconds with `s`, from the script's start)
+///     t=2300 key-up *
+///     t=5000 go           press GO for 150 ms
+///     t=8000 go-long      hold GO for 2.5 s
+///     t=9000 go-down
+///     t=9400 go-up
+public struct PanelScript: Hashable, Sendable {
+    public struct Entry: Hashable, Sendable {
+        public var atMs: Int64
+        public var action: PanelAction
+
+        public init(atMs: Int64, action: PanelAction) {
+            self.atMs = atMs
+            self.action = action
+        }
+    }
+
+    /// How long the composite commands hold.
+    public static let keyHoldMs: Int64 = 100
+    public static let goHoldMs: Int64 = 150
+    public static let goLongHoldMs: Int64 = 2500
+
+    /// In time order; actions at the same time keep their order.
+    public private(set) var entries: [Entry]
+
+    public init(entries: [Entry]) {
+        self.entries = entries.enumerated().sorted { ($0.element.atMs, $0.offset) < ($1.element.atMs, $1.offset) }
+            .map(\.element)
+    }
+
+    /// Parses the text form; the first bad line is named with its number and what is wrong with it.
+    public init(parsing text: String) throws(PanelError) {
+        var entries: [Entry] = []
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let lineNumber = index + 1
+            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            if words.isEmpty { continue }
+            guard words[0].hasPrefix("t="), let at = PanelScript.parseTime(String(words[0].dropFirst(2))) else {
+                throw .invalidScript(
+                    line: lineNumber, "expected a time such as t=1000 or t=2.5s, found \"\(words[0])\"")
+            }
+            guard words.count >= 2 else { throw .invalidScript(line: lineNumber, "no action after the time") }
+            let command = words[1]
+            let argument = words.count >= 3 ? words[2] : nil
+            if words.count > 3 { throw .invalidScript(line: lineNumber, "unexpected \"\(words[3])\" after the action") }
+            func key() throws(PanelError) -> KeypadKey {
+                guard let argument, let key = KeypadKey(argument) else {
+                    throw .invalidScript(
+                        line: lineNumber, "\"\(command)\" needs a key: 0-9, * or #, found \"\(argument ?? "")\"")
+                }
+                return key
+            }
+            func noArgument() throws(PanelError) {
+                if let argument {
+                    throw .invalidScript(line: lineNumber, "\"\(command)\" takes no argument, found \"\(argument)\"")
+                }
+            }
+            switch command {
+            case "key":
+                let k = try key()
+                entries += [
+                    Entry(atMs: at, action: .keyDown(k)), Entry(atMs: at + PanelScript.keyHoldMs, action: .keyUp(k)),
+                ]
+            case "key-down": entries.append(Entry(atMs: at, action: .keyDown(try key())))
+            case "key-up": entries.append(Entry(atMs: at, action: .keyUp(try key())))
+            case "go":
+                try noArgument()
+                entries += [Entry(atMs: at, action: .goDown), Entry(atMs: at + PanelScript.goHoldMs, action: .goUp)]
+            case "go-long":
+                try noArgument()
+                entries += [
+                    Entry(atMs: at, action: .goDown), Entry(atMs: at + PanelScript.goLongHoldMs, action: .goUp),
+                ]
+            case "go-down":
+                try noArgument()
+                entries.append(Entry(atMs: at, action: .goDown))
+            case "go-up":
+                try noArgument()
+                entries.append(Entry(atMs: at, action: .goUp))
+            default:
+                throw .invalidScript(
+                    line: lineNumber,
+                    "unknown action \"\(command)\" (known: key, key-down, key-up, go, go-long, go-down, go-up)")
+            }
+        }
+        self.init(entries: entries)
+    }
+
+    /// `1500` (ms) or `1.5s`; nil for anything else or a negative time.
+    static func parseTime(_ text: String) -> Int64? {
+        if text.hasSuffix("s") {
+            let number = text.dropLast()
+            guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+                number.filter({ $0 == "." }).count <= 1, let seconds = Double(number)
+            else { return nil }
+            return Int64((seconds * 1000).rounded())
+        }
+        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int64(text)
+    }
+}

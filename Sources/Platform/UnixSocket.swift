@@ -1,0 +1,162 @@
+import CPlatform
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Which Unix-domain socket type: SEQPACKET keeps message boundaries on a connection (the control
+/// socket's choice: one request per record), STREAM is a byte stream.
+public enum UnixSocketKind: Sendable {
+    case seqpacket
+    case stream
+
+    var rawValue: CInt {
+        switch self {
+        case .seqpacket: CInt(SOCK_SEQPACKET.rawValue)
+        case .stream: CInt(SOCK_STREAM.rawValue)
+        }
+    }
+}
+
+/// Who is at the other end of a Unix connection, as the kernel recorded it at `connect` (SO_PEERCRED).
+public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
+    public var pid: Int32
+    public var uid: UInt32
+    public var gid: UInt32
+
+    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+    }
+
+    public var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
+}
+
+/// A listening Unix-domain socket, non-blocking, for the event loop.
+public struct UnixListener: Hashable, Sendable {
+    public let descriptor: FileDescriptor
+    public let address: UnixSocketAddress
+    public let kind: UnixSocketKind
+
+    /// Binds and listens at `address`. A socket file left by an earlier run at the path is removed first
+    /// when `replacingStale` (only a socket: any other file makes this fail with EADDRINUSE). `mode`, when
+    /// given, is applied to the socket file (who may connect is decided by file permissions first).
+    /// The corresponding C functions are `socket`, `bind`, `chmod` and `listen`.
+    public static func listen(
+        at address: UnixSocketAddress, kind: UnixSocketKind = .seqpacket, backlog: Int32 = 8,
+        replacingStale: Bool = true, mode: mode_t? = nil
+    ) throws(Errno) -> UnixListener {
+        let fd = FileDescriptor(rawValue: try valueOrErrno { system_socket(AF_UNIX, kind.rawValue, 0) })
+        do {
+            try fd.setNonBlocking()
+            if replacingStale && !address.isAbstract {
+                var info = stat()
+                if lstat(address.text, &info) == 0 && (info.st_mode & S_IFMT) == S_IFSOCK {
+                    _ = system_unlink(address.text)
+                }
+            }
+            _ = try valueOrErrno { address.withSockaddr { system_bind(fd.rawValue, $0, $1) } }
+            if let mode, !address.isAbstract { _ = try valueOrErrno { chmod(address.text, mode) } }
+            _ = try valueOrErrno { system_listen(fd.rawValue, backlog) }
+        } catch {
+            fd.close()
+            throw error
+        }
+        return UnixListener(descriptor: fd, address: address, kind: kind)
+    }
+
+    /// The next pending connection, or nil when none is waiting.
+    /// The corresponding C function is `accept4`.
+    public func accept() throws(Errno) -> UnixConnection? {
+        do {
+            let fd = try valueOrErrno { system_accept(descriptor.rawValue) }
+            return UnixConnection(descriptor: FileDescriptor(rawValue: fd))
+        } catch  where error == .wouldBlock {
+            return nil
+        }
+    }
+
+    /// Closes the socket and, for a path, removes its file.
+    /// The corresponding C functions are `close` and `unlink`.
+    public func close() {
+        descriptor.close()
+        if !address.isAbstract { _ = system_unlink(address.text) }
+    }
+}
+
+/// One Unix-domain connection, non-blocking.
+public struct UnixConnection: Hashable, Sendable {
+    public let descriptor: FileDescriptor
+
+    public init(descriptor: FileDescriptor) { self.descriptor = descriptor }
+
+    /// Connects to a listener (blocking connect, then non-blocking use; a local connect does not wait).
+    /// The corresponding C functions are `socket` and `connect`.
+    public static func connect(to address: UnixSocketAddress, kind: UnixSocketKind = .seqpacket) throws(Errno)
+        -> UnixConnection
+    {
+        let fd = FileDescriptor(rawValue: try valueOrErrno { system_socket(AF_UNIX, kind.rawValue, 0) })
+        do {
+            _ = try valueOrErrno { address.withSockaddr { system_connect(fd.rawValue, $0, $1) } }
+            try fd.setNonBlocking()
+        } catch {
+            fd.close()
+            throw error
+        }
+        return UnixConnection(descriptor: fd)
+    }
+
+    /// Two connected ends, for tests and in-process peers.
+    /// The corresponding C function is `socketpair`.
+    public static func pair(kind: UnixSocketKind = .seqpacket) throws(Errno) -> (UnixConnection, UnixConnection) {
+        var fds: [CInt] = [-1, -1]
+        _ = try valueOrErrno {
+            fds.withUnsafeMutableBufferPointer { system_socketpair(kind.rawValue, $0.baseAddress!) }
+        }
+        let a = FileDescriptor(rawValue: fds[0])
+        let b = FileDescriptor(rawValue: fds[1])
+        do {
+            try a.setNonBlocking()
+            try b.setNonBlocking()
+        } catch {
+            a.close()
+            b.close()
+            throw error
+        }
+        return (UnixConnection(descriptor: a), UnixConnection(descriptor: b))
+    }
+
+    /// The connecting process's pid, uid and gid as the kernel saw them at connect time.
+    /// The corresponding C function is `getsockopt` with `SO_PEERCRED`.
+    public func peerCredentials() throws(Errno) -> PeerCredentials {
+        var raw = cplatform_credentials()
+        _ = try valueOrErrno { system_peer_credentials(descriptor.rawValue, &raw) }
+        return PeerCredentials(pid: raw.pid, uid: raw.uid, gid: raw.gid)
+    }
+
+    /// Sends `bytes` as one record (SEQPACKET) or as stream bytes; returns the count sent. Never raises
+    /// SIGPIPE: a closed peer is `EPIPE`.
+    /// The corresponding C function is `send`.
+    @discardableResult
+    public func send(_ bytes: [UInt8]) throws(Errno) -> Int {
+        try valueOrErrno { bytes.withUnsafeBytes { system_send(descriptor.rawValue, $0) } }
+    }
+
+    /// Receives one record (SEQPACKET; longer records are cut at `maximumBytes`) or up to `maximumBytes`
+    /// stream bytes. Nil when nothing is waiting; empty when the peer has closed.
+    /// The corresponding C function is `recv`.
+    public func receive(maximumBytes: Int = 4096) throws(Errno) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: maximumBytes)
+        do {
+            let n = try valueOrErrno { buffer.withUnsafeMutableBytes { system_recv(descriptor.rawValue, $0) } }
+            buffer.removeSubrange(n...)
+            return buffer
+        } catch  where error == .wouldBlock {
+            return nil
+        }
+    }
+
+    /// The corresponding C function is `close`.
+    public func close() { descriptor.close() }
+}

@@ -1,0 +1,186 @@
+import Panel
+import Platform
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite("Panel script and simulated panel timeline")
+struct PanelScriptTests {
+    @Test("A script of key taps and GO presses turns into timed actions, composites expanded")
+    func parsesScript() throws {
+        let script = try PanelScript(
+            parsing: """
+                # a morning
+                t=1000 key 5
+                t=2.5s key-down *   # back
+                t=2600 key-up *
+                t=5000 go
+                t=8000 go-long
+                """)
+        #expect(
+            script.entries == [
+                .init(atMs: 1000, action: .keyDown(.digit(5))), .init(atMs: 1100, action: .keyUp(.digit(5))),
+                .init(atMs: 2500, action: .keyDown(.star)), .init(atMs: 2600, action: .keyUp(.star)),
+                .init(atMs: 5000, action: .goDown), .init(atMs: 5150, action: .goUp),
+                .init(atMs: 8000, action: .goDown), .init(atMs: 10_500, action: .goUp),
+            ])
+    }
+
+    @Test(
+        "A bad script line is named by number with what is wrong, one sentence each",
+        arguments: [
+            (
+                "t=1000 key 5\nt=abc go",
+                "Panel script line 2: expected a time such as t=1000 or t=2.5s, found \"t=abc\"."
+            ),
+            ("t=1000 key x", "Panel script line 1: \"key\" needs a key: 0-9, * or #, found \"x\"."),
+            (
+                "t=1000 press 5",
+                "Panel script line 1: unknown action \"press\" (known: key, key-down, key-up, go, go-long, go-down, go-up)."
+            ),
+            ("t=1000", "Panel script line 1: no action after the time."),
+            ("t=1000 go now", "Panel script line 1: \"go\" takes no argument, found \"now\"."),
+            ("1000 go", "Panel script line 1: expected a time such as t=1000 or t=2.5s, found \"1000\"."),
+        ])
+    func badLines(text: String, message: String) {
+        #expect(throws: PanelError.self) { try PanelScript(parsing: text) }
+        do {
+            _ = try PanelScript(parsing: text)
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test("The simulated panel runs a scripted questionnaire entry and records each light and beep with its time")
+    func scriptedTimeline() throws {
+        let sim = try SimulatedPanel()
+        sim.schedule(try PanelScript(parsing: "t=1000 key 5\nt=3000 go"), startMs: 0)
+        var events: [TimedPanelEvent] = []
+        // The session's reactions, by hand: a short beep per key, a blue blink on GO.
+        var now: Int64 = 0
+        while let next = sim.nextDeadlineMs, next <= 6000 {
+            now = next
+            for e in sim.onDeadline(nowMs: now).map({ TimedPanelEvent(atMs: now, event: $0) })
+                + sim.drainReadable(nowMs: now)
+            {
+                events.append(e)
+                if case .keyPressed = e.event { try sim.panel.play(.shortBeep, nowMs: e.atMs) }
+                if e.event == .goReleased(wasLongPress: false) {
+                    try sim.panel.show(.blinks(1), on: .blue, nowMs: e.atMs)
+                }
+            }
+        }
+        #expect(
+            events.map(\.description) == ["t=1030 key-down 5", "t=1130 key-up 5", "t=3030 go-down", "t=3180 go-up"])
+        #expect(
+            sim.timeline.map(\.description) == [
+                "t=1030 buzzer on", "t=1090 buzzer off", "t=3180 blue on", "t=3430 blue off",
+            ])
+        #expect(sim.actions.map(\.action) == [.keyDown(.digit(5)), .keyUp(.digit(5)), .goDown, .goUp])
+    }
+}
+
+@Suite("Pin map and the libgpiod backend's errors (DESIGN §2: chip found by label, never by number)")
+struct PanelErrorTests {
+    @Test("The default pin map is DESIGN §2's")
+    func defaults() {
+        let pins = PinMap.standard
+        #expect(pins.goButton == 17 && pins.keypadRows == [5, 6, 13, 19] && pins.keypadColumns == [12, 16, 20])
+        #expect([pins.red, pins.yellow, pins.green, pins.blue, pins.buzzer] == [22, 23, 24, 25, 18])
+        #expect(pins.chipLabels == ["pinctrl-rp1", "pinctrl-bcm2711", "pinctrl-bcm2835"])
+    }
+
+    @Test("A GPIO assigned twice or a keypad with the wrong line count is refused in one sentence")
+    func invalidPinMaps() {
+        var twice = PinMap.standard
+        twice.buzzer = 17
+        #expect(throws: PanelError.invalidPinMap("GPIO17 is assigned to both the GO button and the buzzer")) {
+            try twice.validate()
+        }
+        #expect(
+            PanelError.invalidPinMap("GPIO17 is assigned to both the GO button and the buzzer").description
+                == "The pin map is not usable: GPIO17 is assigned to both the GO button and the buzzer.")
+        var rows = PinMap.standard
+        rows.keypadRows = [5, 6, 13]
+        #expect(throws: PanelError.invalidPinMap("the keypad needs 4 row lines, not 3")) { try rows.validate() }
+        #expect(throws: PanelError.invalidPinMap("the keypad needs 4 row lines, not 3")) {
+            try Panel(chip: SimulatedChip(), pins: rows)
+        }
+    }
+
+    @Test("No chip with the label: one sentence naming the label and listing the chips present (none)")
+    func chipNotFoundInEmptyDirectory() throws {
+        var template = Array("/tmp/recoverydeck-gpio-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        defer { rmdir(dir) }
+        #expect(throws: PanelError.chipNotFound(labels: ["pinctrl-rp1"], present: [])) {
+            try LibgpiodChip(labels: ["pinctrl-rp1"], directory: dir)
+        }
+        #expect(
+            PanelError.chipNotFound(labels: ["pinctrl-rp1"], present: []).description
+                == "No GPIO chip labelled \"pinctrl-rp1\" was found; chips present: none.")
+    }
+
+    @Test("A gpiochip entry that is not a GPIO device is listed with why, and the labels tried are all named")
+    func chipNotFoundListsWhatIsThere() throws {
+        var template = Array("/tmp/recoverydeck-gpio-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        let fake = dir + "/gpiochip0"
+        Glibc.close(open(fake, O_CREAT | O_WRONLY, 0o600))
+        defer {
+            unlink(fake)
+            rmdir(dir)
+        }
+        do {
+            _ = try LibgpiodChip(labels: LibgpiodChip.raspberryPiLabels, directory: dir)
+            Issue.record("a regular file was accepted as a GPIO chip")
+        } catch {
+            guard case .chipNotFound(let labels, let present) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(labels == LibgpiodChip.raspberryPiLabels)
+            #expect(present.count == 1)
+            #expect(present.first?.hasPrefix("gpiochip0 (not openable as a GPIO chip: ") == true)
+            #expect(
+                error.description.hasPrefix(
+                    "No GPIO chip labelled \"pinctrl-rp1\", \"pinctrl-bcm2711\" or \"pinctrl-bcm2835\" was found; chips present: gpiochip0 (not openable as a GPIO chip: "
+                ))
+        }
+    }
+
+    @Test("This machine's /dev is searched for real and the build reports which libgpiod API it uses")
+    func realDevDirectory() {
+        #expect(LibgpiodChip.libraryDescription.contains("API v"))
+        do {
+            let chip = try LibgpiodChip(labels: ["recoverydeck-no-such-label"])
+            Issue.record("found a chip labelled \(chip.label)")
+        } catch {
+            let present = LibgpiodChip.chips().map { "\($0.name) (\($0.label))" }
+            #expect(error == .chipNotFound(labels: ["recoverydeck-no-such-label"], present: present))
+        }
+    }
+
+    @Test("A line the chip cannot give (already in use) fails the panel with the line named and releases the rest")
+    func lineInUse() throws {
+        let chip = SimulatedChip()
+        let squatter = try chip.requestOutput(offset: 25, initiallyHigh: false, consumer: "someone-else")
+        do {
+            _ = try Panel(chip: chip)
+            Issue.record("the panel started with GPIO25 in use")
+        } catch {
+            #expect(
+                error.description == "GPIO25 (blue) could not be requested: \(PanelError.lineFailedDescription(.busy))."
+            )
+        }
+        #expect(chip.requestedInputs.isEmpty)
+        #expect(chip.requestedOutputs == [25])
+        squatter.release()
+    }
+}
+
+extension PanelError {
+    static func lineFailedDescription(_ errno: Platform.Errno) -> String { "\(errno)" }
+}
