@@ -10,9 +10,11 @@ struct InsightsCommandTests {
     }
 
     /// Writes a synthetic person's first `count` days (planted physiology as measured values) to the database.
-    func fill(_ cli: RecoveryDeckProcess, person: SyntheticPerson, count: Int) throws {
+    func fill(_ cli: RecoveryDeckProcess, person: SyntheticPerson, count: Int, lastRMSSD: ((Double) -> Double)? = nil)
+        throws
+    {
         let store = try Store(path: cli.databasePath)
-        let records = person.days(0..<count).map { day in
+        var records = person.days(0..<count).map { day in
             let lying = day.lyingHRBpm
             let measurement = MorningMeasurement(
                 date: day.date, startedAtEpoch: 0, durationMs: 180_000,
@@ -26,6 +28,12 @@ struct InsightsCommandTests {
                 marks: PhaseMarks(settleStartMs: 0, captureStartMs: 15_000, captureEndMs: 75_000), rawRR: [],
                 heartRates: [])
             return DayRecord(date: day.date, questionnaire: day.questionnaire, measurement: measurement)
+        }
+        if let lastRMSSD {
+            // The last morning's rMSSD as a function of the mean of the mornings before it.
+            let before = records.dropLast().compactMap { $0.measurement?.hrv?.rmssdMs }
+            let mean = before.reduce(0, +) / Double(before.count)
+            records[records.count - 1].measurement!.hrv!.rmssdMs = lastRMSSD(mean)
         }
         try store.saveImportedDays(records, source: "synthetic", recordedAt: 0)
     }
@@ -79,6 +87,16 @@ struct InsightsCommandTests {
         let family = try #require(doc["family"] as? [[String: Any]])
         #expect(doc["tested"] as? Int == family.count)
         #expect(doc["headline"] as? String == first)
+    }
+
+    @Test("status states a T0 deviation in the tier's words once 21 days of baseline exist")
+    func statusShowsDeviation() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        try fill(cli, person: SyntheticPerson(seed: 2), count: 40) { mean in 0.6 * mean }  // through 2026-02-09
+        let out = try cli.run(["status", "--now", "2026-02-09T08:00"])
+        #expect(out.status == 0)
+        #expect(out.stdout.contains("T0            Your rMSSD was 40 % below baseline."), "\(out.stdout)")
     }
 
     @Test("calibrate prints naive and engine rates; --json carries the keys and the settings")

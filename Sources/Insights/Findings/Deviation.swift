@@ -33,7 +33,11 @@ public struct Deviation: Sendable, Equatable {
 /// Today's T0 deviations, one per channel whose value today lies outside its norm's ±1 SD band; channels
 /// with fewer than `Floors.deviation` (21) values in the norm say nothing. Pure: `today` comes from the caller.
 public func deviations(days: [DayRecord], today: LocalDate) -> [Deviation] {
-    let readout = Baselines.readout(days: days, today: today)
+    deviations(readout: Baselines.readout(days: days, today: today))
+}
+
+/// The same from a readout already made (what `status` holds).
+public func deviations(readout: Readout) -> [Deviation] {
     var out: [Deviation] = []
     for c in readout.channels {
         guard c.normCount >= Floors.deviation, let value = c.todayValue, let mean = c.normMean, let sd = c.normSD,
