@@ -85,7 +85,8 @@ public enum Calibration {
         let engine = AssociationTest(resamples: settings.resamples, method: .calibrated)
         let plain = AssociationTest(resamples: settings.resamples, method: .blockBootstrap)
         let s = settings
-        let verdicts: [(naive: Bool, plain: Bool, engine: Bool, floor: Bool, big: Bool)?] = parallel.map(s.trials) { i in
+        let verdicts: [(naive: Bool, plain: Bool, engine: Bool, floor: Bool, big: Bool)?] = parallel.map(s.trials) {
+            i in
             var rng = SeededGenerator(seed: s.seed, stream: i)
             let x = autoregressive(rho: s.rho, n: s.n, rng: &rng)
             let z = autoregressive(rho: s.rho, n: s.n, rng: &rng)

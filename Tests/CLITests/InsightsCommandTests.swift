@@ -23,7 +23,8 @@ struct InsightsCommandTests {
                     rejected: 0, artifactRatio: 0),
                 meanHRBpm: lying, quality: .ok, orthostaticStatus: .completed,
                 orthostatic: OrthostaticResult(
-                    avgLyingHR: lying, avgStandingHR: lying + day.sustainedRiseBpm, peakStandingHR: lying + day.peakRiseBpm),
+                    avgLyingHR: lying, avgStandingHR: lying + day.sustainedRiseBpm,
+                    peakStandingHR: lying + day.peakRiseBpm),
                 strapAddress: nil, strapBatteryPercent: nil,
                 marks: PhaseMarks(settleStartMs: 0, captureStartMs: 15_000, captureEndMs: 75_000), rawRR: [],
                 heartRates: [])

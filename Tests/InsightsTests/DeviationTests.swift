@@ -18,7 +18,8 @@ struct DeviationTests {
                     rmssdMs: rmssd, meanRRMs: 1000, meanHRBpm: 60, sdnnMs: nil, accepted: 60, rejected: 0,
                     artifactRatio: 0),
                 meanHRBpm: 60, quality: .ok, orthostaticStatus: .completed,
-                orthostatic: OrthostaticResult(avgLyingHR: lying, avgStandingHR: lying + 12, peakStandingHR: lying + 25),
+                orthostatic: OrthostaticResult(
+                    avgLyingHR: lying, avgStandingHR: lying + 12, peakStandingHR: lying + 25),
                 strapAddress: nil, strapBatteryPercent: nil,
                 marks: PhaseMarks(settleStartMs: 0, captureStartMs: 15_000, captureEndMs: 75_000), rawRR: [],
                 heartRates: [])

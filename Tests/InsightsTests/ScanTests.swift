@@ -48,7 +48,9 @@ struct ScanTests {
         let se = sd / Double(shares.count).squareRoot()
         // BH promises E[V/R] ≤ q·m₀/m ≤ 0.10 (Benjamini & Hochberg 1995, Theorem 1). The tolerance is the Monte
         // Carlo error of the mean share over these runs: two standard errors of the observed shares.
-        #expect(fdr <= Scan.fdrLevel + 2 * se, "mean false share \(fdr) ± \(se); \(nullSurvivors)/\(nullTests) nulls survived")
+        #expect(
+            fdr <= Scan.fdrLevel + 2 * se,
+            "mean false share \(fdr) ± \(se); \(nullSurvivors)/\(nullTests) nulls survived")
         #expect(nullTests > 1000)
     }
 

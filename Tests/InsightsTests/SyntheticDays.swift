@@ -36,6 +36,9 @@ let habitsWithoutEffects: [HabitEffect] = HabitEffect.planted.map {
 /// associations left are the definitional ones (a score against the subjective mean of the same questionnaires).
 func unrelatedRecords(seed: UInt64, count: Int) -> [DayRecord] {
     let asked = syntheticRecords(SyntheticPerson(seed: seed, effects: habitsWithoutEffects), count: count)
-    let measured = syntheticRecords(SyntheticPerson(seed: seed ^ 0xFFFF_0000, effects: habitsWithoutEffects), count: count)
-    return zip(asked, measured).map { DayRecord(date: $0.date, questionnaire: $0.questionnaire, measurement: $1.measurement) }
+    let measured = syntheticRecords(
+        SyntheticPerson(seed: seed ^ 0xFFFF_0000, effects: habitsWithoutEffects), count: count)
+    return zip(asked, measured).map {
+        DayRecord(date: $0.date, questionnaire: $0.questionnaire, measurement: $1.measurement)
+    }
 }

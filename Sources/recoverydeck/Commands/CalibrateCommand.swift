@@ -87,7 +87,9 @@ struct CalibrateCommand: Command {
             "  engine and |r| >= \(Formatting.fixed(s.floor, digits: 2))         \(Formatting.fixed(o.engineWithFloorRate, digits: 3))",
         ]
         if hasEffect {
-            lines.append("  |r| >= \(Formatting.fixed(s.floor, digits: 2)) alone (ceiling)   \(Formatting.fixed(o.floorOnlyRate, digits: 3))")
+            lines.append(
+                "  |r| >= \(Formatting.fixed(s.floor, digits: 2)) alone (ceiling)   \(Formatting.fixed(o.floorOnlyRate, digits: 3))"
+            )
         }
         context.outRaw(lines.joined(separator: "\n") + "\n")
     }

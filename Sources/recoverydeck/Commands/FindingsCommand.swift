@@ -58,7 +58,8 @@ struct FindingsCommand: Command {
         var lines = [report.headline]
         lines.append(
             "Family: every habit and input against every morning metric, lag 0 and 1; "
-                + "BH-FDR q <= \(Formatting.fixed(Scan.fdrLevel, digits: 2)), |r| >= \(Formatting.fixed(Scan.minimumEffect, digits: 2)).")
+                + "BH-FDR q <= \(Formatting.fixed(Scan.fdrLevel, digits: 2)), |r| >= \(Formatting.fixed(Scan.minimumEffect, digits: 2))."
+        )
         for f in report.findings {
             lines.append("")
             lines.append("\(f.tier.name)  \(f.sentence)")
@@ -67,10 +68,13 @@ struct FindingsCommand: Command {
                 "    \(f.feature.label) × \(Insights.Wording.label(f.outcome)), lag \(f.lag.rawValue): r = \(signed(a.r)), "
                 + "95% CI \(signed(a.ciLow)) to \(signed(a.ciHigh)), \(a.n) days, q = \(qText(f.q))"
             if !f.collapsed.isEmpty {
-                detail += "; strongest of \(([f.outcome] + f.collapsed).map { Insights.Wording.label($0) }.joined(separator: ", "))"
+                detail +=
+                    "; strongest of \(([f.outcome] + f.collapsed).map { Insights.Wording.label($0) }.joined(separator: ", "))"
             }
             lines.append(detail)
-            if let note = f.tierNote { lines.append("    not \(Tier(rawValue: f.tier.rawValue + 1)!.name) yet: \(note)") }
+            if let note = f.tierNote {
+                lines.append("    not \(Tier(rawValue: f.tier.rawValue + 1)!.name) yet: \(note)")
+            }
         }
         let waiting = notEnoughData(report, deviationWait: deviationWait)
         if !waiting.isEmpty {

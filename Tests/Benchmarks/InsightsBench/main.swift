@@ -87,9 +87,12 @@ case "person":
         var scan = Scan(resamples: resamples, seed: UInt64(seed))
         scan.method = AssociationTest.Method(rawValue: options["method"] ?? "calibrated") ?? .calibrated
         let unrelated = options["unrelated"] != nil
-        let days = unrelated ? unrelatedRecords(seed: UInt64(seed), count: count) : syntheticRecords(person, count: count)
+        let days =
+            unrelated ? unrelatedRecords(seed: UInt64(seed), count: count) : syntheticRecords(person, count: count)
         let report = scan.run(days: days, parallel: dispatchParallel)
-        let isNull: (TestedPair) -> Bool = { unrelated ? !($0.outcome == .subjective && !$0.feature.isBinary) : $0.feature.isBinary }
+        let isNull: (TestedPair) -> Bool = {
+            unrelated ? !($0.outcome == .subjective && !$0.feature.isBinary) : $0.feature.isBinary
+        }
         let v = report.family.filter { isNull($0) && $0.survived }.count
         let r = report.family.filter(\.survived).count
         falseShare += r > 0 ? Double(v) / Double(r) : 0
@@ -128,7 +131,9 @@ case "scan":
             best = min(best, monotonicSeconds() - t0)
             checksum = q.reduce(0, +)
         }
-        print("scan \(tests) tests, n=\(n), B=\(resamples), \(name): best of \(repeats) \(fmt(best, 4)) s (sum q \(fmt(checksum, 3)))")
+        print(
+            "scan \(tests) tests, n=\(n), B=\(resamples), \(name): best of \(repeats) \(fmt(best, 4)) s (sum q \(fmt(checksum, 3)))"
+        )
     }
 case "oracle":
     // Line protocol for Tests/stages/50-insights-oracles.sh: one case per stdin line, one answer per line.
