@@ -204,3 +204,30 @@ struct WordingTests {
                 == "A later last meal may be contributing to lower rMSSD the next morning.")
     }
 }
+
+@Suite("Definitional coupling (Health Engine: pairs coupled by definition are flagged, not hidden)")
+struct DefinitionalCouplingTests {
+    @Test("a score against the subjective mean, and each gap against lying HR, are coupled by definition")
+    func table() {
+        #expect(
+            DefinitionalCoupling.reason(feature: .score(.mood), outcome: .subjective)
+                == "the subjective mean includes the mood score")
+        #expect(
+            DefinitionalCoupling.reason(feature: .score(.mood), outcome: .subjective, lag: .one)
+                == "the subjective mean includes the mood score, which carries over from day to day")
+        #expect(DefinitionalCoupling.reason(feature: .score(.mood), outcome: .rmssd) == nil)
+        #expect(DefinitionalCoupling.reason(feature: .habit("alcohol"), outcome: .subjective) == nil)
+        #expect(DefinitionalCoupling.reason(.gapAvg, .lyingHR) == "gap avg is standing HR minus lying HR")
+        #expect(DefinitionalCoupling.reason(.lyingHR, .gapPeak) == "gap peak is peak standing HR minus lying HR")
+        #expect(DefinitionalCoupling.reason(.rmssd, .lyingHR) == nil)
+        #expect(DefinitionalCoupling.relatedGroup(.gapAvg) == DefinitionalCoupling.relatedGroup(.gapPeak))
+        #expect(DefinitionalCoupling.relatedGroup(.rmssd) == nil)
+    }
+
+    @Test("clock times after midnight count as late evening: 00:30 is later than 23:00")
+    func smallHours() {
+        #expect(Feature.clockHours(MinuteOfDay(hour: 0, minute: 30)!) == 24.5)
+        #expect(Feature.clockHours(MinuteOfDay(hour: 23, minute: 0)!) == 23)
+        #expect(Feature.clockHours(MinuteOfDay(hour: 5, minute: 0)!) == 5)
+    }
+}
