@@ -65,9 +65,11 @@ public struct Scan: Sendable {
                                     need: Floors.habitDaysEachSide,
                                     moreDays: Floors.habitDaysEachSide - min(tagged, untagged),
                                     sentence:
-                                        "\(subject): \(feature.label) \(side) on \(min(tagged, untagged)) of "
-                                        + "\(pairs.x.count) days; needs \(Floors.habitDaysEachSide) tagged and "
-                                        + "\(Floors.habitDaysEachSide) untagged", feature: feature, lag: lag))
+                                        "\(feature.label): \(side) on \(min(tagged, untagged)) of \(pairs.x.count) "
+                                        + "days; a habit is tested from \(Floors.habitDaysEachSide) tagged and "
+                                        + "\(Floors.habitDaysEachSide) untagged days: at least "
+                                        + "\(Floors.habitDaysEachSide - min(tagged, untagged)) more \(side) days",
+                                    feature: feature, lag: lag))
                             continue
                         }
                     }

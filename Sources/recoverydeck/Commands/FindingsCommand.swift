@@ -103,18 +103,14 @@ struct FindingsCommand: Command {
                 "\(what): \(group.count) \(group.count == 1 ? "test waits" : "tests wait") for \(need) days with "
                     + "both values; the closest has \(closest.have): \(closest.moreDays) more days")
         }
+        // One line per habit: the test with the most paired days speaks for it.
         var habits: [String: Pending] = [:]
         for p in report.pending where p.analysis == .habitTagging {
             guard case .habit(let name) = p.feature else { continue }
             if let seen = habits[name], seen.have >= p.have { continue }
             habits[name] = p
         }
-        for name in habits.keys.sorted() {
-            let p = habits[name]!
-            lines.append(
-                "\(name): on \(p.have) days one way; a habit needs \(Floors.habitDaysEachSide) tagged and "
-                    + "\(Floors.habitDaysEachSide) untagged days: at least \(p.moreDays) more")
-        }
+        for name in habits.keys.sorted() { lines.append(habits[name]!.sentence) }
         if report.days < Floors.laggedAssociation {
             let more = Floors.laggedAssociation - report.days
             lines.append("order in time (T3): judged from \(Floors.laggedAssociation) days; at least \(more) more days")
