@@ -54,6 +54,9 @@ let package = Package(
         .target(name: "CMallocCounter", path: "Tests/Benchmarks/CMallocCounter"),
         .executableTarget(
             name: "core-bench", dependencies: ["RecoveryCore", "CMallocCounter"], path: "Tests/Benchmarks/CoreBench"),
+        .executableTarget(
+            name: "insights-bench", dependencies: ["Insights", "RecoveryCore"], path: "Tests/Benchmarks/InsightsBench",
+            swiftSettings: strict),
 
         // Tests.
         .testTarget(name: "RecoveryCoreTests", dependencies: ["RecoveryCore"]),

@@ -32,6 +32,8 @@ enum Registry {
             ImportCSVCommand.self,
             ImportRRCommand.self,
             ReportCommand.self,
+            FindingsCommand.self,
+            CalibrateCommand.self,
         ]
     }
 }

@@ -1,3 +1,4 @@
+import Insights
 import RecoveryCore
 import Store
 
@@ -52,6 +53,7 @@ struct StatusReport {
         lines.append("")
         lines.append("Composite     \(Wording.composite(readout.composite)) (\(Baselines.compositeLabel))")
         lines.append("Baselines     \(baselineWords)")
+        lines += Insights.deviations(readout: readout).map { "T0            " + $0.sentence }
         return lines.joined(separator: "\n") + "\n"
     }
 
