@@ -1,9 +1,7 @@
 // libFuzzer target: the ATT PDU decoder (Core 5.3 Vol 3 Part F §3.4).
 // Decoded PDUs must re-encode to bytes that decode to the same PDU.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzATT(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+func fuzzATT(_ bytes: [UInt8]) {
     do {
         let pdu = try ATTPDU(bytes: bytes)
         let again = try ATTPDU(bytes: pdu.encoded())
@@ -13,5 +11,4 @@ public func fuzzATT(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         _ = error.description
         _ = error.opcode
     }
-    return 0
 }

@@ -1,9 +1,7 @@
 // libFuzzer target: the advertising / EIR data parser (Core 5.3 Vol 3 Part C §11, Supplement Part A).
 // Parsed data must re-encode to bytes that parse to the same data, and the matcher must not trap.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzAdvertising(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+func fuzzAdvertising(_ bytes: [UInt8]) {
     do {
         let ad = try AdvertisingData(bytes: bytes)
         let again = try AdvertisingData(bytes: ad.encoded())
@@ -14,5 +12,4 @@ public func fuzzAdvertising(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     } catch {
         _ = error.description
     }
-    return 0
 }

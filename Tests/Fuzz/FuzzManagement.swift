@@ -3,9 +3,7 @@
 // reach a fixed point after one more trip (names with invalid UTF-8 are read with replacement
 // characters, which re-encoding may then cut to the field's length).
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzManagement(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+func fuzzManagement(_ bytes: [UInt8]) {
     do {
         let packet = try MgmtEventPacket(bytes: bytes)
         let again = try MgmtEventPacket(bytes: packet.encoded())
@@ -22,7 +20,6 @@ public func fuzzManagement(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     } catch {
         _ = error.description
     }
-    return 0
 }
 
 /// Events carrying name text, whose invalid UTF-8 reads back differently by design.
