@@ -92,9 +92,13 @@ struct GATTClientTests {
         clientStep(&c, .linkUp(nowMs: 0), sends: ["10 01 00 FF FF 00 28"])
         // Exchange MTU from the strap: answered with our Rx MTU (23 without configuration).
         clientStep(&c, rx("02 F7 00"), sends: ["03 17 00"])
-        // Discovery from the strap, a read, an unknown request: Request Not Supported.
-        clientStep(&c, rx("10 01 00 FF FF 00 28"), sends: ["01 10 00 00 06"])
-        clientStep(&c, rx("0A 03 00"), sends: ["01 0A 00 00 06"])
+        // The box's database is empty: discovery finds nothing, reads name an invalid handle,
+        // what the box does not serve is Request Not Supported.
+        clientStep(&c, rx("10 01 00 FF FF 00 28"), sends: ["01 10 01 00 0A"])
+        clientStep(&c, rx("08 01 00 FF FF 03 28"), sends: ["01 08 01 00 0A"])
+        clientStep(&c, rx("04 01 00 FF FF"), sends: ["01 04 01 00 0A"])
+        clientStep(&c, rx("0A 03 00"), sends: ["01 0A 03 00 01"])
+        clientStep(&c, rx("0E 03 00 04 00"), sends: ["01 0E 00 00 06"])
         clientStep(&c, rx("3C 00"), sends: ["01 3C 00 00 06"])
         // A malformed request: Invalid PDU. A command: nothing.
         #expect(clientStep(&c, rx("0A 03"), sends: ["01 0A 00 00 04"]) == [.malformed(.pdu(.invalidLength(opcode: .readRequest, parameterLength: 1)))])

@@ -115,7 +115,7 @@ struct SocketPairTests {
             try box.perform(box.client.handle(.received(pdu, nowMs: 0)), on: pair.box)
         }
         #expect(try SeqPacketPair.readPDU(pair.strap) == hex("03 B9 00"))  // our Rx MTU, answering theirs
-        #expect(try SeqPacketPair.readPDU(pair.strap) == hex("01 10 00 00 06"))  // Request Not Supported
+        #expect(try SeqPacketPair.readPDU(pair.strap) == hex("01 10 01 00 0A"))  // empty database: not found
         #expect(box.client.attMTU == 185)
         // Discovery then runs to the end as usual.
         try Self.pump(&box, &strap, pair, now: 0)

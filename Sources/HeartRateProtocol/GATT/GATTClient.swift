@@ -7,8 +7,9 @@
 /// notifications; then, optionally, Battery Level and Firmware Revision String are read.
 /// One request is outstanding at a time (Vol 3 Part F §3.3.2); a request without a response
 /// within 30 s fails the link (§3.3.3). Attribute Not Found ends a discovery step normally.
-/// The strap's own requests get an answer: Exchange MTU a response, anything else "Request Not
-/// Supported", since an unanswered request makes the peer drop the link.
+/// The strap's own requests get an answer, since an unanswered request makes the peer drop the
+/// link: Exchange MTU a response, the rest what an empty attribute database answers (Attribute
+/// Not Found for discovery, Invalid Handle for reads and writes, Request Not Supported otherwise).
 public struct GATTClient: Sendable {
     public struct Configuration: Hashable, Sendable {
         /// The Rx MTU offered in an MTU exchange; nil skips the exchange (23 carries 9 RR).
@@ -106,6 +107,8 @@ public struct GATTClient: Sendable {
     }
 
     private var outstanding: Outstanding?
+    /// The box's own attribute database is empty; this answers the strap's requests about it.
+    private var localServer = GATTServer(database: AttributeDatabase())
     private var mtuDone = false
     private var servicesNext: UInt16? = 1
     private var characteristicsNext: [UInt16: UInt16] = [:]  // service start → next handle; absent = done
@@ -230,10 +233,7 @@ public struct GATTClient: Sendable {
             pdu = try ATTPDU(bytes: bytes)
         } catch {
             guard let opcode = error.opcode else { return [.malformed(.pdu(error))] }
-            if opcode.isRequest {
-                let reply = ATTPDU.errorResponse(request: opcode, handle: 0, error: .invalidPDU)
-                return [.malformed(.pdu(error)), .send(reply.encoded())]
-            }
+            if opcode.isRequest { return [.malformed(.pdu(error))] + answerLocally(bytes) }
             if let o = outstanding, opcode == o.request.responseOpcode || opcode == .errorResponse {
                 return fail(.malformedResponse(error))
             }
@@ -254,10 +254,7 @@ public struct GATTClient: Sendable {
         default:
             break
         }
-        if pdu.opcode.isRequest {
-            // The box serves no attributes (§3.4.1.1: "Request Not Supported").
-            return [.send(ATTPDU.errorResponse(request: pdu.opcode, handle: 0, error: .requestNotSupported).encoded())]
-        }
+        if pdu.opcode.isRequest { return answerLocally(bytes) }
         if pdu.opcode.isCommand { return [] }
         guard let o = outstanding else { return [.malformed(.unexpectedResponse(pdu.opcode))] }
         if case .errorResponse(let request, _, _) = pdu, request != o.request {
@@ -270,6 +267,10 @@ public struct GATTClient: Sendable {
         var actions = complete(o.step, with: pdu, now)
         if isLive { actions += sendNext(now) }
         return actions
+    }
+
+    private mutating func answerLocally(_ request: [UInt8]) -> [Action] {
+        localServer.handle(.received(request)).compactMap { if case .send(let b) = $0 { .send(b) } else { nil } }
     }
 
     private mutating func deliver(_ handle: UInt16, _ value: [UInt8], _ now: Int64) -> [Action] {
