@@ -20,13 +20,13 @@ func clientStep(
 
 func rx(_ text: String, at now: Int64 = 0) -> GATTClient.Event { .received(hex(text), nowMs: now) }
 
-
 @Suite("GATT client (Core 5.3 Vol 3 Part G §4, Part F §3.3)")
 struct GATTClientTests {
     /// Runs the discovery script up to and including the subscription.
     func discoverAndSubscribe(_ c: inout GATTClient) {
         clientStep(&c, .linkUp(nowMs: 0), sends: ["10 01 00 FF FF 00 28"])
-        clientStep(&c, rx("11 06 01 00 05 00 00 18 06 00 09 00 01 18 0A 00 0F 00 0D 18"), sends: ["10 10 00 FF FF 00 28"])
+        clientStep(
+            &c, rx("11 06 01 00 05 00 00 18 06 00 09 00 01 18 0A 00 0F 00 0D 18"), sends: ["10 10 00 FF FF 00 28"])
         clientStep(&c, rx("11 06 10 00 13 00 0F 18 14 00 20 00 0A 18"), sends: ["10 21 00 FF FF 00 28"])
         clientStep(&c, rx("01 10 21 00 0A"), sends: ["08 0A 00 0F 00 03 28"])
         // §4.6.1: the next search starts one past the last declaration (0x0E), so 0x0F is asked too.
@@ -49,13 +49,18 @@ struct GATTClientTests {
         clientStep(&c, rx("01 08 12 00 0A"), sends: ["0A 12 00"])
         #expect(clientStep(&c, rx("0B 57"), sends: ["08 14 00 20 00 03 28"]) == [.battery(percent: 87)])
         // Device Information characteristics (two pages), then the firmware string.
-        clientStep(&c, rx("09 07 15 00 02 16 00 29 2A 17 00 02 18 00 24 2A 19 00 02 1A 00 25 2A"), sends: ["08 1A 00 20 00 03 28"])
-        clientStep(&c, rx("09 07 1B 00 02 1C 00 27 2A 1D 00 02 1E 00 26 2A 1F 00 02 20 00 28 2A"), sends: ["08 20 00 20 00 03 28"])
+        clientStep(
+            &c, rx("09 07 15 00 02 16 00 29 2A 17 00 02 18 00 24 2A 19 00 02 1A 00 25 2A"),
+            sends: ["08 1A 00 20 00 03 28"])
+        clientStep(
+            &c, rx("09 07 1B 00 02 1C 00 27 2A 1D 00 02 1E 00 26 2A 1F 00 02 20 00 28 2A"),
+            sends: ["08 20 00 20 00 03 28"])
         clientStep(&c, rx("01 08 20 00 0A"), sends: ["0A 1E 00"])
         #expect(clientStep(&c, rx("0B 33 2E 31 2E 31"), sends: []) == [.firmwareRevision("3.1.1")])
         #expect(c.nextDeadlineMs == nil)
         // Notifications now arrive as measurements stamped with their receive time.
-        #expect(clientStep(&c, rx("1B 0C 00 10 3C 00 04", at: 5_000), sends: [])
+        #expect(
+            clientStep(&c, rx("1B 0C 00 10 3C 00 04", at: 5_000), sends: [])
                 == [.measurement(HeartRateMeasurement(beatsPerMinute: 60, rrIntervals: [1024]), receivedAtMs: 5_000)])
     }
 
@@ -78,7 +83,8 @@ struct GATTClientTests {
         clientStep(&c, .linkUp(nowMs: 1_000), sends: ["10 01 00 FF FF 00 28"])
         #expect(c.nextDeadlineMs == 31_000)
         #expect(clientStep(&c, .tick(nowMs: 30_999), sends: []).isEmpty)
-        #expect(clientStep(&c, .tick(nowMs: 31_000), sends: []) == [.failed(.transactionTimeout(.readByGroupTypeRequest))])
+        #expect(
+            clientStep(&c, .tick(nowMs: 31_000), sends: []) == [.failed(.transactionTimeout(.readByGroupTypeRequest))])
         #expect(c.nextDeadlineMs == nil)
         // A late response, a battery request or a notification changes nothing.
         #expect(clientStep(&c, rx("11 06 01 00 05 00 00 18"), sends: []).isEmpty)
@@ -101,7 +107,10 @@ struct GATTClientTests {
         clientStep(&c, rx("0E 03 00 04 00"), sends: ["01 0E 00 00 06"])
         clientStep(&c, rx("3C 00"), sends: ["01 3C 00 00 06"])
         // A malformed request: Invalid PDU. A command: nothing.
-        #expect(clientStep(&c, rx("0A 03"), sends: ["01 0A 00 00 04"]) == [.malformed(.pdu(.invalidLength(opcode: .readRequest, parameterLength: 1)))])
+        #expect(
+            clientStep(&c, rx("0A 03"), sends: ["01 0A 00 00 04"]) == [
+                .malformed(.pdu(.invalidLength(opcode: .readRequest, parameterLength: 1)))
+            ])
         clientStep(&c, rx("52 03 00 01"), sends: [])
         // Our own request is still the one outstanding; its answer continues discovery.
         clientStep(&c, rx("01 10 01 00 0A"), sends: [])
@@ -136,10 +145,14 @@ struct GATTClientTests {
         let out = clientStep(&c, rx("01 08 0F 00 0A", at: 200), sends: ["04 0D 00 0D 00"])
         #expect(out == [.measurement(HeartRateMeasurement(beatsPerMinute: 60, rrIntervals: [1024]), receivedAtMs: 100)])
         // During descriptor discovery: delivered at once.
-        #expect(clientStep(&c, rx("1B 0C 00 10 3D 10 04", at: 300), sends: [])
+        #expect(
+            clientStep(&c, rx("1B 0C 00 10 3D 10 04", at: 300), sends: [])
                 == [.measurement(HeartRateMeasurement(beatsPerMinute: 61, rrIntervals: [1040]), receivedAtMs: 300)])
         // A malformed value is reported for counting and the procedure continues.
-        #expect(clientStep(&c, rx("1B 0C 00 10 3D 10", at: 400), sends: []) == [.malformed(.heartRateMeasurement(.oddRRByteCount(1)))])
+        #expect(
+            clientStep(&c, rx("1B 0C 00 10 3D 10", at: 400), sends: []) == [
+                .malformed(.heartRateMeasurement(.oddRRByteCount(1)))
+            ])
         clientStep(&c, rx("05 01 0D 00 02 29"), sends: ["12 0D 00 01 00"])
     }
 
@@ -161,7 +174,8 @@ struct GATTClientTests {
         clientStep(&c, rx("05 01 0D 00 02 29"), sends: ["12 0D 00 01 00"])
         let out = clientStep(&c, rx("01 12 0D 00 05"), sends: [])
         #expect(out == [.failed(.refused(.writeRequest, .insufficientAuthentication))])
-        #expect(GATTClientFailure.refused(.writeRequest, .insufficientAuthentication).description
+        #expect(
+            GATTClientFailure.refused(.writeRequest, .insufficientAuthentication).description
                 == "the strap refused a Write Request: the strap requires pairing (authentication) first")
     }
 
@@ -188,7 +202,10 @@ struct GATTClientTests {
         var c = GATTClient()
         clientStep(&c, .linkUp(nowMs: 0), sends: ["10 01 00 FF FF 00 28"])
         clientStep(&c, rx("11 06 0A 00 0F 00 0D 18"), sends: ["10 10 00 FF FF 00 28"])
-        #expect(clientStep(&c, rx("11 06 01 00 05 00 00 18"), sends: []) == [.failed(.invalidResponse(.readByGroupTypeResponse))])
+        #expect(
+            clientStep(&c, rx("11 06 01 00 05 00 00 18"), sends: []) == [
+                .failed(.invalidResponse(.readByGroupTypeResponse))
+            ])
     }
 
     @Test("Vol 3 Part F §3.3.2: a response with no matching request is dropped and counted")
@@ -200,8 +217,13 @@ struct GATTClientTests {
         // The outstanding request still completes normally.
         clientStep(&c, rx("11 06 0A 00 0F 00 0D 18"), sends: ["10 10 00 FF FF 00 28"])
         // A malformed answer to the outstanding request fails the link.
-        #expect(clientStep(&c, rx("11 03 01 00 07"), sends: [])
-                == [.failed(.malformedResponse(.invalidList(opcode: .readByGroupTypeResponse, elementLength: 3, parameterLength: 4)))])
+        #expect(
+            clientStep(&c, rx("11 03 01 00 07"), sends: [])
+                == [
+                    .failed(
+                        .malformedResponse(
+                            .invalidList(opcode: .readByGroupTypeResponse, elementLength: 3, parameterLength: 4)))
+                ])
     }
 
     @Test("Vol 3 Part G §4.8.3: a firmware string longer than ATT_MTU − 1 is read with Read Blob")

@@ -37,13 +37,16 @@ struct GATTServerTests {
     func primaryServices() {
         var (server, _) = Self.strap(mtu: 23)
         // At ATT_MTU 23 a response holds (23 − 2) / 6 = 3 entries of 16-bit services.
-        #expect(Self.ask(&server, "10 01 00 FF FF 00 28")
+        #expect(
+            Self.ask(&server, "10 01 00 FF FF 00 28")
                 == hex("11 06 01 00 05 00 00 18 06 00 09 00 01 18 0A 00 0F 00 0D 18"))
         #expect(Self.ask(&server, "10 10 00 FF FF 00 28") == hex("11 06 10 00 13 00 0F 18 14 00 20 00 0A 18"))
         #expect(Self.ask(&server, "10 21 00 FF FF 00 28") == hex("01 10 21 00 0A"))
     }
 
-    @Test("Vol 3 Part F §3.4.4.9: a group type other than a service is Unsupported Group Type; start > end is Invalid Handle")
+    @Test(
+        "Vol 3 Part F §3.4.4.9: a non-service group type is Unsupported Group Type; start > end is Invalid Handle"
+    )
     func groupTypeErrors() {
         var (server, _) = Self.strap()
         #expect(Self.ask(&server, "10 01 00 FF FF 03 28") == hex("01 10 01 00 10"))
@@ -132,7 +135,10 @@ struct GATTServerTests {
         #expect(!server.isNotifying(0x0C))
         // Write Command gets no response, right or wrong.
         #expect(server.handle(.received(hex("52 0C 00 01 00"))).isEmpty)
-        #expect(server.handle(.received(hex("52 0D 00 01 00"))) == [.subscriptionChanged(valueHandle: 0x0C, notify: true, indicate: false)])
+        #expect(
+            server.handle(.received(hex("52 0D 00 01 00"))) == [
+                .subscriptionChanged(valueHandle: 0x0C, notify: true, indicate: false)
+            ])
     }
 
     @Test("Vol 3 Part F §3.4.2: MTU exchange sets ATT_MTU to the smaller Rx MTU, never below 23")
@@ -145,7 +151,9 @@ struct GATTServerTests {
         #expect(small.attMTU == 23)
     }
 
-    @Test("Vol 3 Part F §3.4.1.1, §3.3.1: unsupported requests get Request Not Supported, malformed ones Invalid PDU, commands nothing")
+    @Test(
+        "Vol 3 Part F §3.4.1.1, §3.3.1: unserved request: Not Supported; malformed: Invalid PDU; command: nothing"
+    )
     func unsupported() {
         var (server, _) = Self.strap()
         #expect(Self.ask(&server, "0E 03 00 12 00") == hex("01 0E 00 00 06"))  // Read Multiple

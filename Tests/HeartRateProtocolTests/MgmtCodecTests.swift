@@ -14,7 +14,9 @@ struct MgmtCodecTests {
         #expect(MgmtCommand.setPowered(true).encoded(index: 1) == hex("05 00 01 00 01 00 01"))
         #expect(MgmtCommand.setLowEnergy(true).encoded(index: 2) == hex("0D 00 02 00 01 00 01"))
         #expect(MgmtCommand.setConnectable(false).encoded(index: 2) == hex("07 00 02 00 01 00 00"))
-        #expect(MgmtCommand.setDiscoverable(.general, timeoutSeconds: 0).encoded(index: 2) == hex("06 00 02 00 03 00 01 00 00"))
+        #expect(
+            MgmtCommand.setDiscoverable(.general, timeoutSeconds: 0).encoded(index: 2)
+                == hex("06 00 02 00 03 00 01 00 00"))
         // Start Discovery: Address_Type 0x06 = LE public | LE random.
         #expect(MgmtCommand.startDiscovery(.le).encoded(index: 0) == hex("23 00 00 00 01 00 06"))
         #expect(MgmtCommand.stopDiscovery(.le).encoded(index: 0) == hex("24 00 00 00 01 00 06"))
@@ -22,7 +24,9 @@ struct MgmtCodecTests {
         #expect(MgmtCommand.removeAdvertising(instance: 0).encoded(index: 1) == hex("3F 00 01 00 01 00 00"))
         #expect(MgmtCommand.setAppearance(0x0341).encoded(index: 1) == hex("43 00 01 00 02 00 41 03"))
         let address = BluetoothAddress("C0:11:22:33:44:55")!
-        #expect(MgmtCommand.disconnect(address, .leRandom).encoded(index: 1) == hex("14 00 01 00 07 00 55 44 33 22 11 C0 02"))
+        #expect(
+            MgmtCommand.disconnect(address, .leRandom).encoded(index: 1)
+                == hex("14 00 01 00 07 00 55 44 33 22 11 C0 02"))
     }
 
     @Test("mgmt-api Add Advertising: instance, flags, duration, timeout, lengths, then the data")
@@ -54,13 +58,19 @@ struct MgmtCodecTests {
     @Test("mgmt-api Command Complete: version, index list and settings replies decode")
     func commandCompleteReplies() throws {
         let version = try MgmtEventPacket(bytes: hex("01 00 FF FF 06 00 01 00 00 01 16 00"))
-        #expect(version == MgmtEventPacket(index: .nonController,
-                                           event: .commandComplete(.readVersion, status: .success, reply: .version(version: 1, revision: 22))))
+        #expect(
+            version
+                == MgmtEventPacket(
+                    index: .nonController,
+                    event: .commandComplete(.readVersion, status: .success, reply: .version(version: 1, revision: 22))))
         let list = try MgmtEventPacket(bytes: hex("01 00 FF FF 0B 00 03 00 00 03 00 00 00 01 00 02 00"))
-        #expect(list.event == .commandComplete(.readControllerIndexList, status: .success, reply: .controllerIndexList([0, 1, 2])))
+        #expect(
+            list.event
+                == .commandComplete(.readControllerIndexList, status: .success, reply: .controllerIndexList([0, 1, 2])))
         let powered = try MgmtEventPacket(bytes: hex("01 00 01 00 07 00 05 00 00 01 02 00 00"))
         #expect(powered.index == 1)
-        #expect(powered.event == .commandComplete(.setPowered, status: .success, reply: .settings([.powered, .lowEnergy])))
+        #expect(
+            powered.event == .commandComplete(.setPowered, status: .success, reply: .settings([.powered, .lowEnergy])))
         let discovery = try MgmtEventPacket(bytes: hex("01 00 00 00 04 00 23 00 00 06"))
         #expect(discovery.event == .commandComplete(.startDiscovery, status: .success, reply: .discovery(.le)))
     }
@@ -106,7 +116,8 @@ struct MgmtCodecTests {
     func deviceFound() throws {
         let eir = AdvertisingData.strap(name: "Polar H10 1A2B3C4D").encoded()
         var bytes = hex("12 00 02 00") + [UInt8(14 + eir.count), 0]
-        bytes += hex("4D 3C 2B 1A 9E C4") + [0x02] + [UInt8(bitPattern: -67)] + hex("00 00 00 00") + [UInt8(eir.count), 0]
+        bytes +=
+            hex("4D 3C 2B 1A 9E C4") + [0x02] + [UInt8(bitPattern: -67)] + hex("00 00 00 00") + [UInt8(eir.count), 0]
         bytes += eir
         let packet = try MgmtEventPacket(bytes: bytes)
         guard case .deviceFound(let found) = packet.event else {
@@ -130,15 +141,20 @@ struct MgmtCodecTests {
         #expect(try MgmtEventPacket(bytes: hex("13 00 01 00 02 00 06 01")).event == .discovering(.le, active: true))
         #expect(try MgmtEventPacket(bytes: hex("04 00 03 00 00 00")) == MgmtEventPacket(index: 3, event: .indexAdded))
         #expect(try MgmtEventPacket(bytes: hex("05 00 03 00 00 00")).event == .indexRemoved)
-        #expect(try MgmtEventPacket(bytes: hex("06 00 00 00 04 00 81 02 00 00")).event == .newSettings([.powered, .bredr, .lowEnergy]))
+        #expect(
+            try MgmtEventPacket(bytes: hex("06 00 00 00 04 00 81 02 00 00")).event
+                == .newSettings([.powered, .bredr, .lowEnergy]))
         #expect(try MgmtEventPacket(bytes: hex("03 00 00 00 01 00 2A")).event == .controllerError(code: 0x2A))
         let address = BluetoothAddress("A0:9E:1A:00:00:01")!
-        #expect(try MgmtEventPacket(bytes: hex("0C 00 01 00 08 00 01 00 00 1A 9E A0 01 01")).event
+        #expect(
+            try MgmtEventPacket(bytes: hex("0C 00 01 00 08 00 01 00 00 1A 9E A0 01 01")).event
                 == .deviceDisconnected(address, .lePublic, reason: .connectionTimeout))
-        #expect(try MgmtEventPacket(bytes: hex("0B 00 01 00 0D 00 01 00 00 1A 9E A0 01 08 00 00 00 00 00")).event
+        #expect(
+            try MgmtEventPacket(bytes: hex("0B 00 01 00 0D 00 01 00 00 1A 9E A0 01 08 00 00 00 00 00")).event
                 == .deviceConnected(address, .lePublic, flags: 8, eir: []))
         #expect(try MgmtEventPacket(bytes: hex("23 00 01 00 01 00 01")).event == .advertisingAdded(instance: 1))
-        #expect(try MgmtEventPacket(bytes: hex("25 00 01 00 02 00 AA BB")).event
+        #expect(
+            try MgmtEventPacket(bytes: hex("25 00 01 00 02 00 AA BB")).event
                 == .other(MgmtEventCode(rawValue: 0x25), parameters: [0xAA, 0xBB]))
     }
 
@@ -179,11 +195,14 @@ struct MgmtCodecTests {
         for script in scripts {
             expectPrefixesConsistent(hex(script), decode: MgmtEventPacket.init(bytes:), encode: { $0.encoded() })
         }
-        let commands: [MgmtCommand] = [.startDiscovery(.le), .setLocalName(name: "Polar H10 1", shortName: "H10"),
-                                       .addAdvertising(AdvertisingInstance(flags: [.connectable], advertisingData: [2, 1, 6]))]
+        let commands: [MgmtCommand] = [
+            .startDiscovery(.le), .setLocalName(name: "Polar H10 1", shortName: "H10"),
+            .addAdvertising(AdvertisingInstance(flags: [.connectable], advertisingData: [2, 1, 6])),
+        ]
         for command in commands {
-            expectPrefixesConsistent(command.encoded(index: 1), decode: MgmtCommandPacket.init(bytes:),
-                                     encode: { $0.command.encoded(index: $0.index) })
+            expectPrefixesConsistent(
+                command.encoded(index: 1), decode: MgmtCommandPacket.init(bytes:),
+                encode: { $0.command.encoded(index: $0.index) })
         }
     }
 }

@@ -37,11 +37,13 @@ struct MutationTests {
         "0C 00 01 00 08 00 01 00 00 1A 9E A0 01 01", "01 00 01 00 07 00 05 00 00 01 02 00 00",
     ]
     static let attRequests = [
-        "02 F7 00", "04 0D 00 FF FF", "06 01 00 FF FF 00 28 0D 18", "08 01 00 FF FF 03 28", "0A 12 00", "0C 03 00 05 00",
+        "02 F7 00", "04 0D 00 FF FF", "06 01 00 FF FF 00 28 0D 18", "08 01 00 FF FF 03 28", "0A 12 00",
+        "0C 03 00 05 00",
         "10 01 00 FF FF 00 28", "12 0D 00 01 00", "52 0D 00 01 00", "1D 03 00 01 00", "0E 03 00 12 00",
     ]
     static let attResponses = [
-        "11 06 01 00 05 00 00 18 06 00 09 00 01 18 0A 00 0F 00 0D 18", "09 07 0B 00 10 0C 00 37 2A 0E 00 02 0F 00 38 2A",
+        "11 06 01 00 05 00 00 18 06 00 09 00 01 18 0A 00 0F 00 0D 18",
+        "09 07 0B 00 10 0C 00 37 2A 0E 00 02 0F 00 38 2A",
         "05 01 0D 00 02 29", "13", "0B 64", "01 10 21 00 0A", "1B 0C 00 10 3C 00 04", "03 17 00",
     ]
 
@@ -109,7 +111,7 @@ struct MutationTests {
         #expect(requests > 10_000)
     }
 
-    @Test("Vol 3 Part F §3.3.2: mutated traffic to the client never traps; the strap's requests are each answered once")
+    @Test("Vol 3 Part F §3.3.2: mutated traffic to the client never traps; each strap request is answered once")
     func client() {
         var rng = SplitMix64(seed: 0x5EED_0003)
         var client = GATTClient()

@@ -39,7 +39,9 @@ struct RunTogetherTests {
         return Outcome(client: client, server: server, log: log, pdus: pdus)
     }
 
-    @Test("Vol 3 Part G §4: subscription and reads succeed at ATT_MTU 23, 185 and 517", arguments: [nil, 185, 517] as [UInt16?])
+    @Test(
+        "Vol 3 Part G §4: subscription and reads succeed at ATT_MTU 23, 185 and 517",
+        arguments: [nil, 185, 517] as [UInt16?])
     func acrossMTUs(mtu: UInt16?) throws {
         var identity = StrapIdentity.polarH10(id: "1A2B3C4D")
         identity.firmwareRevision = "5.0.0 a deliberately long firmware revision string, longer than ATT_MTU"
@@ -57,10 +59,16 @@ struct RunTogetherTests {
     func vendorService() throws {
         // A Polar H10 also lists its measurement-data service under a 128-bit UUID.
         var db = AttributeDatabase()
-        db.addService(.genericAccess, characteristics: [.init(.deviceName, properties: .read, value: Array("H10".utf8))])
+        db.addService(
+            .genericAccess, characteristics: [.init(.deviceName, properties: .read, value: Array("H10".utf8))])
         let pmd = BluetoothUUID(value: 0xFB005C80_02E7_F387_1CAD_8ACD2D8DF0C8)
-        db.addService(pmd, characteristics: [.init(BluetoothUUID(value: 0xFB005C81_02E7_F387_1CAD_8ACD2D8DF0C8),
-                                                   properties: [.read, .write, .indicate])])
+        db.addService(
+            pmd,
+            characteristics: [
+                .init(
+                    BluetoothUUID(value: 0xFB005C81_02E7_F387_1CAD_8ACD2D8DF0C8),
+                    properties: [.read, .write, .indicate])
+            ])
         let hr = db.addService(.heartRate, characteristics: [.init(.heartRateMeasurement, properties: .notify)])
         let out = Self.run(GATTClient(), GATTServer(database: db))
         #expect(out.log == [.subscribed])

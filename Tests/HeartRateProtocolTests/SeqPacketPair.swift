@@ -1,7 +1,8 @@
+import Platform
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Platform
 
 /// Both ends of `socketpair(AF_UNIX, SOCK_SEQPACKET)`, non-blocking: a kernel socket that keeps
 /// record boundaries like an L2CAP ATT channel, so each write is read back as one PDU.
@@ -27,7 +28,8 @@ struct SeqPacketPair {
     /// One record, or nil when none is waiting.
     static func readPDU(_ fd: FileDescriptor) throws -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 1024)
-        let result = buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) -> Int in try fd.read(into: raw) } }
+        let result = buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) -> Int in try fd.read(into: raw) }
+        }
         switch result {
         case .success(let n): return Array(buffer[0..<n])
         case .failure(let errno) where errno == .wouldBlock: return nil

@@ -51,7 +51,10 @@ struct SocketPairTests {
             }
             if !progressed { return moved }
             moved += 1
-            if moved > 10_000 { Issue.record("no quiescence after 10 000 PDUs"); return moved }
+            if moved > 10_000 {
+                Issue.record("no quiescence after 10 000 PDUs")
+                return moved
+            }
         }
     }
 

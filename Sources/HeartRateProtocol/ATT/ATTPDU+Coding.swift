@@ -61,7 +61,9 @@ extension ATTPDU {
                 throw .invalidList(opcode: opcode, elementLength: entry, parameterLength: n)
             }
             var list: [HandleValue] = []
-            while let handle = r.u16(), let value = r.take(entry - 2) { list.append(HandleValue(handle: handle, value: value)) }
+            while let handle = r.u16(), let value = r.take(entry - 2) {
+                list.append(HandleValue(handle: handle, value: value))
+            }
             self = .readByTypeResponse(list)
         case .readRequest:
             try length(n == 2)

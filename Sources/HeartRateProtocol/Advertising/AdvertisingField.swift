@@ -56,8 +56,12 @@ public enum AdvertisingField: Hashable, Sendable {
         case .localName(let name, _): out = name
         case .txPowerLevel(let dBm): out = [UInt8(bitPattern: dBm)]
         case .appearance(let a): out.appendLE(a)
-        case .serviceData16(let uuid, let data): out.appendLE(uuid); out += data
-        case .manufacturerData(let company, let data): out.appendLE(company); out += data
+        case .serviceData16(let uuid, let data):
+            out.appendLE(uuid)
+            out += data
+        case .manufacturerData(let company, let data):
+            out.appendLE(company)
+            out += data
         case .other(_, let data): out = data
         }
         return out

@@ -297,7 +297,11 @@ public struct GATTClient: Sendable {
     /// Applies the response to the step it answers. Returns actions for the caller.
     private mutating func complete(_ step: Step, with pdu: ATTPDU, _ now: Int64) -> [Action] {
         let notFound: Bool
-        if case .errorResponse(_, _, let error) = pdu { notFound = error == .attributeNotFound } else { notFound = false }
+        if case .errorResponse(_, _, let error) = pdu {
+            notFound = error == .attributeNotFound
+        } else {
+            notFound = false
+        }
         switch step {
         case .exchangeMTU:
             mtuDone = true
@@ -338,7 +342,8 @@ public struct GATTClient: Sendable {
                 var floor = Int(from)
                 for entry in list {
                     var r = ByteReader(entry.value)
-                    guard Int(entry.handle) >= floor, entry.handle <= s.end, entry.value.count == 5 || entry.value.count == 19,
+                    guard Int(entry.handle) >= floor, entry.handle <= s.end,
+                        entry.value.count == 5 || entry.value.count == 19,
                         let properties = r.u8(), let valueHandle = r.u16(), valueHandle > entry.handle,
                         valueHandle <= s.end, let uuid = BluetoothUUID(littleEndian: r.rest())
                     else {

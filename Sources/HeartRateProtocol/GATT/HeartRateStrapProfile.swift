@@ -50,7 +50,9 @@ extension AttributeDatabase {
             ])
         let gatt = db.addService(
             .genericAttribute,
-            characteristics: [CharacteristicDefinition(.serviceChanged, properties: .indicate, value: [1, 0, 0xFF, 0xFF])])
+            characteristics: [
+                CharacteristicDefinition(.serviceChanged, properties: .indicate, value: [1, 0, 0xFF, 0xFF])
+            ])
         let heartRate = db.addService(
             .heartRate,
             characteristics: [
@@ -67,8 +69,10 @@ extension AttributeDatabase {
             characteristics: [
                 CharacteristicDefinition(
                     .manufacturerNameString, properties: .read, value: Array(identity.manufacturerName.utf8)),
-                CharacteristicDefinition(.modelNumberString, properties: .read, value: Array(identity.modelNumber.utf8)),
-                CharacteristicDefinition(.serialNumberString, properties: .read, value: Array(identity.serialNumber.utf8)),
+                CharacteristicDefinition(
+                    .modelNumberString, properties: .read, value: Array(identity.modelNumber.utf8)),
+                CharacteristicDefinition(
+                    .serialNumberString, properties: .read, value: Array(identity.serialNumber.utf8)),
                 CharacteristicDefinition(
                     .hardwareRevisionString, properties: .read, value: Array(identity.hardwareRevision.utf8)),
                 CharacteristicDefinition(

@@ -61,7 +61,8 @@ extension MgmtEventPacket {
             let eirLength = Int(r.u16() ?? 0)
             try check(r.remaining == eirLength)
             event = .deviceFound(
-                DeviceFound(address: address, addressType: type, rssi: rssi == 127 ? nil : rssi, flags: flags, eir: r.rest()))
+                DeviceFound(
+                    address: address, addressType: type, rssi: rssi == 127 ? nil : rssi, flags: flags, eir: r.rest()))
         case .discovering:
             try check(n == 2)
             let types = DiscoveryAddressTypes(rawValue: r.u8() ?? 0)
@@ -69,14 +70,17 @@ extension MgmtEventPacket {
         case .advertisingAdded, .advertisingRemoved:
             try check(n == 1)
             let instance = r.u8() ?? 0
-            event = eventCode == .advertisingAdded ? .advertisingAdded(instance: instance) : .advertisingRemoved(instance: instance)
+            event =
+                eventCode == .advertisingAdded
+                ? .advertisingAdded(instance: instance) : .advertisingRemoved(instance: instance)
         default:
             event = .other(eventCode, parameters: r.rest())
         }
         self.init(index: index, event: event)
     }
 
-    private static func reply(to opcode: MgmtOpcode, status: MgmtStatus, parameters p: [UInt8]) throws(MgmtDecodingError)
+    private static func reply(to opcode: MgmtOpcode, status: MgmtStatus, parameters p: [UInt8])
+        throws(MgmtDecodingError)
         -> MgmtReply
     {
         guard status.isSuccess else { return p.isEmpty ? .none : .raw(p) }
@@ -214,8 +218,10 @@ extension MgmtEventPacket {
             p.appendLE(info.manufacturer)
             p.appendLE(info.supportedSettings.rawValue)
             p.appendLE(info.currentSettings.rawValue)
-            p += [UInt8(truncatingIfNeeded: info.classOfDevice), UInt8(truncatingIfNeeded: info.classOfDevice >> 8),
-                  UInt8(truncatingIfNeeded: info.classOfDevice >> 16)]
+            p += [
+                UInt8(truncatingIfNeeded: info.classOfDevice), UInt8(truncatingIfNeeded: info.classOfDevice >> 8),
+                UInt8(truncatingIfNeeded: info.classOfDevice >> 16),
+            ]
             p += nulPadded(info.name, field: MgmtCommand.nameFieldLength)
             p += nulPadded(info.shortName, field: MgmtCommand.shortNameFieldLength)
         case .settings(let settings):
@@ -230,7 +236,10 @@ extension MgmtEventPacket {
             p.append(types.rawValue)
         case .advertisingFeatures(let f):
             p.appendLE(f.supportedFlags.rawValue)
-            p += [f.maxAdvertisingDataLength, f.maxScanResponseLength, f.maxInstances, UInt8(truncatingIfNeeded: f.instances.count)]
+            p += [
+                f.maxAdvertisingDataLength, f.maxScanResponseLength, f.maxInstances,
+                UInt8(truncatingIfNeeded: f.instances.count),
+            ]
             p += f.instances
         case .advertisingInstance(let instance):
             p.append(instance)
