@@ -38,14 +38,14 @@ struct AdvertisingDataTests {
 
     @Test("RecoveryDeck design §5: a strap is matched by the Polar H10 name prefix or 0x180D, nothing else")
     func matcher() throws {
-        #expect(AdvertisingData(fields: [.name("Polar H10 ABCD", complete: false)]).strapMatch == .polarH10Name)
+        #expect(AdvertisingData(fields: [.localName("Polar H10 ABCD", complete: false)]).strapMatch == .polarH10Name)
         #expect(AdvertisingData(fields: [.serviceUUIDs16([0x180D], complete: true)]).strapMatch == .heartRateService)
-        #expect(AdvertisingData(fields: [.name("Polar OH1 1234", complete: true)]).strapMatch == nil)
+        #expect(AdvertisingData(fields: [.localName("Polar OH1 1234", complete: true)]).strapMatch == nil)
         #expect(AdvertisingData(fields: [.serviceUUIDs16([0x180F, 0x180A], complete: true)]).strapMatch == nil)
         #expect(AdvertisingData(fields: []).strapMatch == nil)
         // The name arrives in a scan response: merged with the advert it still matches by name.
         let advert = AdvertisingData(fields: [.flags(0x06)])
-        let response = AdvertisingData(fields: [.name("Polar H10 77", complete: true)])
+        let response = AdvertisingData(fields: [.localName("Polar H10 77", complete: true)])
         #expect(advert.merged(with: response).strapMatch == .polarH10Name)
     }
 

@@ -50,7 +50,7 @@ public struct AdvertisingData: Hashable, Sendable {
             while let chunk = r.take(16), let u = BluetoothUUID(littleEndian: chunk) { list.append(u) }
             return .serviceUUIDs128(list, complete: type == 0x07)
         case 0x08, 0x09:
-            return .localName(data, complete: type == 0x09)
+            return .localName(bytes: data, complete: type == 0x09)
         case 0x0A:
             try require(data.count == 1)
             return .txPowerLevel(Int8(bitPattern: data[0]))

@@ -12,7 +12,7 @@ public enum AdvertisingField: Hashable, Sendable {
     case serviceUUIDs128([BluetoothUUID], complete: Bool)
     /// Local name (0x08 shortened, 0x09 complete), §1.2, as the octets received (UTF-8 by the
     /// spec, but a peer may send anything; `AdvertisingData.localName` reads it as text).
-    case localName([UInt8], complete: Bool)
+    case localName(bytes: [UInt8], complete: Bool)
     /// TX Power Level (0x0A) in dBm, §1.5.
     case txPowerLevel(Int8)
     /// Appearance (0x19), §1.12.
@@ -25,8 +25,8 @@ public enum AdvertisingField: Hashable, Sendable {
     case other(type: UInt8, data: [UInt8])
 
     /// A local name field from text.
-    public static func name(_ text: String, complete: Bool = true) -> AdvertisingField {
-        .localName(Array(text.utf8), complete: complete)
+    public static func localName(_ text: String, complete: Bool = true) -> AdvertisingField {
+        .localName(bytes: Array(text.utf8), complete: complete)
     }
 
     /// The AD type octet this field travels under.
