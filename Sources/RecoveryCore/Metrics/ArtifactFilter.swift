@@ -69,30 +69,31 @@ public struct ArtifactFilter: Sendable {
 
     @inlinable public static func isInRange(_ rrMs: Double) -> Bool { rrMs >= minimumMs && rrMs <= maximumMs }
 
-    /// Judges one RR (ms), counts it, and updates the reference.
-    @inlinable
+    /// Judges one RR (ms), counts it, and updates the reference. Always inlined: it is a handful of instructions
+    /// on the per-beat path, where a call would cost more than the work.
+    @inlinable @inline(__always)
     public mutating func judge(_ rrMs: Double) -> Verdict {
         guard ArtifactFilter.isInRange(rrMs) else {  // NaN lands here too
-            outOfRangeCount += 1
+            outOfRangeCount &+= 1  // counts of beats: wrapping needs 2^63 of them
             return .outOfRange
         }
         defer { lastInRange = rrMs }
         let previous = referenceOrNaN
         if 5 * abs(rrMs - previous) > previous {  // false when there is no reference (NaN)
-            rejectionRun += 1
-            successiveDifferenceCount += 1
+            rejectionRun &+= 1
+            successiveDifferenceCount &+= 1
             return .successiveDifference
         }
         rejectionRun = 0
         lastAccepted = rrMs
-        acceptedCount += 1
+        acceptedCount &+= 1
         return .accepted
     }
 
     /// Uses an RR as reference without counting it (the settle phase: its RR are discarded for rMSSD but the
     /// beat just before the capture is still the right thing to compare the first captured beat with).
     /// An out-of-range RR is ignored.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func prime(_ rrMs: Double) {
         guard ArtifactFilter.isInRange(rrMs) else { return }
         lastAccepted = rrMs
