@@ -60,15 +60,17 @@ public struct RingBuffer<Element>: RandomAccessCollection {
     }
 
     /// Appends at the newest end. Returns false, counts the refusal and changes nothing when full.
-    @inlinable @discardableResult
+    /// Always inlined, as `popFirst`: both are per-sample operations of a few instructions.
+    @inlinable @inline(__always) @discardableResult
     public mutating func append(_ element: Element) -> Bool {
         guard held < capacity else {
             refusals &+= 1
             return false
         }
-        let tail = slot(forOffset: held).position
         // Copy on write: the one check per append (storage shared with a copy of this buffer is cloned once).
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.clone(capacity: capacity) }
+        // First, so that little is live across the runtime call.
+        if !isKnownUniquelyReferenced(&storage) { cloneStorage() }
+        let tail = slot(forOffset: held).position
         storage.withUnsafeMutablePointers { initialized, elements in
             if tail < initialized.pointee {
                 elements[tail] = element
@@ -82,14 +84,21 @@ public struct RingBuffer<Element>: RandomAccessCollection {
         return true
     }
 
+    /// Gives this buffer its own copy of the storage it shares with a copy of it.
+    @usableFromInline @inline(never)
+    mutating func cloneStorage() {
+        storage = storage.clone(capacity: capacity)
+    }
+
     /// Removes and returns the oldest element, or nil when empty. Writes nothing to the storage (the slot keeps its
     /// value until an append reuses it), so it needs no copy-on-write check.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func popFirst() -> Element? {
         guard held > 0 else { return nil }
         let position = head.position
         let element = storage.withUnsafeMutablePointerToElements { $0[position] }
-        head = slot(forOffset: 1)
+        let next = position &+ 1
+        head = Slot(next == capacity ? 0 : next)  // slot(forOffset: 1), as head < capacity
         held &-= 1
         checkInvariants()
         return element
@@ -142,8 +151,7 @@ final class RingStorage<Element>: ManagedBuffer<Int, Element> {
     }
 
     /// A copy for a buffer about to write while another buffer shares this storage: same slots, same layout.
-    /// Out of line: it never runs on the per-sample path of a uniquely held buffer.
-    @usableFromInline @inline(never)
+    @usableFromInline
     func clone(capacity: Int) -> RingStorage {
         let copy = RingStorage.create(capacity: capacity)
         withUnsafeMutablePointers { count, source in
