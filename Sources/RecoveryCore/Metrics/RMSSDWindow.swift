@@ -43,11 +43,10 @@ public struct RMSSDWindow: Sendable {
     @usableFromInline var deadline: Int64
     @usableFromInline var artifactFilter = ArtifactFilter()
     @usableFromInline var running = HRVAccumulator()
-    /// The accepted RR of the capture: `acceptedSlots[0 ..< acceptedCount]`, in order.
+    /// The accepted RR of the capture, in order: the n-th accepted RR (n = 0, 1, …, `running.count` − 1) is in
+    /// slot n while n < 512; any later one is counted by `running` but finds no slot (never in the spec's window;
+    /// see `init`).
     @usableFromInline var acceptedSlots = AcceptedSlots(repeating: 0)
-    @usableFromInline var acceptedCount = 0
-    /// Accepted RR that found every slot taken (never in the spec's window; see `init`).
-    @usableFromInline var acceptedRefusals = 0
     @usableFromInline var closed: HRVWindowResult?
     @usableFromInline var isClosed = false
 
@@ -58,8 +57,9 @@ public struct RMSSDWindow: Sendable {
     /// (it allocates; the per-beat path keeps them inline).
     public var acceptedIntervals: RingBuffer<Double> {
         var intervals = RingBuffer<Double>(capacity: SessionCapacity.windowIntervals)
-        for i in 0..<acceptedCount { intervals.append(acceptedSlots[i]) }
-        intervals.refusals = acceptedRefusals
+        let kept = min(running.count, AcceptedSlots.count)
+        for i in 0..<kept { intervals.append(acceptedSlots[i]) }
+        intervals.refusals = running.count - kept
         return intervals
     }
     /// The outcome, once the window has closed.
@@ -81,8 +81,6 @@ public struct RMSSDWindow: Sendable {
         deadline = captureStart + configuration.maximumCaptureMs
         artifactFilter = ArtifactFilter()
         running = HRVAccumulator()
-        acceptedCount = 0
-        acceptedRefusals = 0
         closed = nil
         isClosed = false
     }
@@ -105,13 +103,10 @@ public struct RMSSDWindow: Sendable {
             return .settling
         }
         if artifactFilter.judge(rrMs) == .accepted {
+            let slot = running.count
             running.add(rrMs)
-            if UInt(bitPattern: acceptedCount) < UInt(AcceptedSlots.count) {  // unsigned: also proves the index ≥ 0
-                acceptedSlots[acceptedCount] = rrMs
-                acceptedCount &+= 1
-            } else {
-                acceptedRefusals &+= 1
-            }
+            // Unsigned compare: also proves slot ≥ 0, so the subscript's own check folds away.
+            if UInt(bitPattern: slot) < UInt(AcceptedSlots.count) { acceptedSlots[slot] = rrMs }
             if running.count >= configuration.minimumAccepted && running.sumMs >= configuration.minimumAcceptedSumMs {
                 return .complete(close(at: nowMs))
             }
