@@ -48,7 +48,9 @@ public struct RMSSDWindow: Sendable {
     /// see `init`).
     @usableFromInline var acceptedSlots = AcceptedSlots(repeating: 0)
     @usableFromInline var closed: HRVWindowResult?
-    @usableFromInline var isClosed = false
+    /// `deadline` while the window is open, `Int64.min` once it is closed: one compare sends every beat that is not
+    /// for the settle or the capture (closed window, deadline reached) out of line.
+    @usableFromInline var openUntil: Int64
 
     public var startMs: Int64 { start }
     public var filter: ArtifactFilter { artifactFilter }
@@ -72,6 +74,7 @@ public struct RMSSDWindow: Sendable {
         self.configuration = configuration
         self.captureStart = startMs + configuration.settleMs
         self.deadline = captureStart + configuration.maximumCaptureMs
+        self.openUntil = deadline
     }
 
     /// Starts over at `startMs` (a retry after a quality fail), reusing the slots.
@@ -79,17 +82,17 @@ public struct RMSSDWindow: Sendable {
         start = startMs
         captureStart = startMs + configuration.settleMs
         deadline = captureStart + configuration.maximumCaptureMs
+        openUntil = deadline
         artifactFilter = ArtifactFilter()
         running = HRVAccumulator()
         closed = nil
-        isClosed = false
     }
 
     @inlinable public var captureStartMs: Int64 { captureStart }
     /// When the capture gives up: the time the daemon should arm a timer for while capturing.
     @inlinable public var deadlineMs: Int64 { deadline }
 
-    public var isComplete: Bool { isClosed }
+    public var isComplete: Bool { closed != nil }
 
     /// Feeds one RR interval (ms) received at `nowMs`.
     ///
@@ -97,7 +100,7 @@ public struct RMSSDWindow: Sendable {
     /// instructions; a closed window and a beat at or after the deadline go out of line (`appendAfterCapture`).
     @inlinable @inline(__always)
     public mutating func append(_ rrMs: Double, at nowMs: Int64) -> Progress {
-        if isClosed || nowMs >= deadline { return appendAfterCapture(rrMs, at: nowMs) }
+        if nowMs >= openUntil { return appendAfterCapture(rrMs, at: nowMs) }
         if nowMs < captureStart {
             artifactFilter.prime(rrMs)
             return .settling
@@ -149,7 +152,7 @@ public struct RMSSDWindow: Sendable {
             metrics: running.metrics(rejected: artifactFilter.rejected), quality: quality,
             acceptedSumMs: running.sumMs, captureStartMs: captureStartMs, captureEndMs: endMs)
         closed = result
-        isClosed = true
+        openUntil = .min
         return result
     }
 }
