@@ -8,7 +8,8 @@
 // Both sides are timed the same way: N single passes over the whole series, each pass timed on its own, and
 // the fastest and the median pass reported. A pass is short on both sides (~1.3 ms for pyhrv, tens of µs for
 // the core), so on a loaded shared machine most passes run without being preempted and the fastest pass is
-// the cost of the code, not of its neighbours.
+// the cost of the code, not of its neighbours. The per-sample path is fed the series as the strap sends it
+// (whole 1/1024 s, RecoveryDeck spec §4.1); the formula line runs on pyhrv's exact values and must match its rMSSD.
 //
 // Instruction counts (repeatable where timings are not): the per-sample loop is its own function, so
 //   valgrind --tool=callgrind --toggle-collect='*pathPass*' .build/release/core-bench --passes 10
@@ -224,7 +225,9 @@ struct CoreBench {
         print(
             "series: pyhrv SampleNNISeriesLong, \(series.count) RR (\(f(series.reduce(0, +) / 1000, 0)) s); "
                 + "each figure is \(passes) single passes over the whole series")
-        print("load average (1 min): \(loadAtStart) at start, \(loadAverage()) at end, on 2 CPUs shared")
+        print(
+            "load average (1 min): \(loadAtStart) at start, \(loadAverage()) at end, "
+                + "on \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) CPUs")
         print("ns per RR" + String(repeating: " ", count: 53) + "fastest    median")
         row("RecoveryCore per-sample path, loop (ring+filter+window)", perRR(path.fastest), perRR(path.median))
         row("RecoveryCore per-sample path, one call per beat", perRR(call.fastest), perRR(call.median))
