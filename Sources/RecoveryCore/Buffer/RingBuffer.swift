@@ -31,7 +31,7 @@ public struct RingBuffer<Element>: RandomAccessCollection {
     public let capacity: Int
     @usableFromInline var refusals: Int
 
-    /// Reserves storage for `capacity` elements, once.
+    /// Allocates storage for `capacity` elements, once.
     public init(capacity: Int) {
         precondition(capacity > 0, "a ring buffer needs room for at least one element")
         self.storage = RingStorage.create(capacity: capacity)
