@@ -12,7 +12,10 @@
 /// Shape after swift-collections' `RigidDeque`: `isFull`, `freeCapacity`, a `Slot` type for physical storage
 /// positions distinct from logical offsets (0 = oldest), and invariant checks compiled in only when
 /// `RECOVERYCORE_INVARIANTS` is defined (debug builds of this package).
-public struct RingBuffer<Element>: RandomAccessCollection {
+///
+/// Elements are plain values (`BitwiseCopyable`: RR intervals, BPM readings, numbers), so a popped slot holds
+/// no reference that would need releasing before an append reuses it.
+public struct RingBuffer<Element: BitwiseCopyable>: RandomAccessCollection {
     /// A physical position in `storage`. Logical offsets are plain `Int`s counted from the oldest element;
     /// the two are never interchangeable, so converting is always explicit (`slot(forOffset:)`).
     @usableFromInline
