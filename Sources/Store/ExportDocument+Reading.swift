@@ -21,7 +21,10 @@ extension ExportDocument {
         let r = Field(value: root, path: "")
         let version = try r["protocolVersion"].int()
         guard (1...ExportDocument.protocolVersion).contains(version) else {
-            throw ExportError(path: "protocolVersion", reason: "is \(version); this program reads 1…\(ExportDocument.protocolVersion)")
+            throw ExportError(
+                path: "protocolVersion",
+                reason: "is \(version); this program reads 1…\(ExportDocument.protocolVersion)"
+            )
         }
         let generatedAt = try r["generatedAt"].int64()
         let full = try r["full"].bool()
@@ -39,7 +42,8 @@ extension ExportDocument {
                     payload: try e["payload"].optional { (f) throws(ExportError) in try f.string() })
             }
         }
-        self.init(generatedAt: generatedAt, full: full, habits: habits, days: days, settings: settings, analytics: analytics)
+        self.init(
+            generatedAt: generatedAt, full: full, habits: habits, days: days, settings: settings, analytics: analytics)
     }
 
     private static func day(_ f: Field) throws(ExportError) -> DayRecord {
@@ -47,8 +51,11 @@ extension ExportDocument {
         let questionnaire = try f["questionnaire"].optional { (q) throws(ExportError) in
             try ExportDocument.questionnaire(q, date: date)
         }
-        let measurement = try f["measurement"].optional { (m) throws(ExportError) in try ExportDocument.measurement(m, date: date) }
-        return DayRecord(date: date, questionnaire: questionnaire, measurement: measurement, imported: try f["imported"].bool())
+        let measurement = try f["measurement"].optional { (m) throws(ExportError) in
+            try ExportDocument.measurement(m, date: date)
+        }
+        return DayRecord(
+            date: date, questionnaire: questionnaire, measurement: measurement, imported: try f["imported"].bool())
     }
 
     private static func questionnaire(_ q: Field, date: LocalDate) throws(ExportError) -> Questionnaire {

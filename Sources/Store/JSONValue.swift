@@ -18,7 +18,8 @@ public enum JSONValue: Hashable, Sendable {
         case (.integer(let x), .number(let y)), (.number(let y), .integer(let x)): Double(x) == y
         case (.string(let x), .string(let y)): x == y
         case (.array(let x), .array(let y)): x == y
-        case (.object(let x), .object(let y)): x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case (.object(let x), .object(let y)):
+            x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         default: false
         }
     }

@@ -32,7 +32,8 @@ public enum SyntheticHistory {
             if case .complete(let result) = window.append(rr.milliseconds, at: at) {
                 capture = result
                 if !result.quality.isOK || skipOrthostatic {
-                    endMs = result.captureEndMs
+                    // The session ends with the beat that closed the window: keep that beat.
+                    endMs = result.captureEndMs + 1
                 } else {
                     heart.standAtMs = result.captureEndMs + lyingMs + standCueMs
                     endMs = result.captureEndMs + lyingMs + standCueMs + standingMs
@@ -40,7 +41,8 @@ public enum SyntheticHistory {
             }
         }
         let result = capture ?? window.finish(at: endMs)
-        let recorded = SyntheticMorning(day: heart.day, standAtMs: heart.standAtMs, beats: beats, rrAvailable: options.rrAvailable)
+        let recorded = SyntheticMorning(
+            day: heart.day, standAtMs: heart.standAtMs, beats: beats, rrAvailable: options.rrAvailable)
         let rr = options.rrAvailable ? recorded.rrIntervals.filter { $0.receivedAtMs < endMs } : []
         let heartRates = recorded.heartRates().filter { $0.receivedAtMs < endMs }
         let measuredOrthostatic = result.quality.isOK && !skipOrthostatic
@@ -49,11 +51,13 @@ public enum SyntheticHistory {
             lyingEndMs: measuredOrthostatic ? result.captureEndMs + lyingMs : nil,
             standStartMs: measuredOrthostatic ? result.captureEndMs + lyingMs + standCueMs : nil,
             standEndMs: measuredOrthostatic ? endMs : nil)
-        let orthostatic = measuredOrthostatic ? OrthostaticCalculator.result(rr: rr, heartRates: heartRates, marks: marks) : nil
+        let orthostatic =
+            measuredOrthostatic ? OrthostaticCalculator.result(rr: rr, heartRates: heartRates, marks: marks) : nil
         let status: OrthostaticStatus =
             skipOrthostatic ? .skipped : (orthostatic == nil ? .failed : .completed)
         let captureHR = OrthostaticCalculator.meanHeartRate(
-            rr: rr, heartRates: heartRates, phase: result.captureStartMs..<max(result.captureEndMs, result.captureStartMs + 1))
+            rr: rr, heartRates: heartRates,
+            phase: result.captureStartMs..<max(result.captureEndMs, result.captureStartMs + 1))
         return MorningMeasurement(
             date: heart.day.date, startedAtEpoch: startedAtEpoch,
             durationMs: endMs,

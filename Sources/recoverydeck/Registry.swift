@@ -26,10 +26,17 @@ enum Registry {
             ExportCommand.self,
             DeleteCommand.self,
             AnalyticsCommand.self,
+            SettingsCommand.self,
             DemoCommand.self,
             MeasureCommand.self,
             CancelCommand.self,
             WatchCommand.self,
+            DoctorCommand.self,
+            ImportCSVCommand.self,
+            ImportRRCommand.self,
+            ReportCommand.self,
+            FindingsCommand.self,
+            CalibrateCommand.self,
         ]
     }
 }

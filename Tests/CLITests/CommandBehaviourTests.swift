@@ -24,7 +24,11 @@ struct CommandBehaviourTests {
         let status = try cli.run(["status"] + now)
         #expect(status.status == 0)
         #expect(status.stdout.contains("Today: Tuesday 2026-03-10."))
-        #expect(status.stdout.contains("Check-in      done: fatigue 5, mood 6, soreness 4, life stress 5, sleep quality 6 (mean 5.2); habits: alcohol"))
+        #expect(
+            status.stdout.contains(
+                "Check-in      done: fatigue 5, mood 6, soreness 4, life stress 5, sleep quality 6 (mean 5.2); "
+                    + "habits: alcohol"
+            ))
         #expect(status.stdout.contains("Measurement   not yet"))
         #expect(status.stdout.contains("subjective    green (absolute)"))
         #expect(status.stdout.contains("Composite     building (rough signal — not medical)"))
@@ -71,7 +75,11 @@ struct CommandBehaviourTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         #expect(try cli.run(["checkin", "--now", "2026-03-07T07:00"] + Self.scores).status == 0)
-        #expect(try cli.run(["checkin", "--now", "2026-03-10T07:00", "--fatigue", "1", "--mood", "2", "--soreness", "3", "--stress", "4", "--sleep", "5"]).status == 0)
+        #expect(
+            try cli.run([
+                "checkin", "--now", "2026-03-10T07:00", "--fatigue", "1", "--mood", "2", "--soreness", "3", "--stress",
+                "4", "--sleep", "5",
+            ]).status == 0)
         let outcome = try cli.run(["history", "--days", "5", "--now", "2026-03-10T07:00"])
         #expect(outcome.status == 0)
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
@@ -81,7 +89,9 @@ struct CommandBehaviourTests {
         #expect(lines[2].hasPrefix("2026-03-07  5.2 "))
         #expect(lines[3] == "2026-03-08  no record")
         #expect(lines[5].hasPrefix("2026-03-10  3.0 "))
-        let days = try #require(try json(try cli.run(["history", "--json", "--days", "2", "--now", "2026-03-10T07:00"]).stdout)["days"] as? [[String: Any]])
+        let days = try #require(
+            try json(try cli.run(["history", "--json", "--days", "2", "--now", "2026-03-10T07:00"]).stdout)["days"]
+                as? [[String: Any]])
         #expect(days.count == 2)
         #expect(days[0]["stored"] as? Bool == false)
         #expect(days[0]["rmssdMs"] is NSNull)
@@ -98,7 +108,8 @@ struct CommandBehaviourTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         let list = Self.vector.map(String.init).joined(separator: "\n") + "\n"
-        try ("# RR in ms\n" + list).write(to: cli.directory.appendingPathComponent("rr.txt"), atomically: true, encoding: .utf8)
+        try ("# RR in ms\n" + list).write(
+            to: cli.directory.appendingPathComponent("rr.txt"), atomically: true, encoding: .utf8)
         let csv = "time_s,rr,hr\r\n" + Self.vector.enumerated().map { "\($0),\($1),60" }.joined(separator: "\r\n")
         try csv.write(to: cli.directory.appendingPathComponent("rr.csv"), atomically: true, encoding: .utf8)
         for (args, input) in [(["rr.txt"], ""), (["rr.csv"], ""), (["-"], list)] {
@@ -147,7 +158,9 @@ struct CommandBehaviourTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         for day in ["2026-03-08", "2026-03-09"] {
-            #expect(try cli.run(["checkin", "--now", "\(day)T07:00", "--note", "a, \"quoted\" note"] + Self.scores).status == 0)
+            #expect(
+                try cli.run(["checkin", "--now", "\(day)T07:00", "--note", "a, \"quoted\" note"] + Self.scores).status
+                    == 0)
         }
         let plain = try cli.run(["export"])
         #expect(plain.status == 0 && plain.stderr.isEmpty)
@@ -180,7 +193,9 @@ struct CommandBehaviourTests {
         }
         let one = try cli.run(["delete", "--day", "2026-03-09", "--yes"])
         #expect(one.status == 0 && one.stderr == "Deleted everything stored for 2026-03-09.\n")
-        let dates = (try json(try cli.run(["export"]).stdout)["days"] as? [[String: Any]])?.map { $0["date"] as? String }
+        let dates = (try json(try cli.run(["export"]).stdout)["days"] as? [[String: Any]])?.map {
+            $0["date"] as? String
+        }
         #expect(dates == ["2026-03-08", "2026-03-10"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: cli.databasePath)).range(of: Data(note.utf8)) != nil)
         let all = try cli.run(["delete", "--all", "--yes"])
@@ -199,7 +214,11 @@ struct CommandBehaviourTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         #expect(try cli.run(["checkin", "--now", "2026-03-09T07:00"] + Self.scores).status == 0)
-        #expect(try cli.run(["checkin", "--now", "2026-03-10T07:00", "--fatigue", "7", "--mood", "6", "--soreness", "4", "--stress", "5", "--sleep", "6"]).status == 0)
+        #expect(
+            try cli.run([
+                "checkin", "--now", "2026-03-10T07:00", "--fatigue", "7", "--mood", "6", "--soreness", "4", "--stress",
+                "5", "--sleep", "6",
+            ]).status == 0)
         let summary = try json(try cli.run(["analytics", "--json", "--now", "2026-03-10T08:00"]).stdout)
         #expect(summary["checkins"] as? Int == 2)
         let distribution = try #require(summary["distribution"] as? [String: [Int]])
@@ -211,6 +230,31 @@ struct CommandBehaviourTests {
         #expect(text.stdout.contains("Check-ins               2"))
     }
 
+    @Test("settings: the habit list starts as the starter list; a new list is what checkin accepts")
+    func settings() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let shown = try cli.run(["settings"])
+        #expect(shown.stdout == "habits                alcohol,late-caffeine,hard-training,late-night,illness\n")
+        let saved = try cli.run([
+            "settings", "--habits", "alcohol,sauna", "--display-name", "Zach", "--reminder", "6:30",
+        ])
+        #expect(saved.status == 0 && saved.stderr == "Saved habits, display_name, reminder_time.\n")
+        let settings = try json(try cli.run(["settings", "--json"]).stdout)
+        #expect(settings["habits"] as? String == "alcohol,sauna")
+        #expect(settings["reminder_time"] as? String == "06:30")
+        #expect(try cli.run(["checkin", "--habit", "sauna"] + Self.scores).status == 0)
+        let refused = try cli.run(["checkin", "--habit", "illness"] + Self.scores)
+        #expect(refused.status == 64)
+        #expect(
+            refused.stderr.hasPrefix(
+                "recoverydeck checkin: unknown habit 'illness'; the configured habits are alcohol, sauna."))
+        let status = try cli.run(["status"])
+        #expect(status.stdout.hasPrefix("Good morning, Zach.\n"))
+        #expect(try cli.run(["settings", "--display-name", "", "--reminder", "off"]).status == 0)
+        #expect(try json(try cli.run(["settings", "--json"]).stdout).keys.sorted() == ["habits"])
+    }
+
     @Test("checkin replaces the day's answers when given again, and says so")
     func checkinReplaces() throws {
         let cli = try RecoveryDeckProcess()
@@ -218,8 +262,13 @@ struct CommandBehaviourTests {
         let now = ["--now", "2026-03-10T07:00"]
         let first = try cli.run(["checkin"] + Self.scores + now)
         #expect(first.stderr.hasPrefix("Saved the check-in for 2026-03-10"))
-        let second = try cli.run(["checkin", "--fatigue", "1", "--mood", "1", "--soreness", "1", "--stress", "1", "--sleep", "1"] + now)
-        #expect(second.stderr == "Replaced the check-in for 2026-03-10: fatigue 1, mood 1, soreness 1, life stress 1, sleep quality 1 (mean 1.0).\n")
+        let second = try cli.run(
+            ["checkin", "--fatigue", "1", "--mood", "1", "--soreness", "1", "--stress", "1", "--sleep", "1"] + now)
+        #expect(
+            second.stderr
+                == "Replaced the check-in for 2026-03-10: fatigue 1, mood 1, soreness 1, life stress 1, "
+                + "sleep quality 1 (mean 1.0).\n"
+        )
         let days = try #require(try json(try cli.run(["export"]).stdout)["days"] as? [[String: Any]])
         #expect(days.count == 1)
         #expect((days[0]["questionnaire"] as? [String: Any])?["fatigue"] as? Int == 1)

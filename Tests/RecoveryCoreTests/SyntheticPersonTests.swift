@@ -48,7 +48,8 @@ import Testing
         // stay small.
         let person = SyntheticPerson(seed: 5)
         for n in 0..<20 {
-            let result = HRVAnalysis.analyze(person.morning(day: n, standAtMs: nil, durationMs: 110_000).beats.map(\.rrMs),
+            let result = HRVAnalysis.analyze(
+                person.morning(day: n, standAtMs: nil, durationMs: 110_000).beats.map(\.rrMs),
                 window: .morning)
             #expect(result.quality == .ok, "day \(n)")
             #expect(result.metrics.artifactRatio < 0.10, "day \(n)")
@@ -75,7 +76,9 @@ import Testing
             var standingHeart = heart
             standingHeart.standAtMs = 140_000
             let peakTarget = (140_000...155_000).map { standingHeart.targetHeartRate(atMs: Double($0)) }.max()!
-            #expect(standingHeart.targetHeartRate(atMs: 195_000) < peakTarget - (m.day.peakRiseBpm - m.day.sustainedRiseBpm) / 3)
+            #expect(
+                standingHeart.targetHeartRate(atMs: 195_000) < peakTarget - (m.day.peakRiseBpm - m.day.sustainedRiseBpm)
+                    / 3)
         }
     }
 
@@ -100,12 +103,21 @@ import Testing
     func plantedEffects() {
         for seed: UInt64 in [11, 12] {
             let person = SyntheticPerson(seed: seed)
-            var alcohol: [Double] = [], sober: [Double] = [], trained: [Double] = [], rested: [Double] = []
+            var alcohol: [Double] = []
+            var sober: [Double] = []
+            var trained: [Double] = []
+            var rested: [Double] = []
             for day in person.days(0..<120) {
                 let morning = person.morning(day: day.index, standAtMs: nil, durationMs: 110_000)
                 let metrics = HRVAnalysis.analyze(morning.beats.map(\.rrMs), window: .morning).metrics
-                if day.habits.contains("alcohol") { alcohol.append(metrics.rmssdMs!) } else { sober.append(metrics.rmssdMs!) }
-                if day.habits.contains("hard-training") { trained.append(metrics.meanHRBpm!) } else {
+                if day.habits.contains("alcohol") {
+                    alcohol.append(metrics.rmssdMs!)
+                } else {
+                    sober.append(metrics.rmssdMs!)
+                }
+                if day.habits.contains("hard-training") {
+                    trained.append(metrics.meanHRBpm!)
+                } else {
                     rested.append(metrics.meanHRBpm!)
                 }
             }
@@ -122,7 +134,8 @@ import Testing
         let days = SyntheticPerson(seed: 21).days(0..<120)
         let x = days.map(\.state)
         let y = days.map(\.questionnaire.scores.mean)
-        let mx = x.reduce(0, +) / 120, my = y.reduce(0, +) / 120
+        let mx = x.reduce(0, +) / 120
+        let my = y.reduce(0, +) / 120
         let sxy = zip(x, y).reduce(0) { $0 + ($1.0 - mx) * ($1.1 - my) }
         let sxx = x.reduce(0) { $0 + ($1 - mx) * ($1 - mx) }
         let syy = y.reduce(0) { $0 + ($1 - my) * ($1 - my) }

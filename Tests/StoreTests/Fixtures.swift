@@ -47,7 +47,9 @@ enum Fixture {
                 settleStartMs: 0, captureStartMs: 15_000, captureEndMs: 75_500, lyingEndMs: 105_500,
                 standStartMs: 108_500, standEndMs: 168_500),
             rawRR: rr.enumerated().map { RRInterval(raw: $1, receivedAtMs: Int64($0) * 1000 + 812) },
-            heartRates: (0..<170).map { HeartRateReading(bpm: UInt16(58 + $0 % 5), receivedAtMs: Int64($0) * 1000 + 812) })
+            heartRates: (0..<170).map {
+                HeartRateReading(bpm: UInt16(58 + $0 % 5), receivedAtMs: Int64($0) * 1000 + 812)
+            })
     }
 
     /// A degraded (HR-only) morning: no RR, no rMSSD (spec §4.1).

@@ -82,7 +82,8 @@ struct StoreDayTests {
         try store.database.execute(
             "CREATE TRIGGER fail_midway BEFORE INSERT ON habit_tag BEGIN SELECT RAISE(ABORT, 'simulated'); END")
         #expect(throws: StoreError.self) {
-            try store.saveQuestionnaire(Fixture.questionnaire(scores: [1, 1, 1, 1, 1], habits: ["alcohol"]), recordedAt: 2)
+            try store.saveQuestionnaire(
+                Fixture.questionnaire(scores: [1, 1, 1, 1, 1], habits: ["alcohol"]), recordedAt: 2)
         }
         #expect(try store.questionnaire(on: Fixture.day) == before)
     }

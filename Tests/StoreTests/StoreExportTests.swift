@@ -16,7 +16,10 @@ struct StoreExportTests {
         try store.saveQuestionnaire(Fixture.questionnaire(d.adding(days: 1), habits: []), recordedAt: 12)
         try store.saveMorning(Fixture.degradedMorning(d.adding(days: 2)), recordedAt: 13)
         try store.saveImportedDays(
-            [DayRecord(date: d.adding(days: -5), measurement: Fixture.morning(d.adding(days: -5), orthostatic: .skipped))],
+            [
+                DayRecord(
+                    date: d.adding(days: -5), measurement: Fixture.morning(d.adding(days: -5), orthostatic: .skipped))
+            ],
             source: "elite-hrv", recordedAt: 14)
         return store
     }

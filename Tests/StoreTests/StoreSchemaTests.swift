@@ -78,7 +78,8 @@ struct StoreSchemaTests {
                 let values = columns.map { $0 == column ? value : 4 }
                 let sql = """
                     INSERT INTO questionnaire (day, fatigue, mood, soreness, stress, sleep, recorded_at)
-                    VALUES ('2026-01-\(day < 10 ? "0" : "")\(day)', \(values.map(String.init).joined(separator: ", ")), 0)
+                    VALUES ('2026-01-\(day < 10 ? "0" : "")\(day)',
+                        \(values.map(String.init).joined(separator: ", ")), 0)
                     """
                 day += 1
                 do {

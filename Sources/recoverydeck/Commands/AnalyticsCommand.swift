@@ -31,7 +31,8 @@ struct AnalyticsCommand: Command {
                     ("mornings", JSONValue(s.mornings)), ("orthostaticSkipped", JSONValue(s.orthostaticSkipped)),
                     ("orthostaticSkippedShare", JSONValue(s.orthostaticSkippedShare)),
                     ("qualityFails", JSONValue(s.qualityFails)), ("qualityFailRate", JSONValue(s.qualityFailRate)),
-                    ("medianSessionMs", JSONValue(s.medianSessionMs)), ("bleConnectFails", JSONValue(s.bleConnectFails)),
+                    ("medianSessionMs", JSONValue(s.medianSessionMs)),
+                    ("bleConnectFails", JSONValue(s.bleConnectFails)),
                     ("checkins", JSONValue(s.checkins)), ("distribution", .object(distribution)),
                 ]).serialized(pretty: true))
             return

@@ -1,3 +1,4 @@
+import Admin
 import RecoveryCore
 import Store
 
@@ -29,6 +30,11 @@ struct StatusCommand: Command {
             context.out(report.json.serialized(pretty: true))
         } else {
             context.outRaw(report.text)
+            let first = context.today.adding(days: -27)
+            context.out("\nThe last four weeks (one mark a day; a gap is a day not measured):")
+            for line in Sparkline.lines(days: try store.days(from: first, through: context.today), through: context.today) {
+                context.out(line)
+            }
         }
     }
 }

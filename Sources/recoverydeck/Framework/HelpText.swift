@@ -50,7 +50,10 @@ enum HelpText {
         for character in synopsis {
             if character == " ", depth == 0 {
                 // A bare option keeps its value placeholder on the same line: "--fatigue N".
-                if current.hasPrefix("-"), !current.contains(" ") { current.append(" "); continue }
+                if current.hasPrefix("-"), !current.contains(" ") {
+                    current.append(" ")
+                    continue
+                }
                 if !current.isEmpty { groups.append(current) }
                 current = ""
                 continue

@@ -26,7 +26,9 @@ struct HistoryReport {
         }
     }
 
-    static let header = ["date", "check-in", "rMSSD", "lying HR", "gap peak", "gap avg", "quality", "orthostatic", "light"]
+    static let header = [
+        "date", "check-in", "rMSSD", "lying HR", "gap peak", "gap avg", "quality", "orthostatic", "light",
+    ]
     static let widths = [12, 10, 8, 10, 10, 9, 20, 13]
 
     var text: String {
@@ -43,7 +45,8 @@ struct HistoryReport {
                         line.date.iso,
                         record.questionnaire.map { Formatting.fixed($0.scores.mean, digits: 1) } ?? Wording.dash,
                         Wording.value(m?.hrv?.rmssdMs, .rmssd), Wording.value(m?.orthostatic?.avgLyingHR, .lyingHR),
-                        Wording.value(m?.orthostatic?.gapPeak, .gapPeak), Wording.value(m?.orthostatic?.gapAvg, .gapAvg),
+                        Wording.value(m?.orthostatic?.gapPeak, .gapPeak),
+                        Wording.value(m?.orthostatic?.gapAvg, .gapAvg),
                         m.map { Wording.quality($0.quality) } ?? Wording.dash,
                         m?.orthostaticStatus.rawValue ?? Wording.dash, Wording.composite(line.composite),
                     ], HistoryReport.widths))

@@ -1,3 +1,4 @@
+import Insights
 import RecoveryCore
 import Store
 
@@ -44,13 +45,15 @@ struct StatusReport {
                 Wording.row(
                     [
                         channel.channel.label, Wording.light(channel.state),
-                        Wording.value(channel.todayValue, channel.channel), Wording.value(channel.acute, channel.channel),
+                        Wording.value(channel.todayValue, channel.channel),
+                        Wording.value(channel.acute, channel.channel),
                         norm, channel.words,
                     ], widths))
         }
         lines.append("")
         lines.append("Composite     \(Wording.composite(readout.composite)) (\(Baselines.compositeLabel))")
         lines.append("Baselines     \(baselineWords)")
+        lines += Insights.deviations(readout: readout).map { "T0            " + $0.sentence }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -64,10 +67,10 @@ struct StatusReport {
         switch m.orthostaticStatus {
         case .completed:
             if let o = m.orthostatic {
+                let bpm = { (value: Double) in Formatting.fixed(value, digits: 0) }
                 lines.append(
-                    "Orthostatic   lying \(Formatting.fixed(o.avgLyingHR, digits: 0)) bpm, standing "
-                        + "\(Formatting.fixed(o.avgStandingHR, digits: 0)) bpm, peak \(Formatting.fixed(o.peakStandingHR, digits: 0)) "
-                        + "bpm; gap avg \(Formatting.fixed(o.gapAvg, digits: 0)), gap peak \(Formatting.fixed(o.gapPeak, digits: 0)) bpm")
+                    "Orthostatic   lying \(bpm(o.avgLyingHR)) bpm, standing \(bpm(o.avgStandingHR)) bpm, peak "
+                        + "\(bpm(o.peakStandingHR)) bpm; gap avg \(bpm(o.gapAvg)), gap peak \(bpm(o.gapPeak)) bpm")
             }
         case .skipped: lines.append("Orthostatic   skipped")
         case .failed: lines.append("Orthostatic   not measured")
@@ -93,9 +96,11 @@ struct StatusReport {
             case .missing: state = "missing"
             }
             return .object([
-                ("channel", .string(c.channel.rawValue)), ("state", .string(state)), ("light", JSONValue(c.light?.rawValue)),
+                ("channel", .string(c.channel.rawValue)), ("state", .string(state)),
+                ("light", JSONValue(c.light?.rawValue)),
                 ("words", .string(c.words)), ("concerning", .bool(c.isConcerning)), ("today", JSONValue(c.todayValue)),
-                ("acute", JSONValue(c.acute)), ("acuteCount", JSONValue(c.acuteCount)), ("normMean", JSONValue(c.normMean)),
+                ("acute", JSONValue(c.acute)), ("acuteCount", JSONValue(c.acuteCount)),
+                ("normMean", JSONValue(c.normMean)),
                 ("normSD", JSONValue(c.normSD)), ("normCount", JSONValue(c.normCount)), ("z", JSONValue(c.z)),
             ])
         }
