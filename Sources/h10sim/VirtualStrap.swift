@@ -21,6 +21,9 @@ final class VirtualStrap<Source: BeatSource> {
     private var dropouts: [SimulatorOptions.Dropout]
     private var dropoutEndsAtMs: Int64?
     private var finishedAtMs: Int64?
+    /// While no central is connected, advertising is renewed this often (see `renewAdvertising`).
+    private var renewAdvertisingAtMs: Int64?
+    private static var renewAdvertisingMs: Int64 { 1_000 }
     private var notifications = 0
     private var buffer = [UInt8](repeating: 0, count: ATTSocket.maximumPDU)
     private static var advertisingInstance: UInt8 { 1 }
@@ -93,8 +96,11 @@ final class VirtualStrap<Source: BeatSource> {
     }
 
     private var nextDeadlineMs: Int64? {
-        [pacer.nextDueMs, dropoutStartMs, dropoutEndsAtMs, finishedAtMs.map { $0 + 1_000 }].compactMap { $0 }.min()
+        [pacer.nextDueMs, dropoutStartMs, dropoutEndsAtMs, finishedAtMs.map { $0 + 1_000 }, renewalDueMs]
+            .compactMap { $0 }.min()
     }
+
+    private var renewalDueMs: Int64? { client == nil && dropoutEndsAtMs == nil ? renewAdvertisingAtMs : nil }
 
     private var dropoutStartMs: Int64? {
         guard dropoutEndsAtMs == nil, let next = dropouts.first, let start = pacer.startedAtMs else { return nil }
@@ -107,6 +113,7 @@ final class VirtualStrap<Source: BeatSource> {
             dropoutEndsAtMs = nil
             try advertise()
         }
+        if let due = renewalDueMs, nowMs >= due { renewAdvertising(nowMs: nowMs) }
         if let start = dropoutStartMs, nowMs >= start {
             let dropout = dropouts.removeFirst()
             log("dropout at=\(dropout.atS)s for=\(dropout.forS)s")
@@ -137,7 +144,20 @@ final class VirtualStrap<Source: BeatSource> {
         } catch {
             throw .bluetooth(error)
         }
+        renewAdvertisingAtMs = SystemClock.monotonicMs() + Self.renewAdvertisingMs
         log("advertising name=\"\(options.advertisedName)\" address=\(controller.address) adapter=\(controller.name)")
+    }
+
+    /// A real strap advertises every few hundred milliseconds; the kernel's virtual controllers
+    /// (btvirt) send a scanner one report per advertising enable only, and one that arrives while
+    /// the scanner's kernel is still starting its discovery is lost. Re-enabling the advertising
+    /// every second gives scanners the repeated reports a real strap gives.
+    private func renewAdvertising(nowMs: Int64) {
+        try? management.removeAdvertising(instance: Self.advertisingInstance, controller: controller.index)
+        try? management.addAdvertising(
+            instance: Self.advertisingInstance, data: AdvertisingData.strap(name: options.advertisedName, includeFlags: false),
+            controller: controller.index)
+        renewAdvertisingAtMs = nowMs + Self.renewAdvertisingMs
     }
 
     private func accept() throws(SimulatorError) {

@@ -20,6 +20,9 @@ enum Registry {
     static var commands: [any Command.Type] {
         [
             CheckinCommand.self,
+            ScanCommand.self,
+            PairCommand.self,
+            StrapCommand.self,
         ]
     }
 }
