@@ -7,27 +7,42 @@ import Testing
 struct ATTPDUTests {
     /// (section, bytes, expected PDU)
     static let vectors: [(String, String, ATTPDU)] = [
-        ("§3.4.1.1", "01 10 01 00 0A", .errorResponse(request: .readByGroupTypeRequest, handle: 1, error: .attributeNotFound)),
+        (
+            "§3.4.1.1", "01 10 01 00 0A",
+            .errorResponse(request: .readByGroupTypeRequest, handle: 1, error: .attributeNotFound)
+        ),
         ("§3.4.2.1", "02 F7 00", .exchangeMTURequest(clientRxMTU: 247)),
         ("§3.4.2.2", "03 17 00", .exchangeMTUResponse(serverRxMTU: 23)),
         ("§3.4.3.1", "04 0E 00 FF FF", .findInformationRequest(start: 14, end: 0xFFFF)),
-        ("§3.4.3.2", "05 01 0E 00 02 29 0F 00 04 29",
-         .findInformationResponse([.init(handle: 14, type: .clientCharacteristicConfiguration),
-                                   .init(handle: 15, type: BluetoothUUID(0x2904))])),
-        ("§3.4.3.3", "06 01 00 FF FF 00 28 0D 18",
-         .findByTypeValueRequest(start: 1, end: 0xFFFF, type: 0x2800, value: [0x0D, 0x18])),
+        (
+            "§3.4.3.2", "05 01 0E 00 02 29 0F 00 04 29",
+            .findInformationResponse([
+                .init(handle: 14, type: .clientCharacteristicConfiguration),
+                .init(handle: 15, type: BluetoothUUID(0x2904)),
+            ])
+        ),
+        (
+            "§3.4.3.3", "06 01 00 FF FF 00 28 0D 18",
+            .findByTypeValueRequest(start: 1, end: 0xFFFF, type: 0x2800, value: [0x0D, 0x18])
+        ),
         ("§3.4.3.4", "07 0C 00 11 00", .findByTypeValueResponse([.init(found: 12, groupEnd: 17)])),
         ("§3.4.4.1", "08 0C 00 11 00 03 28", .readByTypeRequest(start: 12, end: 17, type: .characteristic)),
-        ("§3.4.4.2", "09 07 0D 00 10 0E 00 37 2A",
-         .readByTypeResponse([.init(handle: 13, value: [0x10, 0x0E, 0x00, 0x37, 0x2A])])),
+        (
+            "§3.4.4.2", "09 07 0D 00 10 0E 00 37 2A",
+            .readByTypeResponse([.init(handle: 13, value: [0x10, 0x0E, 0x00, 0x37, 0x2A])])
+        ),
         ("§3.4.4.3", "0A 0E 00", .readRequest(handle: 14)),
         ("§3.4.4.4", "0B 55", .readResponse(value: [0x55])),
         ("§3.4.4.5", "0C 20 00 16 00", .readBlobRequest(handle: 32, offset: 22)),
         ("§3.4.4.6", "0D 33 2E 31", .readBlobResponse(value: [0x33, 0x2E, 0x31])),
         ("§3.4.4.9", "10 01 00 FF FF 00 28", .readByGroupTypeRequest(start: 1, end: 0xFFFF, type: .primaryService)),
-        ("§3.4.4.10", "11 06 01 00 07 00 00 18 08 00 0B 00 01 18",
-         .readByGroupTypeResponse([.init(handle: 1, groupEnd: 7, value: [0x00, 0x18]),
-                                   .init(handle: 8, groupEnd: 11, value: [0x01, 0x18])])),
+        (
+            "§3.4.4.10", "11 06 01 00 07 00 00 18 08 00 0B 00 01 18",
+            .readByGroupTypeResponse([
+                .init(handle: 1, groupEnd: 7, value: [0x00, 0x18]),
+                .init(handle: 8, groupEnd: 11, value: [0x01, 0x18]),
+            ])
+        ),
         ("§3.4.5.1", "12 0F 00 01 00", .writeRequest(handle: 15, value: [1, 0])),
         ("§3.4.5.2", "13", .writeResponse),
         ("§3.4.5.3", "52 0F 00 00 00", .writeCommand(handle: 15, value: [0, 0])),
@@ -66,13 +81,18 @@ struct ATTPDUTests {
         #expect(throws: ATTDecodingError.invalidLength(opcode: .readByTypeRequest, parameterLength: 5)) {
             try ATTPDU(bytes: hex("08 01 00 FF FF 03"))
         }
-        #expect(throws: ATTDecodingError.invalidList(opcode: .readByTypeResponse, elementLength: 7, parameterLength: 7)) {
+        #expect(throws: ATTDecodingError.invalidList(opcode: .readByTypeResponse, elementLength: 7, parameterLength: 7))
+        {
             try ATTPDU(bytes: hex("09 07 0D 00 10 0E 00 37"))
         }
-        #expect(throws: ATTDecodingError.invalidList(opcode: .findInformationResponse, elementLength: 0, parameterLength: 5)) {
+        #expect(
+            throws: ATTDecodingError.invalidList(opcode: .findInformationResponse, elementLength: 0, parameterLength: 5)
+        ) {
             try ATTPDU(bytes: hex("05 03 0E 00 02 29"))
         }
-        #expect(throws: ATTDecodingError.invalidList(opcode: .readByGroupTypeResponse, elementLength: 3, parameterLength: 4)) {
+        #expect(
+            throws: ATTDecodingError.invalidList(opcode: .readByGroupTypeResponse, elementLength: 3, parameterLength: 4)
+        ) {
             try ATTPDU(bytes: hex("11 03 01 00 07"))
         }
         #expect(throws: ATTDecodingError.invalidLength(opcode: .writeResponse, parameterLength: 1)) {

@@ -15,7 +15,8 @@ func expectPrefixesConsistent<Value: Equatable, Failure: Error>(
             let value = try decode(prefix)
             let again = encode(value)
             let reread = try? decode(again)
-            #expect(reread == value, "prefix of \(end) bytes re-encodes to something else", sourceLocation: sourceLocation)
+            #expect(
+                reread == value, "prefix of \(end) bytes re-encodes to something else", sourceLocation: sourceLocation)
         } catch {
             // A typed rejection is a correct outcome for a prefix (the type is fixed by `Failure`).
             _ = error

@@ -79,7 +79,8 @@ struct HeartRateMeasurementTests {
         let samples = [
             HeartRateMeasurement(beatsPerMinute: 58, sensorContact: .detected, rrIntervals: [1060, 1048, 1101]),
             HeartRateMeasurement(beatsPerMinute: 300),
-            HeartRateMeasurement(beatsPerMinute: 70, sensorContact: .notDetected, energyExpendedKJ: 5, rrIntervals: [900]),
+            HeartRateMeasurement(
+                beatsPerMinute: 70, sensorContact: .notDetected, energyExpendedKJ: 5, rrIntervals: [900]),
             HeartRateMeasurement(beatsPerMinute: 12, usesSixteenBitValue: true),
         ]
         for m in samples {

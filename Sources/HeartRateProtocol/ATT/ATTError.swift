@@ -55,8 +55,11 @@ public struct ATTError: Error, RawRepresentable, Hashable, Sendable, CustomStrin
         case .procedureAlreadyInProgress: "a procedure is already in progress"
         case .outOfRange: "the value is out of range"
         default:
-            if (0x80...0x9F).contains(rawValue) { "application error 0x\(hex2(rawValue))" }
-            else { "ATT error 0x\(hex2(rawValue))" }
+            if (0x80...0x9F).contains(rawValue) {
+                "application error 0x\(hex2(rawValue))"
+            } else {
+                "ATT error 0x\(hex2(rawValue))"
+            }
         }
     }
 }

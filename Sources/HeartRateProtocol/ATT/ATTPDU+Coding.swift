@@ -61,7 +61,9 @@ extension ATTPDU {
                 throw .invalidList(opcode: opcode, elementLength: entry, parameterLength: n)
             }
             var list: [HandleValue] = []
-            while let handle = r.u16(), let value = r.take(entry - 2) { list.append(HandleValue(handle: handle, value: value)) }
+            while let handle = r.u16(), let value = r.take(entry - 2) {
+                list.append(HandleValue(handle: handle, value: value))
+            }
             self = .readByTypeResponse(list)
         case .readRequest:
             try length(n == 2)
@@ -105,8 +107,8 @@ extension ATTPDU {
         }
     }
 
-    /// The wire form. Lists must be homogeneous (one UUID width in a Find Information Response,
-    /// one value length per Read By Type / Read By Group Type Response, at most 255-octet entries):
+    /// The wire form. Read By Type / Read By Group Type Response lists must hold one value length
+    /// (at most 253 / 251 octets):
     /// a server builds them so, and breaking that is a programming error.
     public func encoded() -> [UInt8] {
         var out: [UInt8] = [opcode.rawValue]
@@ -121,10 +123,10 @@ extension ATTPDU {
             out.appendLE(start)
             out.appendLE(end)
         case .findInformationResponse(let list):
-            let short = list.first?.type.uuid16 != nil
+            // Format 1 only when every type has a 16-bit form; any UUID can be written out in full.
+            let short = list.allSatisfy { $0.type.uuid16 != nil }
             out.append(short ? 1 : 2)
             for entry in list {
-                precondition((entry.type.uuid16 != nil) == short, "one UUID width per Find Information Response")
                 out.appendLE(entry.handle)
                 out += short ? entry.type.attBytes : entry.type.full128Bytes
             }

@@ -50,7 +50,7 @@ public struct AdvertisingData: Hashable, Sendable {
             while let chunk = r.take(16), let u = BluetoothUUID(littleEndian: chunk) { list.append(u) }
             return .serviceUUIDs128(list, complete: type == 0x07)
         case 0x08, 0x09:
-            return .localName(peerText(data), complete: type == 0x09)
+            return .localName(bytes: data, complete: type == 0x09)
         case 0x0A:
             try require(data.count == 1)
             return .txPowerLevel(Int8(bitPattern: data[0]))
@@ -94,14 +94,15 @@ extension AdvertisingData {
         return nil
     }
 
-    /// The complete local name if present, else the shortened one.
+    /// The complete local name if present, else the shortened one; invalid UTF-8 is replaced
+    /// and trailing NULs dropped.
     public var localName: String? {
-        var shortened: String?
+        var shortened: [UInt8]?
         for case .localName(let name, let complete) in fields {
-            if complete { return name }
+            if complete { return peerText(name) }
             if shortened == nil { shortened = name }
         }
-        return shortened
+        return shortened.map(peerText)
     }
 
     /// Every service UUID listed, complete or incomplete lists alike, in order of appearance.

@@ -10,8 +10,9 @@ public enum AdvertisingField: Hashable, Sendable {
     case serviceUUIDs32([UInt32], complete: Bool)
     /// 128-bit service UUIDs (0x06 incomplete, 0x07 complete), §1.1.
     case serviceUUIDs128([BluetoothUUID], complete: Bool)
-    /// Local name (0x08 shortened, 0x09 complete), §1.2.
-    case localName(String, complete: Bool)
+    /// Local name (0x08 shortened, 0x09 complete), §1.2, as the octets received (UTF-8 by the
+    /// spec, but a peer may send anything; `AdvertisingData.localName` reads it as text).
+    case localName(bytes: [UInt8], complete: Bool)
     /// TX Power Level (0x0A) in dBm, §1.5.
     case txPowerLevel(Int8)
     /// Appearance (0x19), §1.12.
@@ -22,6 +23,11 @@ public enum AdvertisingField: Hashable, Sendable {
     case manufacturerData(companyID: UInt16, data: [UInt8])
     /// Any other AD type, kept as received.
     case other(type: UInt8, data: [UInt8])
+
+    /// A local name field from text.
+    public static func localName(_ text: String, complete: Bool = true) -> AdvertisingField {
+        .localName(bytes: Array(text.utf8), complete: complete)
+    }
 
     /// The AD type octet this field travels under.
     public var type: UInt8 {
@@ -47,11 +53,15 @@ public enum AdvertisingField: Hashable, Sendable {
         case .serviceUUIDs16(let list, _): for u in list { out.appendLE(u) }
         case .serviceUUIDs32(let list, _): for u in list { out.appendLE(u) }
         case .serviceUUIDs128(let list, _): for u in list { out += u.full128Bytes }
-        case .localName(let name, _): out = Array(name.utf8)
+        case .localName(let name, _): out = name
         case .txPowerLevel(let dBm): out = [UInt8(bitPattern: dBm)]
         case .appearance(let a): out.appendLE(a)
-        case .serviceData16(let uuid, let data): out.appendLE(uuid); out += data
-        case .manufacturerData(let company, let data): out.appendLE(company); out += data
+        case .serviceData16(let uuid, let data):
+            out.appendLE(uuid)
+            out += data
+        case .manufacturerData(let company, let data):
+            out.appendLE(company)
+            out += data
         case .other(_, let data): out = data
         }
         return out

@@ -23,7 +23,7 @@ extension AdvertisingData {
         var fields: [AdvertisingField] = []
         if includeFlags { fields.append(.flags(0x06)) }
         fields.append(.serviceUUIDs16([0x180D, 0x180F], complete: false))
-        fields.append(.localName(name, complete: true))
+        fields.append(.localName(name))
         return AdvertisingData(fields: fields)
     }
 }

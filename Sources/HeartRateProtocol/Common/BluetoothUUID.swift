@@ -50,8 +50,10 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         if let short = uuid16 { return "0x" + hex4(short) }
         let b = full128Bytes.reversed().map(hex2).joined()
-        let parts = [b.prefix(8), b.dropFirst(8).prefix(4), b.dropFirst(12).prefix(4), b.dropFirst(16).prefix(4),
-                     b.dropFirst(20)]
+        let parts = [
+            b.prefix(8), b.dropFirst(8).prefix(4), b.dropFirst(12).prefix(4), b.dropFirst(16).prefix(4),
+            b.dropFirst(20),
+        ]
         return parts.joined(separator: "-").lowercased()
     }
 }

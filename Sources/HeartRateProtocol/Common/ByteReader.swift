@@ -70,8 +70,8 @@ func peerText(_ bytes: [UInt8]) -> String {
 
 /// Two-digit upper-case hex of a byte, for descriptions (no Foundation `String(format:)`).
 func hex2(_ byte: UInt8) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+    func digit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x37 + v }
+    return String(decoding: [digit(byte >> 4), digit(byte & 0x0F)], as: UTF8.self)
 }
 
 func hex4(_ value: UInt16) -> String { hex2(UInt8(value >> 8)) + hex2(UInt8(value & 0xFF)) }

@@ -1,0 +1,124 @@
+/// Characteristic properties (Bluetooth Core 5.3 Vol 3 Part G §3.3.1.1, Table 3.5).
+public struct CharacteristicProperties: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let broadcast = CharacteristicProperties(rawValue: 0x01)
+    public static let read = CharacteristicProperties(rawValue: 0x02)
+    public static let writeWithoutResponse = CharacteristicProperties(rawValue: 0x04)
+    public static let write = CharacteristicProperties(rawValue: 0x08)
+    public static let notify = CharacteristicProperties(rawValue: 0x10)
+    public static let indicate = CharacteristicProperties(rawValue: 0x20)
+}
+
+/// One attribute of a server's database (Vol 3 Part F §3.2).
+public struct Attribute: Hashable, Sendable {
+    public let handle: UInt16
+    public let type: BluetoothUUID
+    public var value: [UInt8]
+    public let isReadable: Bool
+    public let isWritable: Bool
+    /// For a service declaration, the service's last handle; for others the attribute's own.
+    public let groupEnd: UInt16
+}
+
+/// The handles of one characteristic: its declaration, its value and, when it can notify or
+/// indicate, its Client Characteristic Configuration descriptor.
+public struct CharacteristicHandles: Hashable, Sendable {
+    public let declaration: UInt16
+    public let value: UInt16
+    public let cccd: UInt16?
+}
+
+/// A characteristic to add to a service.
+public struct CharacteristicDefinition: Hashable, Sendable {
+    public var uuid: BluetoothUUID
+    public var properties: CharacteristicProperties
+    public var value: [UInt8]
+
+    public init(_ uuid: BluetoothUUID, properties: CharacteristicProperties, value: [UInt8] = []) {
+        self.uuid = uuid
+        self.properties = properties
+        self.value = value
+    }
+}
+
+/// An attribute database built service by service with contiguous handles from 0x0001, laid out
+/// as GATT requires: service declaration, then per characteristic its declaration, its value and
+/// its descriptors (Vol 3 Part G §3.1–3.3).
+public struct AttributeDatabase: Hashable, Sendable {
+    /// Sorted by handle; `attributes[i].handle == i + 1`.
+    public private(set) var attributes: [Attribute] = []
+
+    public init() {}
+
+    public var lastHandle: UInt16 { UInt16(attributes.count) }
+
+    /// Adds a service and its characteristics; returns the characteristics' handles in order.
+    @discardableResult
+    public mutating func addService(
+        _ uuid: BluetoothUUID, primary: Bool = true, characteristics: [CharacteristicDefinition]
+    ) -> [CharacteristicHandles] {
+        let start = UInt16(attributes.count + 1)
+        var size = 1
+        for c in characteristics { size += 2 + (c.properties.isDisjoint(with: [.notify, .indicate]) ? 0 : 1) }
+        let end = start + UInt16(size - 1)
+        append(primary ? .primaryService : .secondaryService, uuid.attBytes, readable: true, groupEnd: end)
+        var handles: [CharacteristicHandles] = []
+        for c in characteristics {
+            let declaration = lastHandle + 1
+            let valueHandle = declaration + 1
+            var declarationValue: [UInt8] = [c.properties.rawValue]
+            declarationValue.appendLE(valueHandle)
+            declarationValue += c.uuid.attBytes
+            append(.characteristic, declarationValue, readable: true)
+            append(
+                c.uuid, c.value, readable: c.properties.contains(.read),
+                writable: !c.properties.isDisjoint(with: [.write, .writeWithoutResponse]))
+            var cccd: UInt16?
+            if !c.properties.isDisjoint(with: [.notify, .indicate]) {
+                append(.clientCharacteristicConfiguration, [0, 0], readable: true, writable: true)
+                cccd = lastHandle
+            }
+            handles.append(CharacteristicHandles(declaration: declaration, value: valueHandle, cccd: cccd))
+        }
+        return handles
+    }
+
+    private mutating func append(
+        _ type: BluetoothUUID, _ value: [UInt8], readable: Bool, writable: Bool = false, groupEnd: UInt16? = nil
+    ) {
+        let handle = UInt16(attributes.count + 1)
+        attributes.append(
+            Attribute(
+                handle: handle, type: type, value: value, isReadable: readable, isWritable: writable,
+                groupEnd: groupEnd ?? handle))
+    }
+
+    public func attribute(_ handle: UInt16) -> Attribute? {
+        guard handle >= 1, Int(handle) <= attributes.count else { return nil }
+        return attributes[Int(handle) - 1]
+    }
+
+    public mutating func setValue(_ value: [UInt8], at handle: UInt16) {
+        guard handle >= 1, Int(handle) <= attributes.count else { return }
+        attributes[Int(handle) - 1].value = value
+    }
+
+    /// Attributes with handles in `start...end` (clamped to the database).
+    func range(_ start: UInt16, _ end: UInt16) -> ArraySlice<Attribute> {
+        let lo = max(Int(start), 1)
+        let hi = min(Int(end), attributes.count)
+        guard lo <= hi else { return [] }
+        return attributes[(lo - 1)..<hi]
+    }
+
+    /// The characteristic properties declared for the value at `valueHandle`.
+    func properties(ofValue valueHandle: UInt16) -> CharacteristicProperties? {
+        guard valueHandle > 1, let declaration = attribute(valueHandle - 1), declaration.type == .characteristic,
+            declaration.value.count >= 3
+        else { return nil }
+        return CharacteristicProperties(rawValue: declaration.value[0])
+    }
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Short seeded fuzzing of the Bluetooth decoders (HR Measurement, ATT, advertising/EIR,
+# management) with libFuzzer + AddressSanitizer from the Swift toolchain: one instrumented build
+# (~20 s on 2 cores), then 20 s per target. About 100 s in all. Any crash fails the stage.
+# Long runs: Tests/Fuzz/run.sh TARGET -runs=10000000 (see Tests/Fuzz/run.sh).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export PATH="/opt/swift/usr/bin:$PATH"
+if ! ls /opt/swift/usr/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 \
+    && ! ls "$(dirname "$(command -v swiftc)")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1; then
+    echo "30-fuzz-short: the Swift toolchain has no libFuzzer runtime (libclang_rt.fuzzer); install the swift.org toolchain" >&2
+    exit 1
+fi
+for target in heart-rate att advertising mgmt; do
+    echo "30-fuzz-short: $target, 20 s" >&2
+    if ! Tests/Fuzz/run.sh "$target" -max_total_time=20 -seed=1 -timeout=10 >".build/fuzz-$target.log" 2>&1; then
+        tail -40 ".build/fuzz-$target.log" >&2
+        echo "30-fuzz-short: libFuzzer found a failing input for $target (kept in .build/fuzz/artifacts-$target/)" >&2
+        exit 1
+    fi
+    grep -E "stat::number_of_executed_units" ".build/fuzz-$target.log" | sed "s/^/30-fuzz-short: $target /" >&2
+done
+echo "30-fuzz-short: no crashes" >&2
