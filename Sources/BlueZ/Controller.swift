@@ -3,45 +3,24 @@ import HeartRateProtocol
 /// A Bluetooth controller as the management interface describes it (mgmt-api.txt "Read Controller
 /// Information Command").
 public struct Controller: Hashable, Sendable {
-    public var index: UInt16
-    public var address: BluetoothAddress
-    public var supportedSettings: UInt32
-    public var currentSettings: UInt32
-    public var localName: String
+    public var index: ControllerIndex
+    public var info: ControllerInfo
 
-    /// Settings bits (mgmt-api.txt "Current_Settings").
-    static let poweredBit: UInt32 = 1 << 0
-    static let lowEnergyBit: UInt32 = 1 << 9
-
-    public init(index: UInt16, address: BluetoothAddress, supportedSettings: UInt32, currentSettings: UInt32, localName: String) {
+    public init(index: ControllerIndex, info: ControllerInfo) {
         self.index = index
-        self.address = address
-        self.supportedSettings = supportedSettings
-        self.currentSettings = currentSettings
-        self.localName = localName
+        self.info = info
     }
 
     /// "hci0", as `--adapter` and every Linux tool name it.
     public var name: String { "hci\(index)" }
-    public var isPowered: Bool { currentSettings & Self.poweredBit != 0 }
-    public var supportsLowEnergy: Bool { supportedSettings & Self.lowEnergyBit != 0 }
-    public var lowEnergyEnabled: Bool { currentSettings & Self.lowEnergyBit != 0 }
-
-    /// Parses a Read Controller Information reply: address (6), version (1), manufacturer (2),
-    /// supported settings (4), current settings (4), class of device (3), name (249), short name (11).
-    init?(index: UInt16, reply: [UInt8]) {
-        guard reply.count >= 20, let address = BluetoothAddress(littleEndian: Array(reply[0..<6])) else { return nil }
-        self.index = index
-        self.address = address
-        supportedSettings = reply.u32(at: 9)
-        currentSettings = reply.u32(at: 13)
-        let name = reply.count > 20 ? reply[20...].prefix(249).prefix { $0 != 0 } : []
-        localName = String(decoding: name, as: UTF8.self)
-    }
+    public var address: BluetoothAddress { info.address }
+    public var isPowered: Bool { info.currentSettings.contains(.powered) }
+    public var supportsLowEnergy: Bool { info.supportedSettings.contains(.lowEnergy) }
+    public var lowEnergyEnabled: Bool { info.currentSettings.contains(.lowEnergy) }
 
     /// Parses an adapter name given on the command line: "hci0" → 0.
-    public static func index(named name: String) -> UInt16? {
-        guard name.hasPrefix("hci"), let n = UInt16(name.dropFirst(3)), n < 0xFFFF else { return nil }
+    public static func index(named name: String) -> ControllerIndex? {
+        guard name.hasPrefix("hci"), let n = UInt16(name.dropFirst(3)), n < ControllerIndex.none else { return nil }
         return n
     }
 }
@@ -49,15 +28,14 @@ public struct Controller: Hashable, Sendable {
 extension Controller {
     /// Every controller the kernel has configured, by index.
     public static func all(_ socket: ManagementSocket) throws(BlueZError) -> [Controller] {
-        let list = try socket.request(ManagementOpcode.readControllerIndexList, index: ManagementPacket.noIndex)
-        guard list.count >= 2 else { return [] }
-        let count = Int(list.u16(at: 0))
-        guard list.count >= 2 + 2 * count else { return [] }
+        guard case .controllerIndexList(let indexes) = try socket.request(.readControllerIndexList, to: .none) else {
+            return []
+        }
         var controllers: [Controller] = []
-        for i in 0..<count {
-            let index = list.u16(at: 2 + 2 * i)
-            let reply = try socket.request(ManagementOpcode.readControllerInformation, index: index)
-            if let controller = Controller(index: index, reply: reply) { controllers.append(controller) }
+        for index in indexes {
+            if case .controllerInfo(let info) = try socket.request(.readControllerInfo, to: index) {
+                controllers.append(Controller(index: index, info: info))
+            }
         }
         return controllers.sorted { $0.index < $1.index }
     }

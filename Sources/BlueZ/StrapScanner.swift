@@ -7,11 +7,12 @@ public struct StrapCandidate: Hashable, Sendable {
     public var address: BluetoothAddress
     public var addressType: BluetoothAddressType
     public var name: String?
-    public var rssi: Int8
+    /// dBm; nil when the controller does not report it.
+    public var rssi: Int8?
     public var match: StrapMatch
     public var lastSeenMs: Int64
 
-    public init(address: BluetoothAddress, addressType: BluetoothAddressType, name: String?, rssi: Int8,
+    public init(address: BluetoothAddress, addressType: BluetoothAddressType, name: String?, rssi: Int8?,
         match: StrapMatch, lastSeenMs: Int64)
     {
         self.address = address
@@ -51,8 +52,6 @@ public final class StrapScanner {
     private var names: [BluetoothAddress: String] = [:]
     private var heartRateAdvertisers: Set<BluetoothAddress> = []
 
-    /// Address types to discover: LE public and LE random (mgmt-api.txt "Start Discovery": bits 1, 2).
-    static let lowEnergyTypes: UInt8 = 0x06
     static let retryMs: Int64 = 2_000
 
     public init(controller: Controller, socket: ManagementSocket) {
@@ -74,8 +73,7 @@ public final class StrapScanner {
         scanning = false
         retryAtMs = nil
         if discovering {
-            try? socket.send(
-                ManagementPacket(code: ManagementOpcode.stopDiscovery, index: controller.index, parameters: [Self.lowEnergyTypes]))
+            try? socket.send(.stopDiscovery(.le), to: controller.index)
             discovering = false
         }
     }
@@ -91,9 +89,9 @@ public final class StrapScanner {
     public func onReadable(nowMs: Int64) -> [Event] {
         var events: [Event] = []
         while true {
-            let packet: ManagementPacket?
+            let packet: MgmtEventPacket?
             do {
-                packet = try socket.nextPacket()
+                packet = try socket.nextEvent()
             } catch {
                 return events + [.failed(error)]
             }
@@ -105,8 +103,7 @@ public final class StrapScanner {
 
     private func sendStart(nowMs: Int64) -> [Event] {
         do {
-            try socket.send(
-                ManagementPacket(code: ManagementOpcode.startDiscovery, index: controller.index, parameters: [Self.lowEnergyTypes]))
+            try socket.send(.startDiscovery(.le), to: controller.index)
             pendingStart = true
             return []
         } catch {
@@ -114,51 +111,40 @@ public final class StrapScanner {
         }
     }
 
-    func handle(_ packet: ManagementPacket, nowMs: Int64) -> [Event] {
+    func handle(_ packet: MgmtEventPacket, nowMs: Int64) -> [Event] {
         guard packet.index == controller.index else { return [] }
-        switch packet.code {
-        case ManagementEventCode.commandComplete, ManagementEventCode.commandStatus:
-            guard pendingStart, packet.parameters.count >= 3,
-                packet.parameters.u16(at: 0) == ManagementOpcode.startDiscovery
-            else { return [] }
+        switch packet.event {
+        case .commandComplete(.startDiscovery, let status, _), .commandStatus(.startDiscovery, let status):
+            guard pendingStart else { return [] }
             pendingStart = false
-            let status = packet.parameters[2]
-            if status == ManagementStatus.success {
+            if status.isSuccess {
                 discovering = true
                 return []
             }
-            if status == ManagementStatus.busy {
+            if status == .busy {
                 // Someone else is discovering; their reports reach us too.
                 retryAtMs = nowMs + Self.retryMs
                 return []
             }
             scanning = false
-            return [.failed(ManagementSocket.failure(opcode: ManagementOpcode.startDiscovery, index: packet.index, status: status))]
-        case ManagementEventCode.discovering:
-            guard packet.parameters.count >= 2 else { return [] }
-            if packet.parameters[1] == 0 {
+            return [.failed(ManagementSocket.failure(.startDiscovery, index: packet.index, status: status))]
+        case .discovering(_, let active):
+            if !active {
                 discovering = false
                 // The kernel's LE discovery ran its course; go on while asked to scan.
                 if scanning && !pendingStart && retryAtMs == nil { return sendStart(nowMs: nowMs) }
             }
             return []
-        case ManagementEventCode.deviceFound:
-            return deviceFound(packet.parameters, nowMs: nowMs)
+        case .deviceFound(let report):
+            return deviceFound(report, nowMs: nowMs)
         default:
             return []
         }
     }
 
-    /// Device Found: address (6), address type (1), RSSI (1), flags (4), EIR length (2), EIR.
-    private func deviceFound(_ p: [UInt8], nowMs: Int64) -> [Event] {
-        guard p.count >= 14, let address = BluetoothAddress(littleEndian: Array(p[0..<6])),
-            let type = BluetoothAddressType(rawValue: p[6]), type != .bredr
-        else { return [] }
-        let rssi = Int8(bitPattern: p[7])
-        let length = Int(p.u16(at: 12))
-        guard p.count >= 14 + length, let data = try? AdvertisingData(bytes: Array(p[14..<(14 + length)])) else {
-            return []
-        }
+    private func deviceFound(_ report: DeviceFound, nowMs: Int64) -> [Event] {
+        guard report.addressType != .bredr, let data = try? report.advertisingData() else { return [] }
+        let address = report.address
         if let name = data.localName { names[address] = name }
         if data.serviceUUIDs.contains(.heartRate) { heartRateAdvertisers.insert(address) }
         // What the address has shown across its reports, matched by the protocol's own rule.
@@ -167,7 +153,8 @@ public final class StrapScanner {
         if heartRateAdvertisers.contains(address) { shown.append(.serviceUUIDs16([0x180D], complete: false)) }
         guard let match = AdvertisingData(fields: shown).strapMatch else { return [] }
         let candidate = StrapCandidate(
-            address: address, addressType: type, name: names[address], rssi: rssi, match: match, lastSeenMs: nowMs)
+            address: address, addressType: report.addressType, name: names[address], rssi: report.rssi, match: match,
+            lastSeenMs: nowMs)
         let previous = candidates[address]
         candidates[address] = candidate
         if previous == nil || (previous?.name == nil && candidate.name != nil) { return [.found(candidate)] }

@@ -15,7 +15,8 @@ final class VirtualStrap<Source: BeatSource> {
     private let controller: Controller
     private let listener: FileDescriptor
     private let signals: SignalFD
-    private var server: StrapGATTServer
+    private var server: GATTServer
+    private let handles: HeartRateStrapHandles
     private var pacer: NotificationPacer<Source>
     private var client: (fd: FileDescriptor, address: BluetoothAddress, type: BluetoothAddressType)?
     private var dropouts: [SimulatorOptions.Dropout]
@@ -31,7 +32,11 @@ final class VirtualStrap<Source: BeatSource> {
     init(options: SimulatorOptions, source: Source) throws(SimulatorError) {
         self.options = options
         dropouts = options.dropouts
-        server = StrapGATTServer(name: options.advertisedName, battery: options.battery, firmware: options.firmware)
+        var identity = StrapIdentity.polarH10(id: options.deviceID)
+        identity.deviceName = options.advertisedName
+        identity.batteryPercent = options.battery
+        identity.firmwareRevision = options.firmware
+        (server, handles) = GATTServer.heartRateStrap(identity)
         pacer = NotificationPacer(source: source, speed: options.speed, heartRateOnly: options.heartRateOnly)
         do {
             management = try ManagementSocket()
@@ -122,8 +127,9 @@ final class VirtualStrap<Source: BeatSource> {
             dropoutEndsAtMs = nowMs + Int64(dropout.forS * 1000)
         }
         while let due = pacer.nextDueMs, nowMs >= due, finishedAtMs == nil {
-            let subscribed = client != nil && server.notificationsEnabled
-            if let measurement = pacer.advance(subscribed: subscribed, rrCapacity: 9) {
+            let subscribed = client != nil && server.isNotifying(handles.heartRateMeasurement.value)
+            let capacity = HeartRateMeasurement(beatsPerMinute: 60).rrCapacity(attMTU: server.attMTU)
+            if let measurement = pacer.advance(subscribed: subscribed, rrCapacity: capacity) {
                 notify(measurement)
             }
             if pacer.isFinished { finishedAtMs = nowMs }
@@ -173,7 +179,7 @@ final class VirtualStrap<Source: BeatSource> {
             return
         }
         client = (fd, address, type)
-        server.connectionOpened()
+        _ = server.handle(.connected)
         log("connected peer=\(address) type=\(type)")
     }
 
@@ -190,19 +196,25 @@ final class VirtualStrap<Source: BeatSource> {
                 client = nil
                 return
             }
-            let wasSubscribed = server.notificationsEnabled
-            if let answer = server.handle(Array(buffer[..<count])) { _ = try? ATTSocket.send(current.fd, answer) }
-            if server.notificationsEnabled && !wasSubscribed {
-                pacer.start(atMs: SystemClock.monotonicMs())
-                log("subscribed")
+            for action in server.handle(.received(Array(buffer[..<count]))) {
+                switch action {
+                case .send(let answer):
+                    _ = try? ATTSocket.send(current.fd, answer)
+                case .subscriptionChanged(let valueHandle, let notify, _)
+                where valueHandle == handles.heartRateMeasurement.value:
+                    if notify { pacer.start(atMs: SystemClock.monotonicMs()) }
+                    log(notify ? "subscribed" : "unsubscribed")
+                default:
+                    break
+                }
             }
         }
     }
 
     private func notify(_ measurement: HeartRateMeasurement) {
         guard let current = client else { return }
-        let pdu = ATTPDU.handleValueNotification(handle: StrapGATTServer.measurementHandle, value: measurement.encoded())
-        _ = try? ATTSocket.send(current.fd, pdu.encoded())
+        guard let pdu = server.notification(measurement.encoded(), at: handles.heartRateMeasurement.value) else { return }
+        _ = try? ATTSocket.send(current.fd, pdu)
         notifications += 1
         if !options.quiet {
             let rr = measurement.rrIntervals.map(String.init).joined(separator: ",")

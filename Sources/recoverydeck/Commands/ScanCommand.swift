@@ -67,7 +67,9 @@ struct ScanCommand: Command {
             events = ready.contains(scanner.descriptor) ? scanner.onReadable(nowMs: after) : []
             events += scanner.onDeadline(nowMs: after)
         }
-        return scanner.candidates.values.sorted { ($0.rssi, $0.address.rawValue) > ($1.rssi, $1.address.rawValue) }
+        return scanner.candidates.values.sorted {
+            ($0.rssi ?? Int8.min, $0.address.rawValue) > ($1.rssi ?? Int8.min, $1.address.rawValue)
+        }
     }
 
     static func typeName(_ type: BluetoothAddressType) -> String { StrapAddressOption.settingValue(type) }
@@ -77,7 +79,7 @@ struct ScanCommand: Command {
         line.add("name", c.name)
         line.add("address", c.address.description)
         line.add("addressType", typeName(c.addressType))
-        line.add("rssi", Int64(c.rssi))
+        line.add("rssi", c.rssi.map(Int64.init))
         return line.text
     }
 
@@ -87,7 +89,7 @@ struct ScanCommand: Command {
         for c in found {
             lines.append(
                 Formatting.padded(c.name ?? "?", nameWidth) + "  " + c.address.description + "  "
-                    + Formatting.padded(typeName(c.addressType), 6) + "  " + Formatting.leftPadded("\(c.rssi)", 4))
+                    + Formatting.padded(typeName(c.addressType), 6) + "  " + Formatting.leftPadded(c.rssi.map(String.init) ?? "?", 4))
         }
         return lines.joined(separator: "\n")
     }

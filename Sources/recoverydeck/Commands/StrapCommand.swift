@@ -153,10 +153,10 @@ struct StrapPrinter {
             line.add("event", "connectFailed")
             line.add("message", error.description)
             json ? context.out(line.text) : context.say(error.description)
-        case .malformedMeasurement(let error):
+        case .malformed(let input):
             line.add("event", "malformed")
-            line.add("message", error.description)
-            json ? context.out(line.text) : context.say("Ignored a malformed measurement: \(error.description).")
+            line.add("message", input.description)
+            json ? context.out(line.text) : context.say("Ignored what the strap sent: \(input.description).")
         }
     }
 
