@@ -46,6 +46,11 @@ let package = Package(
             name: "h10sim", dependencies: ["RecoveryCore", "HeartRateProtocol", "Platform", "BlueZ"],
             swiftSettings: strict),
 
+        // Benchmarks (built in release by their run.sh; print figures).
+        .executableTarget(
+            name: "bluez-bench", dependencies: ["BlueZ", "HeartRateProtocol", "Platform"], path: "Tests/BlueZBench",
+            exclude: ["run.sh"], swiftSettings: strict),
+
         // Tests.
         .testTarget(name: "RecoveryCoreTests", dependencies: ["RecoveryCore"]),
         .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol", "Platform"]),
