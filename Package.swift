@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "InsightsTests", dependencies: ["Insights", "RecoveryCore"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "RecoveryCore"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "RecoveryCore", "CSQLite"]),
-        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "HeartRateProtocol", "Platform"]),
+        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "HeartRateProtocol", "Platform", "h10sim"]),
         .testTarget(name: "PanelTests", dependencies: ["Panel", "Platform", "RecoveryCore"]),
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "RecoveryCore", "Store", "Panel", "Platform"]),
         .testTarget(name: "CLITests", dependencies: ["Store", "RecoveryCore"], exclude: ["HelpSnapshots"]),

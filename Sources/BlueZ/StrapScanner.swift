@@ -65,7 +65,9 @@ public final class StrapScanner {
     /// Starts discovering; results come through `onReadable`.
     public func start(nowMs: Int64) -> [Event] {
         scanning = true
-        return sendStart(nowMs: nowMs)
+        let events = sendStart(nowMs: nowMs)
+        // Events kept while the socket answered earlier commands do not make it readable again.
+        return socket.hasBacklog ? events + onReadable(nowMs: nowMs) : events
     }
 
     /// Stops discovering (and tells the kernel, if this scanner started it).
