@@ -31,6 +31,8 @@ let package = Package(
         .target(name: "Store", dependencies: ["CSQLite", "RecoveryCore"], swiftSettings: strict),
         .target(name: "BlueZ", dependencies: ["CBlueZ", "Platform", "HeartRateProtocol"], swiftSettings: strict),
         .target(name: "Panel", dependencies: ["CGPIOD", "Platform", "RecoveryCore"], swiftSettings: strict),
+        // Administration over SSH: readiness checks, charts, history import (doctor, report, import).
+        .target(name: "Admin", dependencies: ["CSQLite", "RecoveryCore", "Platform"], swiftSettings: strict),
         .target(
             name: "Appliance",
             dependencies: ["RecoveryCore", "HeartRateProtocol", "Platform", "Store", "BlueZ", "Panel"],
@@ -39,17 +41,25 @@ let package = Package(
         // Executables.
         .executableTarget(
             name: "recoverydeck",
-            dependencies: ["RecoveryCore", "Insights", "Store", "Platform", "BlueZ", "Appliance"],
+            dependencies: ["RecoveryCore", "Insights", "Store", "Platform", "BlueZ", "Appliance", "Admin"],
             swiftSettings: strict),
         .executableTarget(name: "recoverydeckd", dependencies: ["Appliance"], swiftSettings: strict),
         .executableTarget(
             name: "h10sim", dependencies: ["RecoveryCore", "HeartRateProtocol", "Platform", "BlueZ"],
             swiftSettings: strict),
 
-        // Benchmarks (built in release by their run.sh; print figures).
+        // Test tools and benchmarks (not shipped): the HRV oracle stage's dump, the core benchmark and its
+        // malloc counter.
+        .executableTarget(name: "hrv-dump", dependencies: ["RecoveryCore"], path: "Tests/Tools/HRVDump"),
+        .target(name: "CMallocCounter", path: "Tests/Benchmarks/CMallocCounter"),
         .executableTarget(
-            name: "bluez-bench", dependencies: ["BlueZ", "HeartRateProtocol", "Platform"], path: "Tests/BlueZBench",
-            exclude: ["run.sh"], swiftSettings: strict),
+            name: "core-bench", dependencies: ["RecoveryCore", "CMallocCounter"], path: "Tests/Benchmarks/CoreBench"),
+        .executableTarget(
+            name: "insights-bench", dependencies: ["Insights", "RecoveryCore"], path: "Tests/Benchmarks/InsightsBench",
+            swiftSettings: strict),
+        .executableTarget(
+            name: "bluez-bench", dependencies: ["BlueZ", "HeartRateProtocol", "Platform"],
+            path: "Tests/Benchmarks/BlueZBench", exclude: ["run.sh"], swiftSettings: strict),
 
         // Tests.
         .testTarget(name: "RecoveryCoreTests", dependencies: ["RecoveryCore"]),
@@ -62,6 +72,7 @@ let package = Package(
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "RecoveryCore", "Store", "Panel", "Platform"]),
         .testTarget(name: "CLITests", dependencies: ["Store", "RecoveryCore"], exclude: ["HelpSnapshots"]),
         .testTarget(name: "ProjectTests"),
+        .testTarget(name: "AdminTests", dependencies: ["Admin", "RecoveryCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -20,9 +20,9 @@ final class Database {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
-            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "unable to open database file"
             sqlite3_close_v2(connection)
-            throw StoreError(resultCode: code, message: "\(message) (\(path))")
+            throw StoreError(resultCode: code, message: message)
         }
         self.handle = connection
         self.path = path
@@ -40,23 +40,28 @@ final class Database {
         guard mode.lowercased() == "wal" else {
             throw StoreError(resultCode: SQLITE_CANTOPEN, message: "the database would not enter WAL mode (\(mode))")
         }
+        Database.tightenMode(path)
     }
 
     deinit { sqlite3_close_v2(handle) }
 
-    /// Creates the file with mode 0600 before SQLite opens it (SQLite would use 0644 less the umask),
-    /// and tightens an existing file that is readable by others: the file holds health data. SQLite
-    /// gives the -wal and -shm files the main file's mode.
+    /// Creates a missing file with mode 0600 before SQLite opens it (SQLite would use 0644 less the
+    /// umask): the file holds health data. SQLite gives the -wal and -shm files the main file's mode.
     private static func createPrivately(_ path: String) throws(StoreError) {
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
-            throw StoreError(resultCode: SQLITE_CANTOPEN, message: "cannot open \(path): \(reason)")
+            throw StoreError(resultCode: SQLITE_CANTOPEN, message: reason)
         }
-        defer { Glibc.close(fd) }
-        var info = stat()
-        if fstat(fd, &info) == 0, info.st_mode & 0o077 != 0 {
-            _ = fchmod(fd, 0o600)
+        Glibc.close(fd)
+    }
+
+    /// Takes group and other permissions away from an existing database and its -wal and -shm files,
+    /// once SQLite has accepted the file as a database (a file that is not one is left as it was).
+    private static func tightenMode(_ path: String) {
+        for file in [path, path + "-wal", path + "-shm"] {
+            var info = stat()
+            if stat(file, &info) == 0, info.st_mode & 0o077 != 0 { _ = chmod(file, 0o600) }
         }
     }
 

@@ -8,7 +8,8 @@ extension Store {
 
     /// Events in the order they were recorded, optionally of one kind only.
     public func events(kind: AnalyticsKind? = nil) throws(StoreError) -> [AnalyticsEvent] {
-        let sql = "SELECT at, day, kind, value, payload FROM analytics_event"
+        let sql =
+            "SELECT at, day, kind, value, payload FROM analytics_event"
             + (kind == nil ? "" : " WHERE kind = ?1") + " ORDER BY id"
         return try database.prepare(sql).rows(kind.map { [.text($0.rawValue)] } ?? []) {
             (row) throws(StoreError) -> AnalyticsEvent in

@@ -24,6 +24,12 @@ extension Store {
         }
     }
 
+    /// The complete days in the range (spec §7.2, `DayRecord.isComplete`), oldest first: what the
+    /// baselines count towards the 14 they need.
+    public func completeDays(from: LocalDate, through: LocalDate) throws(StoreError) -> [DayRecord] {
+        try days(from: from, through: through).filter(\.isComplete)
+    }
+
     /// Every stored day, oldest first.
     public func allDays() throws(StoreError) -> [DayRecord] {
         guard let first = try firstDay(), let last = try lastDay() else { return [] }

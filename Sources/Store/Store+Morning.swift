@@ -71,7 +71,8 @@ extension Store {
             }
             let statusText = row.text(12) ?? ""
             guard let status = OrthostaticStatus(rawValue: statusText) else {
-                throw .corrupt("the measurement of \(day) has an unknown orthostatic status \"\(statusText)\"", sql: sql)
+                throw .corrupt(
+                    "the measurement of \(day) has an unknown orthostatic status \"\(statusText)\"", sql: sql)
             }
             var hrv: HRVMetrics?
             if let accepted = row.int(4), let rejected = row.int(5), let ratio = row.double(6) {

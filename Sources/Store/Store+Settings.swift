@@ -11,10 +11,20 @@ extension Store {
     public func setSetting(_ key: SettingKey, _ value: String?) throws(StoreError) {
         if let value {
             try database.run(
-                "INSERT INTO setting (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                """
+                INSERT INTO setting (key, value) VALUES (?1, ?2)
+                ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                """,
                 [.text(key.rawValue), .text(value)])
         } else {
             try database.run("DELETE FROM setting WHERE key = ?1", [.text(key.rawValue)])
+        }
+    }
+
+    /// Sets several settings in one transaction (nil removes one): all change or none.
+    public func setSettings(_ changes: [(SettingKey, String?)]) throws(StoreError) {
+        try database.transaction { () throws(StoreError) in
+            for (key, value) in changes { try setSetting(key, value) }
         }
     }
 

@@ -47,12 +47,14 @@ struct RecoveryDeckProcess {
     }
 
     struct BinaryMissing: Error, CustomStringConvertible {
-        var description: String { "the recoverydeck binary is not in the build products; run `swift build --build-tests`" }
+        var description: String {
+            "the recoverydeck binary is not in the build products; run `swift build --build-tests`"
+        }
     }
 
     /// Runs `recoverydeck arguments…` with `input` on standard input (empty and not a terminal by default).
     @discardableResult
-    func run(_ arguments: [String], input: String = "") throws -> Outcome {
+    func run(_ arguments: [String], input: String = "", stdinDescriptor: Int32? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = try Self.executable
         process.arguments = arguments
@@ -70,7 +72,11 @@ struct RecoveryDeckProcess {
         let stdout = try FileHandle(forWritingTo: outFile)
         let stderr = try FileHandle(forWritingTo: errFile)
         let stdin = Pipe()
-        process.standardInput = stdin
+        if let stdinDescriptor {
+            process.standardInput = FileHandle(fileDescriptor: stdinDescriptor, closeOnDealloc: false)
+        } else {
+            process.standardInput = stdin
+        }
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()

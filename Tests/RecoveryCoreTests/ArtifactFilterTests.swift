@@ -12,14 +12,17 @@ import Testing
     @Test("range rule keeps 300 and 2000 ms, drops 299 and 2001 ms (spec §5.1 rule 1)")
     func rangeEdges() {
         // Each value stands alone, so rule 2 has no reference and only rule 1 can drop it.
-        for (rr, kept) in [(299.0, false), (300.0, true), (2000.0, true), (2001.0, false), (299.999, false),
-            (2000.001, false), (Double.nan, false), (-5, false)] {
+        for (rr, kept) in [
+            (299.0, false), (300.0, true), (2000.0, true), (2001.0, false), (299.999, false),
+            (2000.001, false), (Double.nan, false), (-5, false),
+        ] {
             var filter = ArtifactFilter()
             #expect((filter.judge(rr) == .accepted) == kept, "RR \(rr)")
         }
     }
 
-    @Test("range rule on the strap's raw 1/1024 s units: 308 (300.78 ms) kept, 307 (299.80 ms) dropped (spec §4.1, §5.1)")
+    @Test(
+        "range rule in the strap's 1/1024 s: 308 (300.78 ms) kept, 307 (299.80 ms) dropped (spec §4.1, §5.1)")
     func rangeEdgesInRawUnits() {
         // 300 ms = 307.2 raw, so 307 is the last raw value below; 2000 ms = 2048 raw exactly.
         for (raw, kept) in [(UInt16(307), false), (308, true), (2048, true), (2049, false)] {

@@ -11,7 +11,7 @@ import Testing
         (1...n).map { Fixture.day(-$0, rmssd: $0 % 2 == 0 ? 50 : 60) }
     }
 
-    @Test("building while fewer than 14 complete days precede today; subjective uses the absolute fallback (spec §5.4)")
+    @Test("building while < 14 complete days precede today; subjective uses the absolute fallback (spec §5.4)")
     func buildingEdge() {
         let thirteen = Baselines.readout(days: history(13) + [Fixture.day(0, scores: 4)], today: today)
         #expect(thirteen.composite == .building)
@@ -65,7 +65,8 @@ import Testing
         var days = (7...40).map { Fixture.day(-$0, rmssd: $0 % 2 == 0 ? 50 : 70) }  // norm mean 60, SD ≈ 10.15
         // Acute: today 40, −1 50, −2 missing (no measurement), −3 60, day −7 (outside acute) is 50 from above.
         days += [Fixture.day(0, rmssd: 40), Fixture.day(-1, rmssd: 50), Fixture.day(-3, rmssd: 60)]
-        days.append(DayRecord(date: today.adding(days: -2), questionnaire: Fixture.questionnaire(today.adding(days: -2))))
+        days.append(
+            DayRecord(date: today.adding(days: -2), questionnaire: Fixture.questionnaire(today.adding(days: -2))))
         let three = Baselines.readout(days: days, today: today)[.rmssd]
         #expect(three.acuteCount == 3)
         #expect(three.acute == nil)
@@ -96,7 +97,8 @@ import Testing
         #expect(!high.isConcerning)
         // Lying HR: high is the concerning side.
         let hot = Baselines.readout(
-            days: (7...46).map { Fixture.day(-$0, lying: $0 % 2 == 0 ? 50 : 54) } + (0...6).map { Fixture.day(-$0, lying: 62) },
+            days: (7...46).map { Fixture.day(-$0, lying: $0 % 2 == 0 ? 50 : 54) }
+                + (0...6).map { Fixture.day(-$0, lying: 62) },
             today: today)[.lyingHR]
         #expect(hot.words == "lying HR high")
         #expect(hot.isConcerning)

@@ -17,13 +17,15 @@ enum Fixture {
         status: OrthostaticStatus? = nil
     ) -> MorningMeasurement {
         let hrv = rmssd.map {
-            HRVMetrics(rmssdMs: $0, meanRRMs: 1000, meanHRBpm: 60, sdnnMs: 40, accepted: 60, rejected: 0, artifactRatio: 0)
+            HRVMetrics(
+                rmssdMs: $0, meanRRMs: 1000, meanHRBpm: 60, sdnnMs: 40, accepted: 60, rejected: 0, artifactRatio: 0)
         }
         return MorningMeasurement(
             date: date, startedAtEpoch: 0, durationMs: 200_000, hrv: hrv, meanHRBpm: 60, quality: quality,
             orthostaticStatus: status ?? (orthostatic == nil ? .skipped : .completed), orthostatic: orthostatic,
             strapAddress: nil, strapBatteryPercent: nil,
-            marks: PhaseMarks(settleStartMs: 0, captureStartMs: 15_000, captureEndMs: 75_000), rawRR: [], heartRates: [])
+            marks: PhaseMarks(settleStartMs: 0, captureStartMs: 15_000, captureEndMs: 75_000), rawRR: [], heartRates: []
+        )
     }
 
     /// A complete day `offset` days from `today` (negative = before) with the given values.

@@ -13,7 +13,10 @@ import Testing
             ("no record", nil, false),
             ("today's record without questionnaire", DayRecord(date: today), false),
             ("today's questionnaire", DayRecord(date: today, questionnaire: Fixture.questionnaire(today)), true),
-            ("yesterday's questionnaire", DayRecord(date: yesterday, questionnaire: Fixture.questionnaire(yesterday)), false),
+            (
+                "yesterday's questionnaire",
+                DayRecord(date: yesterday, questionnaire: Fixture.questionnaire(yesterday)), false
+            ),
             (
                 "today's record holding yesterday's questionnaire",
                 DayRecord(date: today, questionnaire: Fixture.questionnaire(yesterday)), false

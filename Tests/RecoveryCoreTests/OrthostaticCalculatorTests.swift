@@ -37,10 +37,14 @@ import Testing
 
     @Test("samples outside the half-open phase [start, end) do not count")
     func phaseBounds() {
-        let rr = [RRInterval(raw: 512, receivedAtMs: 999), RRInterval(raw: 1024, receivedAtMs: 1000),
-            RRInterval(raw: 1024, receivedAtMs: 2000)]
-        let hr = [HeartRateReading(bpm: 90, receivedAtMs: 999), HeartRateReading(bpm: 60, receivedAtMs: 1000),
-            HeartRateReading(bpm: 200, receivedAtMs: 2000)]
+        let rr = [
+            RRInterval(raw: 512, receivedAtMs: 999), RRInterval(raw: 1024, receivedAtMs: 1000),
+            RRInterval(raw: 1024, receivedAtMs: 2000),
+        ]
+        let hr = [
+            HeartRateReading(bpm: 90, receivedAtMs: 999), HeartRateReading(bpm: 60, receivedAtMs: 1000),
+            HeartRateReading(bpm: 200, receivedAtMs: 2000),
+        ]
         // Phase [1000, 2000): one RR of 1000 ms covers 1000/1000 → dense → 60; peak is 60 (90 and 200 outside).
         #expect(OrthostaticCalculator.meanHeartRate(rr: rr, heartRates: hr, phase: 1000..<2000)?.bpm == 60)
         #expect(OrthostaticCalculator.peakHeartRate(heartRates: hr, phase: 1000..<2000) == 60)
@@ -53,7 +57,9 @@ import Testing
         let hr = readings([80, 88, 96, 92, 85, 0], from: 0)  // 0 = no contact: not a heart rate
         #expect(OrthostaticCalculator.peakHeartRate(heartRates: hr, phase: 0..<60_000) == 96)
         // The BPM mean ignores the 0 too: (80 + 88 + 96 + 92 + 85) / 5 = 88.2 (RR cover 14 s of 60: not dense).
-        #expect(OrthostaticCalculator.meanHeartRate(rr: rr, heartRates: hr, phase: 0..<60_000) == .init(bpm: 88.2, source: .bpm))
+        #expect(
+            OrthostaticCalculator.meanHeartRate(rr: rr, heartRates: hr, phase: 0..<60_000)
+                == .init(bpm: 88.2, source: .bpm))
     }
 
     @Test("gapAvg = standing − lying, gapPeak = peak − lying (spec §5.3)")
@@ -61,7 +67,9 @@ import Testing
         // Lying [0, 30 000): 30 beats of 1000 ms → 60 bpm. Standing [33 000, 93 000): 79 beats of 750 ms (raw 768)
         // = 59 250 ms, dense → 80 bpm. Peak BPM 101.
         let rr = beats(raw: 1024, from: 0, count: 30) + beats(raw: 768, from: 33_000, count: 79)
-        let hr = readings(Array(repeating: 60, count: 30), from: 0) + readings([70, 90, 101, 95] + Array(repeating: 80, count: 56), from: 33_000)
+        let hr =
+            readings(Array(repeating: 60, count: 30), from: 0)
+            + readings([70, 90, 101, 95] + Array(repeating: 80, count: 56), from: 33_000)
         let result = OrthostaticCalculator.result(rr: rr, heartRates: hr, lying: 0..<30_000, standing: 33_000..<93_000)
         #expect(result?.avgLyingHR == 60)
         #expect(result?.avgStandingHR == 80)
@@ -74,8 +82,11 @@ import Testing
     func missingStanding() {
         let rr = beats(raw: 1024, from: 0, count: 30)
         let hr = readings(Array(repeating: 60, count: 30), from: 0)
-        #expect(OrthostaticCalculator.result(rr: rr, heartRates: hr, lying: 0..<30_000, standing: 33_000..<93_000) == nil)
-        #expect(OrthostaticCalculator.meanHeartRate(rr: [RRInterval](), heartRates: [HeartRateReading](), phase: 0..<1000) == nil)
+        #expect(
+            OrthostaticCalculator.result(rr: rr, heartRates: hr, lying: 0..<30_000, standing: 33_000..<93_000) == nil)
+        #expect(
+            OrthostaticCalculator.meanHeartRate(rr: [RRInterval](), heartRates: [HeartRateReading](), phase: 0..<1000)
+                == nil)
         let marks = PhaseMarks(settleStartMs: 0, captureStartMs: 15_000, captureEndMs: 0, lyingEndMs: nil)
         #expect(OrthostaticCalculator.result(rr: rr, heartRates: hr, marks: marks) == nil)
     }

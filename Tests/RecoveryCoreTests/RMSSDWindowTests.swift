@@ -57,7 +57,8 @@ import Testing
         #expect(a.accumulator.sumMs == 59_999)
         // 60 beats of 1000: exactly 60 000 ms → complete on the 60th.
         var b = RMSSDWindow(startMs: 0)
-        let progressB = run(Array(repeating: 1000.0, count: 60), at: (0..<60).map { Int64(15_000 + 1000 * $0) }, window: &b)
+        let progressB = run(
+            Array(repeating: 1000.0, count: 60), at: (0..<60).map { Int64(15_000 + 1000 * $0) }, window: &b)
         #expect(progressB[58] == .capturing)
         #expect(completed(progressB[59])?.acceptedSumMs == 60_000)
     }
@@ -137,5 +138,20 @@ import Testing
         }
         #expect(window.acceptedIntervals.refusedCount == 0)
         #expect(window.acceptedIntervals.count == 200)  // 200 × 300 = 60 000 ms
+    }
+}
+
+extension RMSSDWindowTests {
+    @Test("restart gives a fresh window at the new start, with nothing carried over (retry after a quality fail)")
+    func restartIsFresh() {
+        var window = RMSSDWindow(startMs: 0)
+        for i in 0..<10 { _ = window.append(1000, at: Int64(15_000 + 1000 * i)) }
+        _ = window.advance(to: 200_000)
+        #expect(window.isComplete)
+        window.restart(at: 300_000)
+        #expect(!window.isComplete)
+        #expect(window.filter.accepted == 0 && window.acceptedIntervals.isEmpty)
+        #expect(window.append(1000, at: 314_999) == .settling)
+        #expect(window.deadlineMs == 405_000)
     }
 }

@@ -18,7 +18,7 @@
 /// In a morning the settle beats (`prime`) provide the reference, so the first counted beat is always judged.
 ///
 /// Out-of-range RR neither become the reference nor break a run of rejections.
-public struct ArtifactFilter: Hashable, Sendable {
+public struct ArtifactFilter: Sendable {
     /// Why an RR was kept or dropped.
     public enum Verdict: Hashable, Sendable {
         case accepted
@@ -37,13 +37,16 @@ public struct ArtifactFilter: Hashable, Sendable {
     @usableFromInline var outOfRangeCount = 0
     @usableFromInline var successiveDifferenceCount = 0
 
-    @usableFromInline var lastAccepted: Double?
-    @usableFromInline var lastInRange: Double?
+    /// The RR the next in-range beat is compared with: the last accepted (or primed) RR while fewer than
+    /// `reanchorAfter` rejections are in a row, else the last rejected in-range RR. Kept as one value, moved when
+    /// a beat is accepted or a rejection run reaches the escape, so a beat reads it without choosing.
+    /// NaN until there is one: a comparison with NaN is false, so a beat with no reference is accepted.
+    @usableFromInline var comparedWith = Double.nan
     @usableFromInline var rejectionRun = 0
 
     public init() {}
 
-    public var accepted: Int { acceptedCount }
+    @inlinable public var accepted: Int { acceptedCount }
     public var rejectedOutOfRange: Int { outOfRangeCount }
     public var rejectedSuccessiveDifference: Int { successiveDifferenceCount }
 
@@ -56,39 +59,40 @@ public struct ArtifactFilter: Hashable, Sendable {
     }
 
     /// The RR the next in-range beat will be compared with, if any.
-    @inlinable public var reference: Double? {
-        rejectionRun >= ArtifactFilter.reanchorAfter ? lastInRange : (lastAccepted ?? lastInRange)
-    }
+    /// (A beat is accepted only after an in-range beat, so no accepted RR implies no in-range RR either.)
+    @inlinable public var reference: Double? { comparedWith.isNaN ? nil : comparedWith }
 
     @inlinable public static func isInRange(_ rrMs: Double) -> Bool { rrMs >= minimumMs && rrMs <= maximumMs }
 
-    /// Judges one RR (ms), counts it, and updates the reference.
-    @inlinable
+    /// Judges one RR (ms), counts it, and updates the reference. Always inlined: it is a handful of instructions
+    /// on the per-beat path, where a call would cost more than the work.
+    @inlinable @inline(__always)
     public mutating func judge(_ rrMs: Double) -> Verdict {
         guard ArtifactFilter.isInRange(rrMs) else {  // NaN lands here too
-            outOfRangeCount += 1
+            outOfRangeCount &+= 1  // counts of beats: wrapping needs 2^63 of them
             return .outOfRange
         }
-        defer { lastInRange = rrMs }
-        if let previous = reference, 5 * abs(rrMs - previous) > previous {
-            rejectionRun += 1
-            successiveDifferenceCount += 1
+        let previous = comparedWith
+        if 5 * abs(rrMs - previous) > previous {  // false when there is no reference (NaN)
+            rejectionRun &+= 1
+            successiveDifferenceCount &+= 1
+            // From the run's escape on, the next beat is judged against this one (the previous received RR).
+            if rejectionRun >= ArtifactFilter.reanchorAfter { comparedWith = rrMs }
             return .successiveDifference
         }
         rejectionRun = 0
-        lastAccepted = rrMs
-        acceptedCount += 1
+        comparedWith = rrMs
+        acceptedCount &+= 1
         return .accepted
     }
 
     /// Uses an RR as reference without counting it (the settle phase: its RR are discarded for rMSSD but the
     /// beat just before the capture is still the right thing to compare the first captured beat with).
     /// An out-of-range RR is ignored.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func prime(_ rrMs: Double) {
         guard ArtifactFilter.isInRange(rrMs) else { return }
-        lastAccepted = rrMs
-        lastInRange = rrMs
+        comparedWith = rrMs
         rejectionRun = 0
     }
 }

@@ -6,41 +6,51 @@
 /// - mean HR = 60000 / mean RR (the spec's formula; pyhrv and hrv-analysis report the mean of 60000/RRᵢ
 ///   instead, which is larger by Jensen's inequality).
 /// - SDNN is the sample standard deviation (divisor N − 1), as pyhrv's `sdnn` (ddof = 1) and hrv-analysis
-///   compute it. Mean and variance use Welford's update, which stays accurate over hours of beats.
+///   compute it. Sums are taken around the first interval (shifted data), which keeps the variance accurate
+///   without cancellation and costs no division per beat.
 /// Values that need two intervals are nil with fewer (missing, never zero).
 public struct HRVAccumulator: Hashable, Sendable {
     @usableFromInline var n = 0
     @usableFromInline var sum = 0.0
-    @usableFromInline var mean = 0.0
-    @usableFromInline var m2 = 0.0
+    @usableFromInline var shift = 0.0
+    @usableFromInline var shiftedSum = 0.0
+    @usableFromInline var shiftedSquares = 0.0
     @usableFromInline var squaredDifferences = 0.0
-    @usableFromInline var last: Double?
+    @usableFromInline var last = 0.0
 
     public init() {}
 
     /// Number of intervals added.
-    public var count: Int { n }
+    @inlinable public var count: Int { n }
     /// Sum of the intervals in ms (the spec's "physiological 60 s").
-    public var sumMs: Double { sum }
+    @inlinable public var sumMs: Double { sum }
 
     @inlinable
     public mutating func add(_ rrMs: Double) {
-        n += 1
-        sum += rrMs
-        let delta = rrMs - mean
-        mean += delta / Double(n)
-        m2 += delta * (rrMs - mean)
-        if let last {
+        if n == 0 {
+            shift = rrMs
+        } else {
             let d = rrMs - last
             squaredDifferences += d * d
         }
+        let s = rrMs - shift
+        shiftedSum += s
+        shiftedSquares += s * s
+        sum += rrMs
         last = rrMs
+        n += 1
     }
+
+    var mean: Double { shift + shiftedSum / Double(n) }
 
     public var rmssdMs: Double? { count >= 2 ? (squaredDifferences / Double(count - 1)).squareRoot() : nil }
     public var meanRRMs: Double? { count >= 1 ? mean : nil }
     public var meanHRBpm: Double? { count >= 1 ? 60_000 / mean : nil }
-    public var sdnnMs: Double? { count >= 2 ? (m2 / Double(count - 1)).squareRoot() : nil }
+    public var sdnnMs: Double? {
+        guard n >= 2 else { return nil }
+        let variance = (shiftedSquares - shiftedSum * shiftedSum / Double(n)) / Double(n - 1)
+        return max(0, variance).squareRoot()
+    }
 
     /// The metrics with the filter's counts.
     public func metrics(rejected: Int) -> HRVMetrics {

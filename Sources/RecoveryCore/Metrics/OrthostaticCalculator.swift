@@ -82,6 +82,7 @@ public enum OrthostaticCalculator {
         guard let lyingEnd = marks.lyingEndMs, let standStart = marks.standStartMs, let standEnd = marks.standEndMs,
             lyingEnd > marks.captureEndMs, standEnd > standStart
         else { return nil }
-        return result(rr: rr, heartRates: heartRates, lying: marks.captureEndMs..<lyingEnd, standing: standStart..<standEnd)
+        return result(
+            rr: rr, heartRates: heartRates, lying: marks.captureEndMs..<lyingEnd, standing: standStart..<standEnd)
     }
 }

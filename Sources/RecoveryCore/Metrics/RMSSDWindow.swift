@@ -10,7 +10,8 @@
 ///   after it is not counted, and the window completes with the floors it reached).
 /// The verdict is `Quality.verdict` (artifact ratio, then floors).
 ///
-/// Nothing here allocates after `init`: accepted RR go to a fixed `RingBuffer` (`SessionCapacity.windowIntervals`).
+/// Nothing here allocates: accepted RR are kept inline, in `SessionCapacity.windowIntervals` slots of the window
+/// itself (4 KiB), so a beat writes no shared storage and needs no copy-on-write check.
 public struct RMSSDWindow: Sendable {
     public struct Configuration: Hashable, Sendable {
         public var settleMs: Int64 = 15_000
@@ -31,50 +32,107 @@ public struct RMSSDWindow: Sendable {
         case complete(HRVWindowResult)
     }
 
-    public let startMs: Int64
+    /// Slots for the accepted RR of one capture; the literal is `SessionCapacity.windowIntervals` (checked in `init`).
+    @usableFromInline typealias AcceptedSlots = InlineArray<512, Double>
+
+    // Stored state is @usableFromInline so `append`, the per-beat path, inlines into the daemon's loop.
+    @usableFromInline var start: Int64
     public let configuration: Configuration
-    public private(set) var filter = ArtifactFilter()
-    public private(set) var accumulator = HRVAccumulator()
-    /// The accepted RR of the capture, in order.
-    public private(set) var acceptedIntervals: RingBuffer<Double>
-    public private(set) var result: HRVWindowResult?
+    /// `start + settleMs` and `captureStart + maximumCaptureMs`, kept so that a beat compares without adding.
+    @usableFromInline var captureStart: Int64
+    @usableFromInline var deadline: Int64
+    @usableFromInline var artifactFilter = ArtifactFilter()
+    @usableFromInline var running = HRVAccumulator()
+    /// The accepted RR of the capture, in order: the n-th accepted RR (n = 0, 1, …, `running.count` − 1) is in
+    /// slot n while n < 512; any later one is counted by `running` but finds no slot (never in the spec's window;
+    /// see `init`).
+    @usableFromInline var acceptedSlots = AcceptedSlots(repeating: 0)
+    @usableFromInline var closed: HRVWindowResult?
+    /// `deadline` while the window is open, `Int64.min` once it is closed: one compare sends every beat that is not
+    /// for the settle or the capture (closed window, deadline reached) out of line.
+    @usableFromInline var openUntil: Int64
+
+    public var startMs: Int64 { start }
+    public var filter: ArtifactFilter { artifactFilter }
+    public var accumulator: HRVAccumulator { running }
+    /// The accepted RR of the capture, in order, with the count of any that did not fit. A copy made on request
+    /// (it allocates; the per-beat path keeps them inline).
+    public var acceptedIntervals: RingBuffer<Double> {
+        var intervals = RingBuffer<Double>(capacity: SessionCapacity.windowIntervals)
+        let kept = min(running.count, AcceptedSlots.count)
+        for i in 0..<kept { intervals.append(acceptedSlots[i]) }
+        intervals.refusals = running.count - kept
+        return intervals
+    }
+    /// The outcome, once the window has closed.
+    public var result: HRVWindowResult? { closed }
 
     public init(startMs: Int64, configuration: Configuration = .morning) {
-        self.startMs = startMs
+        // RR below 300 ms are rejected, so 90 s can accept at most 300 intervals: the slots never run out.
+        assert(AcceptedSlots.count == SessionCapacity.windowIntervals, "window slots differ from SessionCapacity")
+        self.start = startMs
         self.configuration = configuration
-        // RR below 300 ms are rejected, so 90 s can accept at most 300 intervals: the buffer never refuses.
-        self.acceptedIntervals = RingBuffer(capacity: SessionCapacity.windowIntervals)
+        self.captureStart = startMs + configuration.settleMs
+        self.deadline = captureStart + configuration.maximumCaptureMs
+        self.openUntil = deadline
     }
 
-    public var captureStartMs: Int64 { startMs + configuration.settleMs }
-    /// When the capture gives up: the time the daemon should arm a timer for while capturing.
-    public var deadlineMs: Int64 { captureStartMs + configuration.maximumCaptureMs }
+    /// Starts over at `startMs` (a retry after a quality fail), reusing the slots.
+    public mutating func restart(at startMs: Int64) {
+        start = startMs
+        captureStart = startMs + configuration.settleMs
+        deadline = captureStart + configuration.maximumCaptureMs
+        openUntil = deadline
+        artifactFilter = ArtifactFilter()
+        running = HRVAccumulator()
+        closed = nil
+    }
 
-    public var isComplete: Bool { result != nil }
+    @inlinable public var captureStartMs: Int64 { captureStart }
+    /// When the capture gives up: the time the daemon should arm a timer for while capturing.
+    @inlinable public var deadlineMs: Int64 { deadline }
+
+    public var isComplete: Bool { closed != nil }
 
     /// Feeds one RR interval (ms) received at `nowMs`.
+    ///
+    /// Always inlined into the caller's loop (the per-beat path): the settle and capture cases are a few dozen
+    /// instructions; a closed window and a beat at or after the deadline go out of line (`appendAfterCapture`).
+    @inlinable @inline(__always)
     public mutating func append(_ rrMs: Double, at nowMs: Int64) -> Progress {
-        if let result { return .complete(result) }
-        if nowMs < captureStartMs {
-            filter.prime(rrMs)
+        if nowMs >= openUntil { return appendAfterCapture(rrMs, at: nowMs) }
+        if nowMs < captureStart {
+            artifactFilter.prime(rrMs)
             return .settling
         }
-        if nowMs >= deadlineMs { return .complete(close(at: deadlineMs)) }
-        if filter.judge(rrMs) == .accepted {
-            accumulator.add(rrMs)
-            acceptedIntervals.append(rrMs)
-            if accumulator.count >= configuration.minimumAccepted
-                && accumulator.sumMs >= configuration.minimumAcceptedSumMs
-            {
+        if artifactFilter.judge(rrMs) == .accepted {
+            let slot = running.count
+            running.add(rrMs)
+            // Unsigned compare: also proves slot ≥ 0, so the subscript's own check folds away.
+            if UInt(bitPattern: slot) < UInt(AcceptedSlots.count) { acceptedSlots[slot] = rrMs }
+            if running.count >= configuration.minimumAccepted && running.sumMs >= configuration.minimumAcceptedSumMs {
                 return .complete(close(at: nowMs))
             }
         }
         return .capturing
     }
 
+    /// `append` for a closed window or a beat at or after the deadline, in the order the rules are checked: a
+    /// closed window repeats its result; a beat before the capture still settles (a window with no capture time
+    /// has its deadline at or before the capture start); otherwise the deadline closes the window.
+    @usableFromInline
+    mutating func appendAfterCapture(_ rrMs: Double, at nowMs: Int64) -> Progress {
+        if let closed { return .complete(closed) }
+        if nowMs < captureStart {
+            artifactFilter.prime(rrMs)
+            return .settling
+        }
+        return .complete(close(at: deadline))
+    }
+
     /// Moves the window's clock without a beat (the daemon's timer); closes it at the deadline.
     public mutating func advance(to nowMs: Int64) -> Progress {
-        if let result { return .complete(result) }
+        if let closed { return .complete(closed) }
         if nowMs < captureStartMs { return .settling }
         if nowMs >= deadlineMs { return .complete(close(at: deadlineMs)) }
         return .capturing
@@ -82,18 +140,20 @@ public struct RMSSDWindow: Sendable {
 
     /// Closes the window now (the session was cancelled or the strap went away), with the verdict so far.
     public mutating func finish(at nowMs: Int64) -> HRVWindowResult {
-        if let result { return result }
+        if let closed { return closed }
         return close(at: max(captureStartMs, min(nowMs, deadlineMs)))
     }
 
-    private mutating func close(at endMs: Int64) -> HRVWindowResult {
+    @usableFromInline
+    mutating func close(at endMs: Int64) -> HRVWindowResult {
         let quality = Quality.verdict(
-            accepted: accumulator.count, rejected: filter.rejected, acceptedSumMs: accumulator.sumMs)
-        let closed = HRVWindowResult(
-            metrics: accumulator.metrics(rejected: filter.rejected), quality: quality,
-            acceptedSumMs: accumulator.sumMs, captureStartMs: captureStartMs, captureEndMs: endMs)
-        result = closed
-        return closed
+            accepted: running.count, rejected: artifactFilter.rejected, acceptedSumMs: running.sumMs)
+        let result = HRVWindowResult(
+            metrics: running.metrics(rejected: artifactFilter.rejected), quality: quality,
+            acceptedSumMs: running.sumMs, captureStartMs: captureStartMs, captureEndMs: endMs)
+        closed = result
+        openUntil = .min
+        return result
     }
 }
 
@@ -105,7 +165,9 @@ public struct HRVWindowResult: Hashable, Sendable {
     public var captureStartMs: Int64
     public var captureEndMs: Int64
 
-    public init(metrics: HRVMetrics, quality: Quality, acceptedSumMs: Double, captureStartMs: Int64, captureEndMs: Int64) {
+    public init(
+        metrics: HRVMetrics, quality: Quality, acceptedSumMs: Double, captureStartMs: Int64, captureEndMs: Int64
+    ) {
         self.metrics = metrics
         self.quality = quality
         self.acceptedSumMs = acceptedSumMs

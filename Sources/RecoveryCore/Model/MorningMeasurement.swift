@@ -172,3 +172,7 @@ public struct DayRecord: Hashable, Sendable {
         self.imported = imported
     }
 }
+
+// Plain values, so the session's ring buffers can hold them (`RingBuffer` takes `BitwiseCopyable` elements).
+extension RRInterval: BitwiseCopyable {}
+extension HeartRateReading: BitwiseCopyable {}

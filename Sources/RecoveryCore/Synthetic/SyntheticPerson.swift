@@ -26,9 +26,10 @@ public struct SyntheticPerson: Hashable, Sendable {
 
     public static let persistence = 0.75
 
-    public init(seed: UInt64, firstDate: LocalDate = LocalDate(year: 2026, month: 1, day: 1)!,
-        effects: [HabitEffect] = HabitEffect.planted)
-    {
+    public init(
+        seed: UInt64, firstDate: LocalDate = LocalDate(year: 2026, month: 1, day: 1)!,
+        effects: [HabitEffect] = HabitEffect.planted
+    ) {
         self.seed = seed
         self.firstDate = firstDate
         self.effects = effects

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Platform
 import RecoveryCore
 import Store
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What a running command may use: the global options, the environment, the clock, the terminal and
 /// the database. Commands read "now" only from here, so `--now` moves every command's clock at once.
@@ -15,7 +16,9 @@ final class Context {
     private let nowOption: LocalTime?
     private var openedStore: Store?
 
-    init(commandName: String, environment: @escaping (String) -> String?, databaseOption: String?, nowOption: LocalTime?) {
+    init(
+        commandName: String, environment: @escaping (String) -> String?, databaseOption: String?, nowOption: LocalTime?
+    ) {
         self.commandName = commandName
         self.environment = environment
         self.databaseOption = databaseOption

@@ -50,7 +50,10 @@ enum HelpText {
         for character in synopsis {
             if character == " ", depth == 0 {
                 // A bare option keeps its value placeholder on the same line: "--fatigue N".
-                if current.hasPrefix("-"), !current.contains(" ") { current.append(" "); continue }
+                if current.hasPrefix("-"), !current.contains(" ") {
+                    current.append(" ")
+                    continue
+                }
                 if !current.isEmpty { groups.append(current) }
                 current = ""
                 continue
@@ -84,9 +87,12 @@ enum HelpText {
         if let synopsis = command.synopsis { return "\(command.name) \(synopsis)" }
         var parts = [command.name]
         for option in command.options where !option.isHidden {
+            // The short form where there is one: "[-o FILE]".
+            var form = option.usageForm
+            if let short = option.short { form = "-\(short)" + form.dropFirst(2 + option.long.count) }
             switch option.kind {
-            case .repeated: parts.append("[\(option.usageForm)]...")
-            default: parts.append("[\(option.usageForm)]")
+            case .repeated: parts.append("[\(form)]...")
+            default: parts.append("[\(form)]")
             }
         }
         for argument in command.arguments { parts.append(argument.isOptional ? "[\(argument.name)]" : argument.name) }

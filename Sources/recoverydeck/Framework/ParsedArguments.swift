@@ -46,7 +46,8 @@ struct ParsedArguments {
                 let value: String
                 if let inlineValue {
                     value = inlineValue
-                } else if i < words.count {
+                } else if i < words.count, !(words[i].hasPrefix("--") && words[i].count > 2) {
+                    // "--fatigue --now …" is a missing value, not a fatigue of "--now"; "--note=--x" still works.
                     value = words[i]
                     i += 1
                 } else {

@@ -47,8 +47,8 @@ enum Program {
         var path: [String] = []
         while i < words.count, !words[i].hasPrefix("-") {
             let candidate = path + [words[i]]
-            guard commands.contains(where: { $0.name.split(separator: " ").starts(with: candidate.map { Substring($0) }) })
-            else { break }
+            let words = candidate.map { Substring($0) }
+            guard commands.contains(where: { $0.name.split(separator: " ").starts(with: words) }) else { break }
             path = candidate
             i += 1
         }
@@ -100,7 +100,8 @@ enum Program {
             var nowOption: LocalTime?
             if let text = parsed.value("now") {
                 guard let now = parseNow(text) else {
-                    throw CommandError.usage("--now must be a local time written YYYY-MM-DDTHH:MM, not \(quoted(text)).")
+                    throw CommandError.usage(
+                        "--now must be a local time written YYYY-MM-DDTHH:MM, not \(quoted(text)).")
                 }
                 nowOption = now
             }

@@ -2,7 +2,7 @@
 // of a SEQPACKET socket pair (the L2CAP socket's stand-in), the protocol's GATT server writing an
 // H10's notifications into the other. Only the link's work is timed (its onReadable calls: the
 // epoll wait, the read, decoding, the events). Prints figures; asserts nothing but delivery.
-//   Tests/BlueZBench/run.sh
+//   Tests/Benchmarks/BlueZBench/run.sh
 import BlueZ
 import HeartRateProtocol
 import Platform

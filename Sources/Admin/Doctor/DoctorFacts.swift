@@ -1,0 +1,105 @@
+/// What `recoverydeck doctor` found on the box, gathered once (`SystemFacts`) and then judged by pure
+/// checks (`Doctor`), so each check's failure path is testable with made-up facts.
+public struct DoctorFacts: Sendable {
+    public struct Adapter: Sendable, Equatable {
+        public var name: String
+        /// HCI_UP, from HCIGETDEVINFO; nil when it could not be asked.
+        public var isUp: Bool?
+        public init(name: String, isUp: Bool?) {
+            self.name = name
+            self.isUp = isUp
+        }
+    }
+
+    public struct RadioSwitch: Sendable, Equatable {
+        public var name: String
+        public var softBlocked: Bool
+        public var hardBlocked: Bool
+        public init(name: String, softBlocked: Bool, hardBlocked: Bool) {
+            self.name = name
+            self.softBlocked = softBlocked
+            self.hardBlocked = hardBlocked
+        }
+    }
+
+    public struct GPIOLine: Sendable, Equatable {
+        public var role: String
+        public var offset: Int
+        /// The consumer holding the line, nil when free.
+        public var consumer: String?
+        public init(role: String, offset: Int, consumer: String?) {
+            self.role = role
+            self.offset = offset
+            self.consumer = consumer
+        }
+    }
+
+    public struct GPIOChip: Sendable, Equatable {
+        public var path: String
+        public var label: String
+        public var lineCount: Int
+        public init(path: String, label: String, lineCount: Int) {
+            self.path = path
+            self.label = label
+            self.lineCount = lineCount
+        }
+    }
+
+    public struct DatabaseFile: Sendable, Equatable {
+        public var path: String
+        public var exists: Bool
+        public var mode: UInt32
+        public var ownerUID: UInt32
+        /// The uid that should own it: the recoverydeck user for the system database, else the caller.
+        public var expectedOwnerUID: UInt32?
+        public var expectedOwnerName: String
+        /// "ok", or what PRAGMA integrity_check said, or why it could not run.
+        public var integrity: String?
+        public init(
+            path: String, exists: Bool, mode: UInt32, ownerUID: UInt32, expectedOwnerUID: UInt32?,
+            expectedOwnerName: String, integrity: String?
+        ) {
+            self.path = path
+            self.exists = exists
+            self.mode = mode
+            self.ownerUID = ownerUID
+            self.expectedOwnerUID = expectedOwnerUID
+            self.expectedOwnerName = expectedOwnerName
+            self.integrity = integrity
+        }
+    }
+
+    public enum Daemon: Sendable, Equatable {
+        case notRunning
+        case running(pid: Int32, hasNetAdmin: Bool)
+        /// Running, but its capabilities could not be read (run doctor with sudo).
+        case runningUnreadable(pid: Int32)
+    }
+
+    public var bluetoothInKernel = true
+    public var adapters: [Adapter] = []
+    /// The configured adapter; nil: the first powered one (the daemon's rule).
+    public var wantedAdapter: String?
+    public var radioSwitches: [RadioSwitch] = []
+    public var daemon: Daemon = .notRunning
+    public var callerHasNetAdmin = false
+    public var kernelRelease = ""
+    public var kernelVersion: KernelVersion?
+    public var strapAddress: String?
+    /// Local day of the last box measurement with the paired strap, ISO, and days since.
+    public var strapLastSeen: String?
+    public var strapDaysSinceSeen: Int?
+    public var gpioChips: [GPIOChip] = []
+    public var gpioChipLabels = PanelChipLabels.automatic
+    public var gpioLines: [GPIOLine] = []
+    /// Why line information could not be read (permissions), nil when read or when no chip was found.
+    public var gpioLineError: String?
+    public var database: DatabaseFile?
+    /// The zone name from TZ or /etc/localtime ("Europe/Stockholm"), nil when none is set.
+    public var timeZone: String?
+    public var clockSynchronized: Bool?
+    public var freeBytes: UInt64?
+    public var freeBytesPath = "/var/lib/recoverydeck"
+
+    public init() {}
+}

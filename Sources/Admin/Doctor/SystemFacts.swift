@@ -1,0 +1,302 @@
+import CSQLite
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Gathers `DoctorFacts` from the running system. Everything read from files is read under `root`
+/// ("/" on the box; a fake tree in tests): sysfs, /proc, /etc. Kernel calls (sockets, ioctls, statvfs,
+/// adjtimex, SQLite) run only when `root` is "/".
+public struct SystemFacts {
+    public var root: String
+    public var environment: (String) -> String?
+
+    public init(root: String = "/", environment: @escaping (String) -> String?) {
+        self.root = root.hasSuffix("/") ? root : root + "/"
+        self.environment = environment
+    }
+
+    var isLive: Bool { root == "/" }
+
+    func path(_ p: String) -> String { root + (p.hasPrefix("/") ? String(p.dropFirst()) : p) }
+
+    /// Gathers everything; `strap` and `database` come from the caller, which owns the store.
+    public func gather(databasePath: String, systemDatabasePath: String) -> DoctorFacts {
+        var f = DoctorFacts()
+        let config = BoxSettings(text: readText(path("/etc/recoverydeck/recoverydeck.conf")) ?? "")
+        f.wantedAdapter = config.value("adapter")
+        f.gpioChipLabels = config.chipLabels
+        f.bluetoothInKernel = isLive ? Self.bluetoothSocketsExist() : true
+        f.adapters = adapters()
+        f.radioSwitches = radioSwitches()
+        f.daemon = daemon()
+        f.callerHasNetAdmin = Self.hasNetAdmin(statusText: readText(path("/proc/self/status")) ?? "")
+        (f.kernelRelease, f.kernelVersion) = kernel()
+        f.timeZone = timeZone()
+        f.clockSynchronized = isLive ? Self.clockSynchronized() : nil
+        f.freeBytesPath = Self.directory(of: databasePath)
+        f.freeBytes = isLive ? Self.freeBytes(f.freeBytesPath) : nil
+        f.gpioLines = config.gpioLines
+        if isLive { (f.gpioChips, f.gpioLines, f.gpioLineError) = gpio(labels: f.gpioChipLabels, lines: f.gpioLines) }
+        f.database = database(databasePath, systemPath: systemDatabasePath)
+        return f
+    }
+
+    // MARK: Bluetooth
+
+    func adapters() -> [DoctorFacts.Adapter] {
+        entries(path("/sys/class/bluetooth")).filter { name in
+            name.hasPrefix("hci") && name.count > 3 && name.dropFirst(3).allSatisfy(\.isNumber)
+        }.sorted().map { name in
+            DoctorFacts.Adapter(name: name, isUp: isLive ? Self.adapterIsUp(Int(name.dropFirst(3))!) : nil)
+        }
+    }
+
+    func radioSwitches() -> [DoctorFacts.RadioSwitch] {
+        entries(path("/sys/class/rfkill")).sorted().compactMap { entry in
+            let dir = path("/sys/class/rfkill/" + entry)
+            guard readText(dir + "/type")?.trimmedLine == "bluetooth" else { return nil }
+            return DoctorFacts.RadioSwitch(
+                name: readText(dir + "/name")?.trimmedLine ?? entry,
+                softBlocked: readText(dir + "/soft")?.trimmedLine == "1",
+                hardBlocked: readText(dir + "/hard")?.trimmedLine == "1")
+        }
+    }
+
+    static func bluetoothSocketsExist() -> Bool {
+        let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 1 /* BTPROTO_HCI */)
+        if fd >= 0 {
+            close(fd)
+            return true
+        }
+        return errno != EAFNOSUPPORT
+    }
+
+    /// HCI_UP from HCIGETDEVINFO (include/net/bluetooth/hci_sock.h: struct hci_dev_info, flags at byte 16).
+    static func adapterIsUp(_ index: Int) -> Bool? {
+        let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 1)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = [UInt8](repeating: 0, count: 128)
+        info[0] = UInt8(index & 0xff)
+        info[1] = UInt8(index >> 8)
+        let hciGetDevInfo: UInt = 0x8004_48D3  // _IOR('H', 211, int)
+        let result = info.withUnsafeMutableBytes { ioctl(fd, hciGetDevInfo, $0.baseAddress!) }
+        guard result == 0 else { return nil }
+        return info[16] & 1 != 0  // HCI_UP is bit 0 of flags
+    }
+
+    // MARK: Processes and capabilities
+
+    /// CAP_NET_ADMIN is capability 12 (linux/capability.h).
+    static func hasNetAdmin(statusText: String) -> Bool {
+        for line in statusText.split(separator: "\n") where line.hasPrefix("CapEff:") {
+            guard let caps = UInt64(line.dropFirst(7).trimmedLine, radix: 16) else { return false }
+            return caps & (1 << 12) != 0
+        }
+        return false
+    }
+
+    func daemon() -> DoctorFacts.Daemon {
+        for entry in entries(path("/proc")) where entry.allSatisfy(\.isNumber) {
+            guard readText(path("/proc/\(entry)/comm"))?.trimmedLine == "recoverydeckd", let pid = Int32(entry) else {
+                continue
+            }
+            guard let status = readText(path("/proc/\(entry)/status")) else { return .runningUnreadable(pid: pid) }
+            return .running(pid: pid, hasNetAdmin: Self.hasNetAdmin(statusText: status))
+        }
+        return .notRunning
+    }
+
+    // MARK: Kernel, time
+
+    func kernel() -> (String, KernelVersion?) {
+        let release: String
+        let version: String
+        if isLive {
+            var names = utsname()
+            uname(&names)
+            release = withUnsafeBytes(of: names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            version = withUnsafeBytes(of: names.version) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        } else {
+            release = readText(path("/proc/sys/kernel/osrelease"))?.trimmedLine ?? ""
+            version = readText(path("/proc/sys/kernel/version"))?.trimmedLine ?? ""
+        }
+        return (release, KernelVersion(release: release, version: version))
+    }
+
+    /// TZ first (as libc reads it), then the /etc/localtime link, then /etc/timezone.
+    func timeZone() -> String? {
+        if var tz = environment("TZ"), !tz.isEmpty {
+            if tz.hasPrefix(":") { tz.removeFirst() }
+            if let zone = tz.split(separator: "zoneinfo/").last, tz.hasPrefix("/") { return String(zone) }
+            return tz
+        }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink(path("/etc/localtime"), &buffer, buffer.count - 1)
+        if n > 0 {
+            let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let range = target.splitAfter("zoneinfo/") { return range }
+        }
+        if let name = readText(path("/etc/timezone"))?.trimmedLine, !name.isEmpty { return name }
+        return access(path("/etc/localtime"), F_OK) == 0 ? "(an unnamed zone in /etc/localtime)" : nil
+    }
+
+    /// adjtimex(2) with no changes: TIME_ERROR or STA_UNSYNC means the kernel clock is not synchronised.
+    /// <sys/timex.h> is not in Swift's Glibc module, so the function comes from libc by name; struct timex
+    /// is laid out alike on LP64 Linux (x86-64, aarch64): `modes` at 0, `status` (int) at 40, 208 bytes.
+    static func clockSynchronized() -> Bool? {
+        typealias Adjtimex = @convention(c) (UnsafeMutableRawPointer) -> Int32
+        guard MemoryLayout<Int>.size == 8, let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "adjtimex") else {
+            return nil
+        }
+        let adjtimex = unsafeBitCast(symbol, to: Adjtimex.self)
+        var tx = [UInt8](repeating: 0, count: 256)
+        let state = tx.withUnsafeMutableBytes { adjtimex($0.baseAddress!) }
+        guard state >= 0 else { return nil }
+        let status = tx.withUnsafeBytes { $0.load(fromByteOffset: 40, as: Int32.self) }
+        let timeError: Int32 = 5  // TIME_ERROR
+        let unsynchronised: Int32 = 0x0040  // STA_UNSYNC
+        return state != timeError && status & unsynchronised == 0
+    }
+
+    static func freeBytes(_ directory: String) -> UInt64? {
+        var s = statvfs()
+        guard statvfs(directory, &s) == 0 else { return nil }
+        return UInt64(s.f_bavail) * UInt64(s.f_frsize)
+    }
+
+    static func directory(of file: String) -> String {
+        guard let slash = file.lastIndex(of: "/") else { return "." }
+        return slash == file.startIndex ? "/" : String(file[..<slash])
+    }
+
+    // MARK: GPIO (linux/gpio.h character device, v1 ABI as libgpiod 1.6 uses it)
+
+    func gpio(labels: [String], lines: [DoctorFacts.GPIOLine]) -> (
+        [DoctorFacts.GPIOChip], [DoctorFacts.GPIOLine], String?
+    ) {
+        var chips: [DoctorFacts.GPIOChip] = []
+        for name in entries(path("/dev")).filter({ $0.hasPrefix("gpiochip") }).sorted() {
+            let device = path("/dev/" + name)
+            let fd = open(device, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            // struct gpiochip_info { char name[32]; char label[32]; __u32 lines; }
+            var info = [UInt8](repeating: 0, count: 68)
+            let chipInfo: UInt = 0x8044_B401  // _IOR(0xB4, 0x01, struct gpiochip_info)
+            guard info.withUnsafeMutableBytes({ ioctl(fd, chipInfo, $0.baseAddress!) }) == 0 else { continue }
+            let label = String(decoding: info[32..<64].prefix { $0 != 0 }, as: UTF8.self)
+            let count = Int(info[64]) | Int(info[65]) << 8 | Int(info[66]) << 16 | Int(info[67]) << 24
+            chips.append(DoctorFacts.GPIOChip(path: "/dev/" + name, label: label, lineCount: count))
+        }
+        guard let chip = labels.lazy.compactMap({ l in chips.first { $0.label == l } }).first else {
+            return (chips, lines, nil)
+        }
+        let fd = open(chip.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return (chips, lines, String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var result = lines
+        for i in result.indices where result[i].offset < chip.lineCount {
+            // struct gpioline_info { __u32 line_offset; __u32 flags; char name[32]; char consumer[32]; }
+            var info = [UInt8](repeating: 0, count: 72)
+            let offset = UInt32(result[i].offset)
+            for b in 0..<4 { info[b] = UInt8((offset >> (8 * UInt32(b))) & 0xff) }
+            let lineInfo: UInt = 0xC048_B402  // _IOWR(0xB4, 0x02, struct gpioline_info)
+            guard info.withUnsafeMutableBytes({ ioctl(fd, lineInfo, $0.baseAddress!) }) == 0 else {
+                return (chips, lines, String(cString: strerror(errno)))
+            }
+            let used = info[4] & 1 != 0  // GPIOLINE_FLAG_KERNEL
+            let consumer = String(decoding: info[40..<72].prefix { $0 != 0 }, as: UTF8.self)
+            result[i].consumer = used ? (consumer.isEmpty ? "the kernel" : consumer) : nil
+        }
+        return (chips, result, nil)
+    }
+
+    // MARK: Database
+
+    func database(_ file: String, systemPath: String) -> DoctorFacts.DatabaseFile {
+        var s = stat()
+        let exists = stat(file, &s) == 0
+        var expectedUID: UInt32? = getuid()
+        var expectedName = "you (uid \(getuid()))"
+        if file == systemPath {
+            if let pw = getpwnam("recoverydeck") {
+                expectedUID = pw.pointee.pw_uid
+                expectedName = "recoverydeck"
+            } else {
+                expectedUID = nil
+                expectedName = "recoverydeck (no such user: install the package)"
+            }
+        }
+        var integrity: String? = nil
+        if exists, isLive, access(file, R_OK) == 0 { integrity = Self.integrity(of: file) }
+        return DoctorFacts.DatabaseFile(
+            path: file, exists: exists, mode: exists ? UInt32(s.st_mode) : 0, ownerUID: exists ? s.st_uid : 0,
+            expectedOwnerUID: expectedUID, expectedOwnerName: expectedName, integrity: integrity)
+    }
+
+    /// `PRAGMA integrity_check` on a read-only connection: "ok", or the first problem it reports.
+    static func integrity(of file: String) -> String {
+        var db: OpaquePointer?
+        defer { sqlite3_close_v2(db) }
+        guard sqlite3_open_v2(file, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
+            return "cannot open: " + String(cString: sqlite3_errmsg(db))
+        }
+        sqlite3_busy_timeout(db, 2000)
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &statement, nil) == SQLITE_OK else {
+            return String(cString: sqlite3_errmsg(db))
+        }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else {
+            return String(cString: sqlite3_errmsg(db))
+        }
+        return String(cString: text)
+    }
+
+    // MARK: Files
+
+    func entries(_ directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    func readText(_ file: String) -> String? {
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 1 << 20 {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension StringProtocol {
+    var trimmedLine: String { trimmed }
+
+    /// The text after the first `marker`, or nil.
+    func splitAfter(_ marker: String) -> String? {
+        let chars = Array(self)
+        let m = Array(marker)
+        guard chars.count >= m.count else { return nil }
+        for i in 0...(chars.count - m.count) where Array(chars[i..<(i + m.count)]) == m {
+            return String(chars[(i + m.count)...])
+        }
+        return nil
+    }
+}

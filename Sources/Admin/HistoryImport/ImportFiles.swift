@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Reading import files from disk: the only I/O of the import; everything after is pure.
+public enum ImportFiles {
+    /// Files larger than this are refused: ten years of daily rows or one long RR recording are far smaller.
+    public static let maximumBytes = 32 << 20
+
+    /// The whole file as UTF-8 text. The corresponding C functions are `open` and `read`.
+    public static func text(atPath path: String) throws(ImportError) -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ImportError("cannot open \(path): \(String(cString: strerror(errno))).") }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ImportError("cannot read \(path): \(String(cString: strerror(errno))).")
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+            guard bytes.count <= maximumBytes else { throw ImportError("\(path) is larger than 32 MiB.") }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ImportError("\(path) is not UTF-8 text.")
+        }
+        return text
+    }
+
+    /// The regular files of a folder, by name, without hidden ones. The corresponding C function is `readdir`.
+    public static func files(inDirectory path: String) throws(ImportError) -> [RRHistory.File] {
+        guard let dir = opendir(path) else {
+            throw ImportError("cannot open the folder \(path): \(String(cString: strerror(errno))).")
+        }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix(".") { continue }
+            var info = stat()
+            guard stat(path + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            names.append(name)
+        }
+        closedir(dir)
+        var files: [RRHistory.File] = []
+        for name in names.sorted() {
+            files.append(RRHistory.File(name: name, text: try text(atPath: path + "/" + name)))
+        }
+        return files
+    }
+}

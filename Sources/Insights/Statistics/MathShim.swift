@@ -1,0 +1,12 @@
+// The few libm functions the statistics need (log, cos, cbrt, lgamma), without Foundation.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+@inline(__always) func naturalLog(_ x: Double) -> Double { log(x) }
+@inline(__always) func cosine(_ x: Double) -> Double { cos(x) }
+@inline(__always) func cubeRoot(_ x: Double) -> Double { cbrt(x) }
+@inline(__always) func logGamma(_ x: Double) -> Double { lgamma(x) }
+@inline(__always) func exponential(_ x: Double) -> Double { exp(x) }

@@ -1,0 +1,35 @@
+/// Pearson's product-moment correlation of paired values; nil when either side has no variance or
+/// there are fewer than three pairs (nothing a person should be told about).
+public func pearson(_ x: [Double], _ y: [Double]) -> Double? {
+    precondition(x.count == y.count, "pearson: paired series of unequal length")
+    let n = x.count
+    guard n >= 3 else { return nil }
+    var mx = 0.0
+    var my = 0.0
+    for i in 0..<n {
+        mx += x[i]
+        my += y[i]
+    }
+    mx /= Double(n)
+    my /= Double(n)
+    var sxy = 0.0
+    var sxx = 0.0
+    var syy = 0.0
+    for i in 0..<n {
+        let dx = x[i] - mx
+        let dy = y[i] - my
+        sxy += dx * dy
+        sxx += dx * dx
+        syy += dy * dy
+    }
+    guard sxx > 0, syy > 0 else { return nil }
+    return max(-1, min(1, sxy / (sxx * syy).squareRoot()))
+}
+
+/// The partial correlation of x and y given z, from the three pairwise correlations; nil when z
+/// explains x or y entirely.
+public func partialCorrelation(xy: Double, xz: Double, yz: Double) -> Double? {
+    let d = (1 - xz * xz) * (1 - yz * yz)
+    guard d > 1e-12 else { return nil }
+    return (xy - xz * yz) / d.squareRoot()
+}

@@ -1,0 +1,213 @@
+import RecoveryCore
+
+/// Why an export document could not be read back: where in the document, and what was wrong.
+public struct ExportError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Where, as a path: `days[3].questionnaire.fatigue`.
+    public let path: String
+    public let reason: String
+    public var description: String { path.isEmpty ? "The export \(reason)." : "The export's \(path) \(reason)." }
+}
+
+extension ExportDocument {
+    /// Reads an export written by `json` (any protocol version up to this program's). Derived keys
+    /// (`subjectiveMean`, `gapAvg`, `gapPeak`) are ignored; unknown keys are ignored.
+    public init(parsing text: String) throws(ExportError) {
+        let root: JSONValue
+        do { root = try JSONValue.parse(text) } catch { throw ExportError(path: "", reason: "is not JSON (\(error))") }
+        try self.init(root)
+    }
+
+    public init(_ root: JSONValue) throws(ExportError) {
+        let r = Field(value: root, path: "")
+        let version = try r["protocolVersion"].int()
+        guard (1...ExportDocument.protocolVersion).contains(version) else {
+            throw ExportError(
+                path: "protocolVersion",
+                reason: "is \(version); this program reads 1…\(ExportDocument.protocolVersion)"
+            )
+        }
+        let generatedAt = try r["generatedAt"].int64()
+        let full = try r["full"].bool()
+        let habits = try r["habits"].array().map { (f) throws(ExportError) in try f.string() }
+        let days = try r["days"].array().map { (f) throws(ExportError) in try ExportDocument.day(f) }
+        var settings: [String: String] = [:]
+        var analytics: [AnalyticsEvent] = []
+        if full {
+            for (key, value) in try r["settings"].members() { settings[key] = try value.string() }
+            analytics = try r["analytics"].array().map { (e) throws(ExportError) in
+                AnalyticsEvent(
+                    at: try e["at"].int64(), day: try e["day"].optional { (f) throws(ExportError) in try f.date() },
+                    kind: AnalyticsKind(rawValue: try e["kind"].string()),
+                    value: try e["value"].optional { (f) throws(ExportError) in try f.int64() },
+                    payload: try e["payload"].optional { (f) throws(ExportError) in try f.string() })
+            }
+        }
+        self.init(
+            generatedAt: generatedAt, full: full, habits: habits, days: days, settings: settings, analytics: analytics)
+    }
+
+    private static func day(_ f: Field) throws(ExportError) -> DayRecord {
+        let date = try f["date"].date()
+        let questionnaire = try f["questionnaire"].optional { (q) throws(ExportError) in
+            try ExportDocument.questionnaire(q, date: date)
+        }
+        let measurement = try f["measurement"].optional { (m) throws(ExportError) in
+            try ExportDocument.measurement(m, date: date)
+        }
+        return DayRecord(
+            date: date, questionnaire: questionnaire, measurement: measurement, imported: try f["imported"].bool())
+    }
+
+    private static func questionnaire(_ q: Field, date: LocalDate) throws(ExportError) -> Questionnaire {
+        var values: [Int] = []
+        for item in SubjectiveItem.allCases {
+            let score = try q[item.rawValue].int()
+            guard Score.range.contains(score) else {
+                throw q[item.rawValue].error("must be a whole number from 1 to 7, not \(score)")
+            }
+            values.append(score)
+        }
+        guard let scores = SubjectiveScores(values) else { throw q.error("holds a score outside 1 to 7") }
+        var habits: [String] = []
+        for h in try q["habits"].array() { habits.append(try h.string()) }
+        return Questionnaire(
+            date: date, scores: scores, habits: habits,
+            caffeineTime: try q["caffeineTime"].optional { (t) throws(ExportError) in try t.time() },
+            caffeineMg: try q["caffeineMg"].optional { (v) throws(ExportError) in try v.int() },
+            lastMealTime: try q["lastMealTime"].optional { (t) throws(ExportError) in try t.time() },
+            notes: try q["notes"].optional { (v) throws(ExportError) in try v.string() })
+    }
+
+    private static func measurement(_ m: Field, date: LocalDate) throws(ExportError) -> MorningMeasurement {
+        let qualityText = try m["quality"].string()
+        let quality: Quality
+        if qualityText == "ok" {
+            quality = .ok
+        } else if let reason = QualityFailure(rawValue: qualityText) {
+            quality = .fail(reason)
+        } else {
+            throw m["quality"].error("is not a known quality (\(qualityText))")
+        }
+        let statusText = try m["orthostaticStatus"].string()
+        guard let status = OrthostaticStatus(rawValue: statusText) else {
+            throw m["orthostaticStatus"].error("is not a known status (\(statusText))")
+        }
+        let hrv = try m["hrv"].optional { (h) throws(ExportError) in
+            HRVMetrics(
+                rmssdMs: try h["rmssdMs"].optional { (v) throws(ExportError) in try v.double() },
+                meanRRMs: try h["meanRRMs"].optional { (v) throws(ExportError) in try v.double() },
+                meanHRBpm: try h["meanHRBpm"].optional { (v) throws(ExportError) in try v.double() },
+                sdnnMs: try h["sdnnMs"].optional { (v) throws(ExportError) in try v.double() },
+                accepted: try h["accepted"].int(), rejected: try h["rejected"].int(),
+                artifactRatio: try h["artifactRatio"].double())
+        }
+        let orthostatic = try m["orthostatic"].optional { (o) throws(ExportError) in
+            OrthostaticResult(
+                avgLyingHR: try o["avgLyingHR"].double(), avgStandingHR: try o["avgStandingHR"].double(),
+                peakStandingHR: try o["peakStandingHR"].double())
+        }
+        let p = m["phases"]
+        let marks = PhaseMarks(
+            settleStartMs: try p["settleStartMs"].int64(), captureStartMs: try p["captureStartMs"].int64(),
+            captureEndMs: try p["captureEndMs"].int64(),
+            lyingEndMs: try p["lyingEndMs"].optional { (v) throws(ExportError) in try v.int64() },
+            standStartMs: try p["standStartMs"].optional { (v) throws(ExportError) in try v.int64() },
+            standEndMs: try p["standEndMs"].optional { (v) throws(ExportError) in try v.int64() })
+        var rawRR: [RRInterval] = []
+        if m.has("rr") {
+            let raw = try m["rr"]["raw"].array()
+            let at = try m["rr"]["receivedAtMs"].array()
+            guard raw.count == at.count else { throw m["rr"].error("has \(raw.count) values but \(at.count) times") }
+            for (v, t) in zip(raw, at) { rawRR.append(RRInterval(raw: try v.uint16(), receivedAtMs: try t.int64())) }
+        }
+        var heartRates: [HeartRateReading] = []
+        if m.has("heartRate") {
+            let bpm = try m["heartRate"]["bpm"].array()
+            let at = try m["heartRate"]["receivedAtMs"].array()
+            guard bpm.count == at.count else {
+                throw m["heartRate"].error("has \(bpm.count) values but \(at.count) times")
+            }
+            for (v, t) in zip(bpm, at) {
+                heartRates.append(HeartRateReading(bpm: try v.uint16(), receivedAtMs: try t.int64()))
+            }
+        }
+        return MorningMeasurement(
+            date: date, startedAtEpoch: try m["startedAt"].int64(), durationMs: try m["durationMs"].int64(), hrv: hrv,
+            meanHRBpm: try m["meanHRBpm"].optional { (v) throws(ExportError) in try v.double() }, quality: quality,
+            orthostaticStatus: status, orthostatic: orthostatic,
+            strapAddress: try m["strapAddress"].optional { (v) throws(ExportError) in try v.string() },
+            strapBatteryPercent: try m["strapBatteryPercent"].optional { (v) throws(ExportError) in try v.int() },
+            marks: marks, rawRR: rawRR, heartRates: heartRates)
+    }
+}
+
+/// A value inside the document together with its path, for error sentences that say where.
+private struct Field {
+    let value: JSONValue?
+    let path: String
+
+    subscript(key: String) -> Field {
+        Field(value: value?[key], path: path.isEmpty ? key : "\(path).\(key)")
+    }
+
+    func has(_ key: String) -> Bool { value?[key] != nil }
+
+    func error(_ reason: String) -> ExportError { ExportError(path: path, reason: reason) }
+
+    private func required() throws(ExportError) -> JSONValue {
+        guard let value, !value.isNull else { throw error("is missing") }
+        return value
+    }
+
+    func optional<T>(_ read: (Field) throws(ExportError) -> T) throws(ExportError) -> T? {
+        guard let value, !value.isNull else { return nil }
+        return try read(self)
+    }
+
+    func string() throws(ExportError) -> String {
+        guard let s = try required().stringValue else { throw error("must be text") }
+        return s
+    }
+
+    func bool() throws(ExportError) -> Bool {
+        guard let b = try required().boolValue else { throw error("must be true or false") }
+        return b
+    }
+
+    func double() throws(ExportError) -> Double {
+        guard let d = try required().doubleValue else { throw error("must be a number") }
+        return d
+    }
+
+    func int64() throws(ExportError) -> Int64 {
+        guard let i = try required().int64Value else { throw error("must be a whole number") }
+        return i
+    }
+
+    func int() throws(ExportError) -> Int { Int(try int64()) }
+
+    func uint16() throws(ExportError) -> UInt16 {
+        guard let v = UInt16(exactly: try int64()) else { throw error("must be a whole number from 0 to 65535") }
+        return v
+    }
+
+    func date() throws(ExportError) -> LocalDate {
+        guard let d = LocalDate(iso: try string()) else { throw error("must be a date written YYYY-MM-DD") }
+        return d
+    }
+
+    func time() throws(ExportError) -> MinuteOfDay {
+        guard let t = MinuteOfDay(hhmm: try string()) else { throw error("must be a time written HH:MM") }
+        return t
+    }
+
+    func array() throws(ExportError) -> [Field] {
+        guard let items = try required().arrayValue else { throw error("must be a list") }
+        return items.enumerated().map { Field(value: $1, path: "\(path)[\($0)]") }
+    }
+
+    func members() throws(ExportError) -> [(String, Field)] {
+        guard case .object(let members) = try required() else { throw error("must be an object") }
+        return members.map { ($0.0, Field(value: $0.1, path: "\(path).\($0.0)")) }
+    }
+}

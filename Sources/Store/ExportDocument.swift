@@ -1,0 +1,204 @@
+import RecoveryCore
+
+/// The person's data as one JSON document (spec §7.4: a stable schema with `protocolVersion`, so a
+/// later exporter can map fields to TrainingPeaks or Intervals.icu without schema thrash).
+///
+/// Schema, `protocolVersion` 1. Keys appear in this order; a missing value is `null`, never 0.
+///
+///     {
+///       "protocolVersion": 1,
+///       "generator": "RecoveryDeck",
+///       "generatedAt": 1773122400,          // seconds since the Unix epoch (UTC)
+///       "full": false,                      // true: rr, heartRate, settings and analytics are present
+///       "habits": ["alcohol", …],           // the configured habit list
+///       "days": [                           // oldest first; only days with something stored
+///         {
+///           "date": "2026-03-10",           // local calendar day, YYYY-MM-DD
+///           "imported": false,              // true: came from a history import, not a box measurement
+///           "questionnaire": null | {
+///             "fatigue": 1…7, "mood": 1…7, "soreness": 1…7, "stress": 1…7, "sleep": 1…7,  // higher = better
+///             "subjectiveMean": 5.2,        // mean of the five (derived; ignored when read back)
+///             "habits": ["alcohol"],        // sorted
+///             "caffeineTime": "14:30" | null, "caffeineMg": 120 | null,
+///             "lastMealTime": "19:45" | null, "notes": "text" | null
+///           },
+///           "measurement": null | {
+///             "startedAt": 1773122400,      // seconds since the Unix epoch
+///             "durationMs": 183000,
+///             "quality": "ok" | "too_few_beats" | "too_many_artifacts" | "rr_unavailable",
+///             "hrv": null | {               // null in HR-only (degraded) mode
+///               "rmssdMs": 48.2 | null, "meanRRMs": 1020.5 | null, "meanHRBpm": 58.8 | null,
+///               "sdnnMs": 52.0 | null, "accepted": 70, "rejected": 1, "artifactRatio": 0.014
+///             },
+///             "meanHRBpm": 58.8 | null,      // mean HR over the capture (the only value in degraded mode)
+///             "orthostaticStatus": "completed" | "skipped" | "failed",
+///             "orthostatic": null | {        // bpm
+///               "avgLyingHR": 55.0, "avgStandingHR": 75.0, "peakStandingHR": 95.0,
+///               "gapAvg": 20.0, "gapPeak": 40.0   // derived; ignored when read back
+///             },
+///             "strapAddress": "A0:9E:1A:12:34:56" | null, "strapBatteryPercent": 0…100 | null,
+///             "phases": {                    // ms since the session started
+///               "settleStartMs": 0, "captureStartMs": 15000, "captureEndMs": 75000,
+///               "lyingEndMs": 105000 | null, "standStartMs": 108000 | null, "standEndMs": 168000 | null
+///             },
+///             "rr": { "raw": [1000, …], "receivedAtMs": [812, …] },        // full only; raw in 1/1024 s
+///             "heartRate": { "bpm": [60, …], "receivedAtMs": [812, …] }   // full only
+///           }
+///         }
+///       ],
+///       "settings": { "display_name": "Zach", … },   // full only; every setting as text
+///       "analytics": [                               // full only; in recorded order
+///         { "at": 1773122583, "day": "2026-03-10" | null, "kind": "morning_completed",
+///           "value": 183000 | null, "payload": "too_few_beats" | null }
+///       ]
+///     }
+///
+/// Compatibility: a later version only adds keys; readers ignore keys they do not know. A change
+/// that alters the meaning of an existing key raises `protocolVersion`.
+public struct ExportDocument: Hashable, Sendable {
+    public static let protocolVersion = 1
+
+    public var generatedAt: Int64
+    /// Whether raw samples, settings and analytics are included.
+    public var full: Bool
+    public var habits: [String]
+    public var days: [DayRecord]
+    /// Full exports only; empty otherwise.
+    public var settings: [String: String]
+    /// Full exports only; empty otherwise.
+    public var analytics: [AnalyticsEvent]
+
+    public init(
+        generatedAt: Int64, full: Bool, habits: [String], days: [DayRecord], settings: [String: String] = [:],
+        analytics: [AnalyticsEvent] = []
+    ) {
+        self.generatedAt = generatedAt
+        self.full = full
+        self.habits = habits
+        self.days = days
+        self.settings = settings
+        self.analytics = analytics
+    }
+
+    // MARK: Writing
+
+    public var json: JSONValue {
+        var top: [(String, JSONValue)] = [
+            ("protocolVersion", .integer(Int64(ExportDocument.protocolVersion))),
+            ("generator", .string("RecoveryDeck")),
+            ("generatedAt", .integer(generatedAt)),
+            ("full", .bool(full)),
+            ("habits", .array(habits.map { .string($0) })),
+            ("days", .array(days.map { ExportDocument.json($0, full: full) })),
+        ]
+        if full {
+            top.append(("settings", .object(settings.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
+            top.append(("analytics", .array(analytics.map(ExportDocument.json))))
+        }
+        return .object(top)
+    }
+
+    /// One day as it appears in `days` (also used by the CLI's `--json` output).
+    public static func json(_ day: DayRecord, full: Bool) -> JSONValue {
+        .object([
+            ("date", .string(day.date.iso)),
+            ("imported", .bool(day.imported)),
+            ("questionnaire", day.questionnaire.map(json) ?? .null),
+            ("measurement", day.measurement.map { json($0, full: full) } ?? .null),
+        ])
+    }
+
+    /// A questionnaire as it appears in a day.
+    public static func json(_ q: Questionnaire) -> JSONValue {
+        .object([
+            ("fatigue", JSONValue(q.scores.fatigue.value)),
+            ("mood", JSONValue(q.scores.mood.value)),
+            ("soreness", JSONValue(q.scores.soreness.value)),
+            ("stress", JSONValue(q.scores.stress.value)),
+            ("sleep", JSONValue(q.scores.sleep.value)),
+            ("subjectiveMean", .number(q.scores.mean)),
+            ("habits", .array(q.habits.map { .string($0) })),
+            ("caffeineTime", JSONValue(q.caffeineTime?.description)),
+            ("caffeineMg", JSONValue(q.caffeineMg)),
+            ("lastMealTime", JSONValue(q.lastMealTime?.description)),
+            ("notes", JSONValue(q.notes)),
+        ])
+    }
+
+    /// A measurement as it appears in a day.
+    public static func json(_ m: MorningMeasurement, full: Bool) -> JSONValue {
+        let hrv: JSONValue =
+            m.hrv.map {
+                .object([
+                    ("rmssdMs", JSONValue($0.rmssdMs)), ("meanRRMs", JSONValue($0.meanRRMs)),
+                    ("meanHRBpm", JSONValue($0.meanHRBpm)), ("sdnnMs", JSONValue($0.sdnnMs)),
+                    ("accepted", JSONValue($0.accepted)), ("rejected", JSONValue($0.rejected)),
+                    ("artifactRatio", .number($0.artifactRatio)),
+                ])
+            } ?? .null
+        let orthostatic: JSONValue =
+            m.orthostatic.map {
+                .object([
+                    ("avgLyingHR", .number($0.avgLyingHR)), ("avgStandingHR", .number($0.avgStandingHR)),
+                    ("peakStandingHR", .number($0.peakStandingHR)), ("gapAvg", .number($0.gapAvg)),
+                    ("gapPeak", .number($0.gapPeak)),
+                ])
+            } ?? .null
+        var members: [(String, JSONValue)] = [
+            ("startedAt", .integer(m.startedAtEpoch)),
+            ("durationMs", .integer(m.durationMs)),
+            ("quality", .string(qualityText(m.quality))),
+            ("hrv", hrv),
+            ("meanHRBpm", JSONValue(m.meanHRBpm)),
+            ("orthostaticStatus", .string(m.orthostaticStatus.rawValue)),
+            ("orthostatic", orthostatic),
+            ("strapAddress", JSONValue(m.strapAddress)),
+            ("strapBatteryPercent", JSONValue(m.strapBatteryPercent)),
+            (
+                "phases",
+                .object([
+                    ("settleStartMs", .integer(m.marks.settleStartMs)),
+                    ("captureStartMs", .integer(m.marks.captureStartMs)),
+                    ("captureEndMs", .integer(m.marks.captureEndMs)),
+                    ("lyingEndMs", JSONValue(m.marks.lyingEndMs)),
+                    ("standStartMs", JSONValue(m.marks.standStartMs)),
+                    ("standEndMs", JSONValue(m.marks.standEndMs)),
+                ])
+            ),
+        ]
+        if full {
+            members.append(
+                (
+                    "rr",
+                    .object([
+                        ("raw", .array(m.rawRR.map { .integer(Int64($0.raw)) })),
+                        ("receivedAtMs", .array(m.rawRR.map { .integer($0.receivedAtMs) })),
+                    ])
+                ))
+            members.append(
+                (
+                    "heartRate",
+                    .object([
+                        ("bpm", .array(m.heartRates.map { .integer(Int64($0.bpm)) })),
+                        ("receivedAtMs", .array(m.heartRates.map { .integer($0.receivedAtMs) })),
+                    ])
+                ))
+        }
+        return .object(members)
+    }
+
+    static func json(_ e: AnalyticsEvent) -> JSONValue {
+        .object([
+            ("at", .integer(e.at)), ("day", JSONValue(e.day?.iso)), ("kind", .string(e.kind.rawValue)),
+            ("value", JSONValue(e.value)), ("payload", JSONValue(e.payload)),
+        ])
+    }
+
+    /// `ok` or the failure reason, as stored and exported.
+    public static func qualityText(_ quality: Quality) -> String {
+        switch quality {
+        case .ok: "ok"
+        case .fail(let reason): reason.rawValue
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import RecoveryCore
+import Store
+
+/// `recoverydeck delete`: remove all data, or one day (spec §11.2 "Delete all data").
+struct DeleteCommand: Command {
+    static let name = "delete"
+    static let summary = "Delete all data, or one day's; needs --yes."
+    static let synopsis: String? = "(--all | --day YYYY-MM-DD) --yes"
+    static let discussion = """
+        --all deletes every day, measurement and raw RR, every analytics event and every setting
+        (display name, habit list, paired strap), and scrubs the database file so none of it can be
+        read back from the disk. --day deletes one day's check-in, measurement and analytics.
+        There is no undo: export first if in doubt.
+        """
+    static let options: [OptionSpec] = [
+        .flag("all", help: "Delete everything."),
+        .value("day", "YYYY-MM-DD", help: "Delete this day only."),
+        .flag("yes", help: "Confirm the deletion."),
+    ]
+
+    let all: Bool
+    let day: LocalDate?
+    let confirmed: Bool
+
+    init(_ parsed: ParsedArguments) throws(CommandError) {
+        all = parsed.flag("all")
+        day = try parsed.date("day")
+        confirmed = parsed.flag("yes")
+    }
+
+    func validate() throws(CommandError) {
+        if all, day != nil { throw .usage("give either --all or --day, not both.") }
+        if !all, day == nil { throw .usage("say what to delete: --all or --day YYYY-MM-DD.") }
+        if !confirmed { throw .usage("deleting needs --yes to confirm; nothing was deleted.") }
+    }
+
+    func run(_ context: Context) throws {
+        let store = try context.store()
+        if let day {
+            guard try store.deleteDay(day) else {
+                throw CommandError.failure("nothing is stored for \(day.iso); nothing was deleted.")
+            }
+            context.say("Deleted everything stored for \(day.iso).")
+        } else {
+            try store.deleteAll()
+            context.say("Deleted all data; the database file \(store.path) was scrubbed.")
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Admin
+import Platform
+import RecoveryCore
+import Store
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `recoverydeck doctor`: one line per readiness check, each failure with its fix; exit 0 when the
+/// box is ready for a morning, 1 when it is not.
+struct DoctorCommand: Command {
+    static let name = "doctor"
+    static let summary = "Check that the box is ready for a morning, each problem with its fix."
+    static let discussion = """
+        Checks, in order: the Bluetooth adapter (present, powered), rfkill, Bluetooth management access
+        (CAP_NET_ADMIN, held by the recoverydeckd service), the kernel (some 2024 kernels reject the
+        strap's connection-parameter update and lose it mid-morning), the paired strap and when it was
+        last seen, the GPIO chip (found by its label) and its lines, the database (integrity, mode 600,
+        owner), the time zone, clock synchronisation and free disk.
+
+        Exit status 0 means ready (warnings allowed), 1 means at least one check failed. Run it with
+        sudo on the box: some checks read what only root may read.
+        """
+    static let options: [OptionSpec] = [.flag("json", help: "Print the checks as JSON.")]
+
+    var json: Bool
+
+    init(_ parsed: ParsedArguments) throws(CommandError) {
+        json = parsed.flag("json")
+    }
+
+    func run(_ context: Context) throws {
+        let path = try context.databasePath()
+        let gatherer = SystemFacts(environment: context.environment)
+        var facts = gatherer.gather(databasePath: path, systemDatabasePath: Context.systemDatabasePath)
+        // The database is opened only when it exists: doctor creates nothing.
+        if access(path, R_OK | W_OK) == 0 {
+            let store = try context.store()
+            facts.strapAddress = try store.setting(.strapAddress)
+            if let address = facts.strapAddress,
+                let last = try store.allDays().last(where: { $0.measurement?.strapAddress == address && !$0.imported })
+            {
+                facts.strapLastSeen = last.date.iso
+                facts.strapDaysSinceSeen = context.today.dayNumber - last.date.dayNumber
+            }
+        }
+        let checks = Doctor.checks(facts)
+        if json {
+            let items = checks.map { c in
+                "{\"check\":\(jsonString(c.name)),\"verdict\":\"\(c.verdict.rawValue)\",\"detail\":\(jsonString(c.detail))"
+                    + (c.fix.map { ",\"fix\":\(jsonString($0))" } ?? "") + "}"
+            }
+            context.out("{\"ready\":\(Doctor.isReady(checks)),\"checks\":[\(items.joined(separator: ","))]}")
+        } else {
+            for check in checks { context.out(check.line) }
+        }
+        guard Doctor.isReady(checks) else {
+            let failed = checks.filter { $0.verdict == .fail }.map(\.name).joined(separator: ", ")
+            throw CommandError.failure("the box is not ready (\(failed)).")
+        }
+        context.say("The box is ready.")
+    }
+
+    private func jsonString(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case _ where u.value < 0x20:
+                out +=
+                    "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count)
+                    + String(u.value, radix: 16)
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+}

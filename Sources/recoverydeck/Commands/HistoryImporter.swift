@@ -1,0 +1,35 @@
+import Admin
+import Platform
+import RecoveryCore
+import Store
+
+/// The part both imports share: plan against what the database holds, print the plan, and write it in
+/// one transaction unless it is a dry run.
+enum HistoryImporter {
+    static func apply(
+        _ mornings: [ImportedMorning], source: String, dryRun: Bool, force: Bool, context: Context
+    ) throws {
+        let store = try context.store()
+        var existing: [LocalDate: DayRecord] = [:]
+        if let first = mornings.map(\.date).min(), let last = mornings.map(\.date).max() {
+            for day in try store.days(from: first, through: last) { existing[day.date] = day }
+        }
+        let plan = ImportPlan(mornings, existing: existing, force: force)
+        for line in plan.lines() { context.out(line) }
+        let kept = plan.count(.keepBox)
+        let writes = plan.writes
+        var summary =
+            "\(plan.count(.add)) added, \(plan.count(.replaceImported)) replaced (imported before), "
+            + "\(plan.count(.replaceBox)) box records replaced, \(kept) box records kept"
+        if kept > 0 { summary += " (--force replaces them)" }
+        if dryRun {
+            context.say("Dry run, nothing changed: \(summary).")
+            return
+        }
+        if !writes.isEmpty {
+            let records = writes.map { $0.dayRecord(epochOfStart: { LocalTime.epochSeconds(of: $0, at: $1) }) }
+            try store.saveImportedDays(records, source: source, recordedAt: context.nowEpochSeconds)
+        }
+        context.say("Imported from \(source): \(summary).")
+    }
+}

@@ -1,0 +1,50 @@
+import Admin
+import RecoveryCore
+import Store
+
+/// `recoverydeck import rr`: past mornings from raw RR recordings, analysed with the box's own rules.
+struct ImportRRCommand: Command {
+    static let name = "import rr"
+    static let summary = "Import past mornings from RR files, one per morning, named by date."
+    static let synopsis: String? = "DIR [--dry-run] [--force]"
+    static let discussion = """
+        Each file is named YYYY-MM-DD… (Elite HRV's raw export, "2026-03-01 06-42-10.txt", fits)
+        and holds RR intervals in ms, one per line. rMSSD is computed with the box's own morning
+        window and artifact rules; a recording that fails them is imported as failed and does not
+        count. When a day has several recordings, the earliest is the morning.
+
+        Imported days are marked imported. A day the box measured is kept unless --force is given;
+        a day imported before is replaced. A malformed file changes nothing: its first bad line is
+        named.
+        """
+    static let options: [OptionSpec] = [
+        .flag("dry-run", help: "Show what would change, and change nothing."),
+        .flag("force", help: "Also replace days the box measured."),
+    ]
+    static let arguments = [ArgumentSpec("DIR", help: "The folder of RR files.")]
+
+    var directory: String
+    var dryRun: Bool
+    var force: Bool
+
+    init(_ parsed: ParsedArguments) throws(CommandError) {
+        directory = parsed.positional(0) ?? ""
+        while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
+        dryRun = parsed.flag("dry-run")
+        force = parsed.flag("force")
+    }
+
+    func run(_ context: Context) throws {
+        let result: RRHistory.Result
+        do {
+            result = try RRHistory.read(ImportFiles.files(inDirectory: directory), directory: directory)
+        } catch {
+            throw CommandError.failure(error.message + " Nothing was imported.")
+        }
+        for (name, date) in result.skipped {
+            context.say("\(name): a later recording of \(date.iso); the earliest one is the morning.")
+        }
+        try HistoryImporter.apply(
+            result.mornings, source: "rr:" + directory, dryRun: dryRun, force: force, context: context)
+    }
+}

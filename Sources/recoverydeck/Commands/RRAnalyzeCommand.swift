@@ -1,0 +1,117 @@
+import RecoveryCore
+import Store
+
+/// `recoverydeck rr analyze FILE`: the box's artifact rules and rMSSD over a list of RR intervals.
+struct RRAnalyzeCommand: Command {
+    static let name = "rr analyze"
+    static let summary = "Compute rMSSD from a file of RR intervals with the box's artifact rules."
+    static let discussion = """
+        FILE holds RR intervals in milliseconds, one per line, or a CSV file with a header row and an
+        `rr` column. Blank lines and lines starting with # are ignored. Use - to read standard input.
+
+        The whole file is analysed by default. --window morning applies the morning protocol's
+        window instead (15 s settle, then until 60 s of accepted RR with at least 45 beats, at most
+        90 s), taking the running sum of the intervals as the clock.
+
+        Prints rmssd_ms, mean_rr_ms, mean_hr_bpm, sdnn_ms, accepted, rejected, artifact_ratio and
+        quality (ok, too_few_beats, too_many_artifacts).
+        """
+    static let options: [OptionSpec] = [
+        .value("window", "whole|morning", help: "Which intervals to use (default whole)."),
+        .flag("json", help: "Print the result as JSON with full precision."),
+    ]
+    static let arguments = [ArgumentSpec("FILE", help: "The RR file, or - for standard input.")]
+
+    let file: String
+    let window: HRVAnalysis.Window
+    let json: Bool
+
+    init(_ parsed: ParsedArguments) throws(CommandError) {
+        file = parsed.positional(0) ?? "-"
+        let choice = try parsed.choice("window", of: HRVAnalysis.Window.allCases.map(\.rawValue))
+        window = choice.flatMap(HRVAnalysis.Window.init(rawValue:)) ?? .whole
+        json = parsed.flag("json")
+    }
+
+    func validate() throws(CommandError) {
+        if file.isEmpty { throw .usage("FILE is empty; give a path or - for standard input.") }
+    }
+
+    func run(_ context: Context) throws {
+        let intervals = try RRFile.intervals(Files.read(file), name: file == "-" ? "standard input" : file)
+        let result = HRVAnalysis.analyze(intervals, window: window)
+        let m = result.metrics
+        let fields: [(String, JSONValue)] = [
+            ("rmssd_ms", JSONValue(m.rmssdMs)), ("mean_rr_ms", JSONValue(m.meanRRMs)),
+            ("mean_hr_bpm", JSONValue(m.meanHRBpm)), ("sdnn_ms", JSONValue(m.sdnnMs)),
+            ("accepted", JSONValue(m.accepted)), ("rejected", JSONValue(m.rejected)),
+            ("artifact_ratio", .number(m.artifactRatio)), ("quality", .string(Wording.quality(result.quality))),
+        ]
+        if json {
+            var all = fields
+            all.append(("window", .string(window.rawValue)))
+            all.append(("intervals", JSONValue(intervals.count)))
+            context.out(JSONValue.object(all).serialized(pretty: true))
+        } else {
+            for (name, value) in fields {
+                let text: String
+                switch value {
+                case .number(let d): text = Formatting.fixed(d, digits: name == "artifact_ratio" ? 4 : 3)
+                case .null: text = Wording.dash
+                case .string(let s): text = s
+                default: text = value.serialized()
+                }
+                context.out(Formatting.padded(name, 16) + text)
+            }
+        }
+        if case .fail(let reason) = result.quality { context.say(reason.sentence) }
+    }
+}
+
+/// Reads RR intervals in ms: a bare list, or CSV with an `rr` column.
+enum RRFile {
+    static func intervals(_ bytes: [UInt8], name: String) throws(CommandError) -> [Double] {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw .failure("\(name) is not a text file.")
+        }
+        var column: Int?
+        var values: [Double] = []
+        var sawData = false
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let line = rawLine.trimmingCharacters(in: " \t\r")
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: " \t\"")
+            }
+            if !sawData {
+                sawData = true
+                if Double(cells[0]) == nil || cells.count > 1 {
+                    let names = cells.map { $0.lowercased() }
+                    guard let rr = names.firstIndex(of: "rr") ?? names.firstIndex(of: "rr_ms") else {
+                        throw .failure(
+                            "\(name) line \(index + 1): expected RR in ms or a CSV header with an rr column, "
+                                + "not \(quoted(line)).")
+                    }
+                    column = rr
+                    continue
+                }
+            }
+            let cell: String
+            if let column {
+                guard column < cells.count else {
+                    throw .failure("\(name) line \(index + 1) has no rr value.")
+                }
+                cell = cells[column]
+            } else {
+                guard cells.count == 1 else { throw .failure("\(name) line \(index + 1) holds more than one value.") }
+                cell = cells[0]
+            }
+            guard let value = Double(cell), value.isFinite, value >= 0 else {
+                throw .failure("\(name) line \(index + 1): \(quoted(cell)) is not an RR interval in milliseconds.")
+            }
+            values.append(value)
+        }
+        guard !values.isEmpty else { throw .failure("\(name) holds no RR intervals.") }
+        return values
+    }
+}

@@ -1,0 +1,82 @@
+import RecoveryCore
+import Store
+
+/// `recoverydeck settings`: show or change the box's settings (spec §7.1 AppSettings).
+struct SettingsCommand: Command {
+    static let name = "settings"
+    static let summary = "Show the settings, or change the habit list, display name or reminder."
+    static let discussion = """
+        Without options, prints every setting. The habit list names the habit tags a check-in may
+        carry (the keypad's habit chips and checkin --habit); names are lower-case letters, digits
+        and -. The display name is used for "Good morning, NAME"; an empty name removes it. The
+        reminder is the time the blue light starts its slow blink, or off.
+        """
+    static let options: [OptionSpec] = [
+        .value("habits", "NAME,NAME,…", help: "Replace the habit list (1 to 20 names, comma-separated)."),
+        .value("display-name", "NAME", help: "Set the display name (at most 40 characters; \"\" removes it)."),
+        .value("reminder", "HH:MM|off", help: "Set or turn off the morning reminder."),
+        .flag("json", help: "Print the settings as JSON."),
+    ]
+
+    var habits: [String]?
+    var displayName: String?
+    var reminder: String??
+    let json: Bool
+
+    init(_ parsed: ParsedArguments) throws(CommandError) {
+        habits = parsed.value("habits").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: " ") }
+        }
+        displayName = parsed.value("display-name")
+        if let text = parsed.value("reminder") {
+            if text == "off" {
+                reminder = .some(nil)
+            } else if let time = MinuteOfDay(hhmm: text) {
+                reminder = .some(time.description)
+            } else {
+                throw .usage("--reminder must be a 24-hour time written HH:MM, or off, not \(quoted(text)).")
+            }
+        }
+        json = parsed.flag("json")
+    }
+
+    func validate() throws(CommandError) {
+        if let habits {
+            guard (1...20).contains(habits.count) else { throw .usage("--habits takes 1 to 20 names.") }
+            if let bad = habits.first(where: { !Store.isHabitName($0) }) {
+                throw .usage("\(quoted(bad)) is not a habit name (1 to 32 lower-case letters, digits and -).")
+            }
+            guard Set(habits).count == habits.count else { throw .usage("--habits names a habit twice.") }
+        }
+        if let displayName {
+            guard displayName.count <= 40 else { throw .usage("--display-name is longer than 40 characters.") }
+            guard displayName.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f }) else {
+                throw .usage("--display-name cannot hold control characters.")
+            }
+        }
+    }
+
+    func run(_ context: Context) throws {
+        let store = try context.store()
+        var changes: [(SettingKey, String?)] = []
+        if let habits { changes.append((.habits, habits.joined(separator: ","))) }
+        if let displayName { changes.append((.displayName, displayName.isEmpty ? nil : displayName)) }
+        if let reminder { changes.append((.reminderTime, reminder)) }
+        if !changes.isEmpty {
+            try store.setSettings(changes)
+            context.say("Saved \(changes.map { $0.0.rawValue }.joined(separator: ", ")).")
+            return
+        }
+        var all = try store.allSettings()
+        if !all.contains(where: { $0.key == .habits }) {
+            all.append((.habits, try store.habitList().joined(separator: ",")))
+            all.sort { $0.key.rawValue < $1.key.rawValue }
+        }
+        if json {
+            context.out(
+                JSONValue.object(all.map { ($0.key.rawValue, JSONValue.string($0.value)) }).serialized(pretty: true))
+        } else {
+            for (key, value) in all { context.out(Formatting.padded(key.rawValue, 22) + value) }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Admin
+import RecoveryCore
+import Store
+
+/// `recoverydeck status`: today's check-in, measurement, lights and baseline progress.
+struct StatusCommand: Command {
+    static let name = "status"
+    static let summary = "Show today: check-in, measurement, each channel's light and the composite."
+    static let discussion = """
+        Lights compare the 7-day mean of each channel (rMSSD, lying HR, gap peak, gap avg, subjective)
+        with your own 60-day normal band: within 1 SD green, within 1.5 SD yellow, beyond red. Until 14
+        complete days exist the baselines are building and only the subjective channel has an absolute
+        light. The composite is the majority of the channel lights: a rough signal, not medical.
+
+        Nothing is shown until today's check-in is in (the gate).
+        """
+    static let options: [OptionSpec] = [.flag("json", help: "Print the status as JSON.")]
+
+    let json: Bool
+
+    init(_ parsed: ParsedArguments) throws(CommandError) {
+        json = parsed.flag("json")
+    }
+
+    func run(_ context: Context) throws {
+        let store = try context.store()
+        try context.requireTodaysCheckin(store)
+        let report = try StatusReport(store: store, today: context.today)
+        if json {
+            context.out(report.json.serialized(pretty: true))
+        } else {
+            context.outRaw(report.text)
+            let first = context.today.adding(days: -27)
+            context.out("\nThe last four weeks (one mark a day; a gap is a day not measured):")
+            for line in Sparkline.lines(days: try store.days(from: first, through: context.today), through: context.today) {
+                context.out(line)
+            }
+        }
+    }
+}
+
+extension Context {
+    /// The gate (spec §6.3): metrics, today's or past, wait for today's questionnaire.
+    func requireTodaysCheckin(_ store: Store) throws {
+        let record = try store.day(today)
+        guard Gate.canAccessHistory(today: today, questionnaire: record) else {
+            throw CommandError.failure(Gate.refusal + "\nTry 'recoverydeck checkin'.")
+        }
+    }
+}

@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Whole-file reads and writes for commands, through libc (no Foundation), each failure one sentence.
+enum Files {
+    /// The bytes of `path`, or of standard input for `-`.
+    static func read(_ path: String) throws(CommandError) -> [UInt8] {
+        let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .failure("cannot read \(path): \(String(cString: strerror(errno))).") }
+        defer { if fd != 0 { close(fd) } }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .failure("cannot read \(path): \(String(cString: strerror(errno))).")
+            }
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > 256 << 20 { throw .failure("\(path) is larger than 256 MB.") }
+        }
+    }
+
+    /// Writes `text` to `path` with mode 0600 (the data is personal), atomically: a reader sees the old
+    /// file or the whole new one, never half.
+    static func writeAtomically(_ text: String, to path: String) throws(CommandError) {
+        let temporary = path + ".partial-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .failure("cannot write \(path): \(String(cString: strerror(errno))).") }
+        var bytes = Array(text.utf8)
+        var offset = 0
+        var failure: Int32 = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+                break
+            }
+            offset += n
+        }
+        bytes.removeAll()
+        if failure == 0, fsync(fd) != 0 { failure = errno }
+        close(fd)
+        if failure == 0, rename(temporary, path) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            throw .failure("cannot write \(path): \(String(cString: strerror(failure))).")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import RecoveryCore
+import Store
+
+/// The last N calendar days, one line each, oldest first, ending today. A day with nothing stored is
+/// shown as such (missing stays missing); the light is that day's composite as the box showed it.
+struct HistoryReport {
+    struct Line {
+        let date: LocalDate
+        let record: DayRecord?
+        let composite: Readout.Composite
+    }
+
+    let lines: [Line]
+
+    init(store: Store, today: LocalDate, days count: Int) throws(StoreError) {
+        let first = today.adding(days: -(count - 1))
+        let stored = try store.days(from: first.adding(days: -Baselines.normDays), through: today)
+        var byDate: [LocalDate: DayRecord] = [:]
+        for day in stored { byDate[day.date] = day }
+        lines = (0..<count).map { offset in
+            let date = first.adding(days: offset)
+            let window = stored.filter { $0.date <= date && $0.date >= date.adding(days: -Baselines.normDays) }
+            let record = byDate[date]
+            let composite = record == nil ? .missing : Baselines.readout(days: window, today: date).composite
+            return Line(date: date, record: record, composite: composite)
+        }
+    }
+
+    static let header = [
+        "date", "check-in", "rMSSD", "lying HR", "gap peak", "gap avg", "quality", "orthostatic", "light",
+    ]
+    static let widths = [12, 10, 8, 10, 10, 9, 20, 13]
+
+    var text: String {
+        var out = [Wording.row(HistoryReport.header, HistoryReport.widths)]
+        for line in lines {
+            guard let record = line.record else {
+                out.append(Wording.row([line.date.iso, "no record"], HistoryReport.widths))
+                continue
+            }
+            let m = record.measurement
+            out.append(
+                Wording.row(
+                    [
+                        line.date.iso,
+                        record.questionnaire.map { Formatting.fixed($0.scores.mean, digits: 1) } ?? Wording.dash,
+                        Wording.value(m?.hrv?.rmssdMs, .rmssd), Wording.value(m?.orthostatic?.avgLyingHR, .lyingHR),
+                        Wording.value(m?.orthostatic?.gapPeak, .gapPeak),
+                        Wording.value(m?.orthostatic?.gapAvg, .gapAvg),
+                        m.map { Wording.quality($0.quality) } ?? Wording.dash,
+                        m?.orthostaticStatus.rawValue ?? Wording.dash, Wording.composite(line.composite),
+                    ], HistoryReport.widths))
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    var json: JSONValue {
+        .object([
+            (
+                "days",
+                .array(
+                    lines.map { line in
+                        let m = line.record?.measurement
+                        var composite: JSONValue = .null
+                        switch line.composite {
+                        case .lit(let light): composite = .string(light.rawValue)
+                        case .building: composite = .string("building")
+                        case .missing: composite = .null
+                        }
+                        return .object([
+                            ("date", .string(line.date.iso)),
+                            ("stored", .bool(line.record != nil)),
+                            ("subjectiveMean", JSONValue(line.record?.questionnaire?.scores.mean)),
+                            ("rmssdMs", JSONValue(m?.hrv?.rmssdMs)),
+                            ("lyingHR", JSONValue(m?.orthostatic?.avgLyingHR)),
+                            ("gapPeak", JSONValue(m?.orthostatic?.gapPeak)),
+                            ("gapAvg", JSONValue(m?.orthostatic?.gapAvg)),
+                            ("quality", JSONValue(m.map { Wording.quality($0.quality) })),
+                            ("orthostaticStatus", JSONValue(m?.orthostaticStatus.rawValue)),
+                            ("complete", .bool(line.record?.isComplete ?? false)),
+                            ("light", composite),
+                        ])
+                    })
+            )
+        ])
+    }
+}

@@ -1,0 +1,125 @@
+import Insights
+import RecoveryCore
+import Store
+
+/// Today at a glance: the check-in, the measurement, each channel's light and words, the composite,
+/// and how far the baselines have come (spec §5.4, DESIGN §1 step 6).
+struct StatusReport {
+    let today: LocalDate
+    let record: DayRecord
+    let readout: Readout
+    let displayName: String?
+
+    init(store: Store, today: LocalDate) throws(StoreError) {
+        let days = try store.days(from: today.adding(days: -Baselines.normDays), through: today)
+        self.today = today
+        self.record = days.last { $0.date == today } ?? DayRecord(date: today)
+        self.readout = Baselines.readout(days: days, today: today)
+        self.displayName = try store.setting(.displayName)
+    }
+
+    var text: String {
+        var lines: [String] = []
+        lines.append(displayName.map { $0.isEmpty ? "Good morning." : "Good morning, \($0)." } ?? "Good morning.")
+        lines.append("Today: \(Wording.weekday(today)) \(today.iso).")
+        lines.append("")
+        if let q = record.questionnaire {
+            let scores = SubjectiveItem.allCases.map { "\($0.label) \(q.scores[$0].value)" }.joined(separator: ", ")
+            var line = "Check-in      done: \(scores) (mean \(Formatting.fixed(q.scores.mean, digits: 1)))"
+            if !q.habits.isEmpty { line += "; habits: " + q.habits.joined(separator: ", ") }
+            lines.append(line)
+        } else {
+            lines.append("Check-in      not yet")
+        }
+        lines += measurementLines
+        lines.append("")
+        let widths = [14, 19, 8, 8, 26]
+        lines.append(Wording.row(["channel", "light", "today", "7-day", "60-day norm", "words"], widths))
+        for channel in readout.channels {
+            var norm = Wording.dash
+            if let mean = channel.normMean, let sd = channel.normSD {
+                norm = Wording.value(mean, channel.channel) + " ± " + Wording.value(sd, channel.channel)
+                if let z = channel.z { norm += " (z \(Formatting.fixed(z, digits: 2)))" }
+            }
+            lines.append(
+                Wording.row(
+                    [
+                        channel.channel.label, Wording.light(channel.state),
+                        Wording.value(channel.todayValue, channel.channel),
+                        Wording.value(channel.acute, channel.channel),
+                        norm, channel.words,
+                    ], widths))
+        }
+        lines.append("")
+        lines.append("Composite     \(Wording.composite(readout.composite)) (\(Baselines.compositeLabel))")
+        lines.append("Baselines     \(baselineWords)")
+        lines += Insights.deviations(readout: readout).map { "T0            " + $0.sentence }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private var measurementLines: [String] {
+        guard let m = record.measurement else { return ["Measurement   not yet"] }
+        var first = "Measurement   \(Wording.clock(m.startedAtEpoch)), quality \(Wording.quality(m.quality))"
+        if let rmssd = m.hrv?.rmssdMs { first += ": rMSSD \(Formatting.fixed(rmssd, digits: 1)) ms" }
+        if let hr = m.meanHRBpm { first += ", mean HR \(Formatting.fixed(hr, digits: 0)) bpm" }
+        var lines = [first]
+        if case .fail(let reason) = m.quality { lines.append("              " + reason.sentence) }
+        switch m.orthostaticStatus {
+        case .completed:
+            if let o = m.orthostatic {
+                let bpm = { (value: Double) in Formatting.fixed(value, digits: 0) }
+                lines.append(
+                    "Orthostatic   lying \(bpm(o.avgLyingHR)) bpm, standing \(bpm(o.avgStandingHR)) bpm, peak "
+                        + "\(bpm(o.peakStandingHR)) bpm; gap avg \(bpm(o.gapAvg)), gap peak \(bpm(o.gapPeak)) bpm")
+            }
+        case .skipped: lines.append("Orthostatic   skipped")
+        case .failed: lines.append("Orthostatic   not measured")
+        }
+        return lines
+    }
+
+    var baselineWords: String {
+        let n = readout.completeDaysInNorm
+        if readout.isBuilding {
+            return "building: \(n) of \(Baselines.buildingCompleteDays) complete days"
+        }
+        return "ready: \(n) complete days in the last \(Baselines.normDays)"
+    }
+
+    var json: JSONValue {
+        let channels: [JSONValue] = readout.channels.map { c in
+            let state: String
+            switch c.state {
+            case .lit: state = "lit"
+            case .fallback: state = "fallback"
+            case .building: state = "building"
+            case .missing: state = "missing"
+            }
+            return .object([
+                ("channel", .string(c.channel.rawValue)), ("state", .string(state)),
+                ("light", JSONValue(c.light?.rawValue)),
+                ("words", .string(c.words)), ("concerning", .bool(c.isConcerning)), ("today", JSONValue(c.todayValue)),
+                ("acute", JSONValue(c.acute)), ("acuteCount", JSONValue(c.acuteCount)),
+                ("normMean", JSONValue(c.normMean)),
+                ("normSD", JSONValue(c.normSD)), ("normCount", JSONValue(c.normCount)), ("z", JSONValue(c.z)),
+            ])
+        }
+        let composite: JSONValue
+        switch readout.composite {
+        case .lit(let light): composite = .string(light.rawValue)
+        case .building: composite = .string("building")
+        case .missing: composite = .null
+        }
+        return .object([
+            ("date", .string(today.iso)),
+            ("day", ExportDocument.json(record, full: false)),
+            ("complete", .bool(record.isComplete)),
+            ("channels", .array(channels)),
+            ("composite", composite),
+            ("compositeLabel", .string(Baselines.compositeLabel)),
+            ("building", .bool(readout.isBuilding)),
+            ("completeDaysInNorm", JSONValue(readout.completeDaysInNorm)),
+            ("completeDaysNeeded", JSONValue(Baselines.buildingCompleteDays)),
+        ])
+    }
+}

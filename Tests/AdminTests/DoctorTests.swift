@@ -1,0 +1,239 @@
+import Foundation
+import Testing
+
+@testable import Admin
+
+/// `recoverydeck doctor`: each check judged from made-up facts, so every failure path is covered
+/// without Bluetooth, GPIO or a mis-set clock on the test machine.
+struct DoctorTests {
+    /// Facts of a box that is ready.
+    static var ready: DoctorFacts {
+        var f = DoctorFacts()
+        f.adapters = [.init(name: "hci0", isUp: true)]
+        f.radioSwitches = [.init(name: "hci0", softBlocked: false, hardBlocked: false)]
+        f.daemon = .running(pid: 812, hasNetAdmin: true)
+        f.kernelRelease = "6.6.51+rpt-rpi-2712"
+        f.kernelVersion = KernelVersion(6, 6, 51)
+        f.strapAddress = "A0:9E:1A:00:11:22"
+        f.strapLastSeen = "2026-03-01"
+        f.strapDaysSinceSeen = 1
+        f.gpioChips = [.init(path: "/dev/gpiochip4", label: "pinctrl-rp1", lineCount: 54)]
+        f.gpioLines = [
+            .init(role: "pin_go", offset: 17, consumer: "recoverydeckd"),
+            .init(role: "pin_red", offset: 22, consumer: nil),
+        ]
+        f.database = .init(
+            path: "/var/lib/recoverydeck/recoverydeck.db", exists: true, mode: 0o100600, ownerUID: 994,
+            expectedOwnerUID: 994, expectedOwnerName: "recoverydeck", integrity: "ok")
+        f.timeZone = "Europe/Stockholm"
+        f.clockSynchronized = true
+        f.freeBytes = 5 << 30
+        return f
+    }
+
+    func verdict(_ name: String, _ change: (inout DoctorFacts) -> Void) -> Doctor.Check {
+        var f = Self.ready
+        change(&f)
+        return Doctor.checks(f).first { $0.name == name }!
+    }
+
+    @Test("a ready box passes every check and exits 0")
+    func readyBox() {
+        let checks = Doctor.checks(Self.ready)
+        #expect(
+            checks.map(\.name) == [
+                "adapter", "rfkill", "access", "kernel", "strap", "gpio", "database", "timezone", "clock", "disk",
+            ])
+        #expect(checks.allSatisfy { $0.verdict == .ok }, "\(checks.filter { $0.verdict != .ok })")
+        #expect(Doctor.isReady(checks))
+    }
+
+    @Test("each failure is a FAIL line with a fix, and makes the box not ready")
+    func failures() {
+        let cases: [(String, (inout DoctorFacts) -> Void, String)] = [
+            ("adapter", { $0.bluetoothInKernel = false }, "modprobe bluetooth"),
+            ("adapter", { $0.adapters = [] }, "dtoverlay=disable-bt"),
+            (
+                "adapter",
+                {
+                    $0.adapters = [.init(name: "hci1", isUp: true)]
+                    $0.wantedAdapter = "hci0"
+                }, "set adapter in"
+            ),
+            ("adapter", { $0.adapters = [.init(name: "hci0", isUp: false)] }, "btmgmt -i hci0 power on"),
+            ("rfkill", { $0.radioSwitches[0].softBlocked = true }, "rfkill unblock bluetooth"),
+            ("rfkill", { $0.radioSwitches[0].hardBlocked = true }, "switch"),
+            ("access", { $0.daemon = .running(pid: 812, hasNetAdmin: false) }, "AmbientCapabilities=CAP_NET_ADMIN"),
+            (
+                "access",
+                {
+                    $0.daemon = .notRunning
+                    $0.callerHasNetAdmin = false
+                }, "systemctl enable --now recoverydeckd"
+            ),
+            ("kernel", { $0.kernelVersion = KernelVersion(6, 1, 85) }, "apt full-upgrade"),
+            ("strap", { $0.strapAddress = nil }, "recoverydeck pair"),
+            (
+                "gpio",
+                {
+                    $0.gpioChips = [.init(path: "/dev/gpiochip0", label: "pinctrl-bcm2711", lineCount: 58)]
+                    $0.gpioChipLabels = ["pinctrl-rp1"]
+                }, "chip_label"
+            ),
+            ("gpio", { $0.gpioChips = [] }, "gpiodetect"),
+            ("gpio", { $0.gpioLines[1].consumer = "pigpiod" }, "stop pigpiod"),
+            ("gpio", { $0.gpioLines[1].offset = 60 }, "correct pin_red"),
+            ("database", { $0.database!.integrity = "*** in database main ***\nPage 5: btree" }, ".recover"),
+            ("database", { $0.database!.mode = 0o100644 }, "chmod 600"),
+            ("database", { $0.database!.ownerUID = 0 }, "chown recoverydeck:"),
+            ("clock", { $0.clockSynchronized = false }, "set-ntp true"),
+            ("disk", { $0.freeBytes = 10 << 20 }, "apt clean"),
+        ]
+        for (name, change, fix) in cases {
+            let check = verdict(name, change)
+            #expect(check.verdict == .fail, "\(name): \(check.line)")
+            #expect(check.fix?.contains(fix) == true, "\(name): \(check.line)")
+            #expect(check.line.hasPrefix("FAIL  \(name)"))
+            var f = Self.ready
+            change(&f)
+            #expect(!Doctor.isReady(Doctor.checks(f)))
+        }
+    }
+
+    @Test("warnings leave the box ready: UTC time zone, strap unseen for weeks, little disk, unreadable facts")
+    func warnings() {
+        let cases: [(String, (inout DoctorFacts) -> Void)] = [
+            ("timezone", { $0.timeZone = "Etc/UTC" }),
+            ("timezone", { $0.timeZone = nil }),
+            ("strap", { $0.strapDaysSinceSeen = 30 }),
+            ("disk", { $0.freeBytes = 120 << 20 }),
+            ("access", { $0.daemon = .runningUnreadable(pid: 5) }),
+            ("database", { $0.database!.exists = false }),
+            ("adapter", { $0.adapters = [.init(name: "hci0", isUp: nil)] }),
+        ]
+        for (name, change) in cases {
+            var f = Self.ready
+            change(&f)
+            let checks = Doctor.checks(f)
+            #expect(checks.first { $0.name == name }?.verdict == .warn, "\(name)")
+            #expect(Doctor.isReady(checks))
+        }
+    }
+
+    @Test("kernels from the 2024 connection-interval regression are flagged, fixed and older ones are not")
+    func kernelWindow() {
+        let flagged = [
+            (6, 1, 81), (6, 1, 85), (6, 1, 94), (6, 6, 21), (6, 6, 31), (6, 7, 9), (6, 8, 0), (6, 8, 12), (6, 9, 5),
+            (5, 15, 151), (5, 10, 212), (4, 19, 309),
+        ]
+        let fine = [
+            (6, 1, 80), (6, 1, 95), (6, 6, 20), (6, 6, 35), (6, 6, 51), (6, 7, 8), (6, 9, 6), (6, 10, 0), (6, 12, 1),
+            (5, 15, 162), (6, 18, 44),
+        ]
+        for (a, b, c) in flagged {
+            #expect(StrapLinkKernelRule.rejectsStrapUpdate(KernelVersion(a, b, c)), "\(a).\(b).\(c)")
+        }
+        for (a, b, c) in fine {
+            #expect(!StrapLinkKernelRule.rejectsStrapUpdate(KernelVersion(a, b, c)), "\(a).\(b).\(c)")
+        }
+    }
+
+    @Test("kernel versions come from Debian's version string, where its release string hides the patch level")
+    func kernelParsing() {
+        #expect(
+            KernelVersion(release: "6.1.0-20-arm64", version: "#1 SMP PREEMPT_DYNAMIC Debian 6.1.85-1 (2024-04-11)")
+                == KernelVersion(6, 1, 85))
+        #expect(
+            KernelVersion(release: "6.6.31+rpt-rpi-2712", version: "#1 SMP PREEMPT Debian 1:6.6.31-1+rpt1")
+                == KernelVersion(6, 6, 31))
+        #expect(KernelVersion(release: "6.18.44-fc-v769", version: "#1 SMP") == KernelVersion(6, 18, 44))
+        #expect(KernelVersion(release: "weird", version: "") == nil)
+    }
+
+    /// A fake root: sysfs, /proc and /etc as the gatherer reads them.
+    func fakeRoot(_ files: [String: String], links: [String: String] = [:]) throws -> String {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString)").path
+        for (path, text) in files {
+            let full = root + path
+            try FileManager.default.createDirectory(
+                atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: full, atomically: true, encoding: .utf8)
+        }
+        for (path, target) in links {
+            let full = root + path
+            try FileManager.default.createDirectory(
+                atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: full, withDestinationPath: target)
+        }
+        return root
+    }
+
+    @Test(
+        "the gatherer reads adapters, rfkill, the daemon's capabilities, the kernel, time zone and pins from a fake tree"
+    )
+    func gathering() throws {
+        let root = try fakeRoot(
+            [
+                "/sys/class/bluetooth/hci0/name": "hci0\n",
+                "/sys/class/bluetooth/hci0:64/name": "conn\n",
+                "/sys/class/rfkill/rfkill0/type": "bluetooth\n",
+                "/sys/class/rfkill/rfkill0/name": "hci0\n",
+                "/sys/class/rfkill/rfkill0/soft": "1\n",
+                "/sys/class/rfkill/rfkill0/hard": "0\n",
+                "/sys/class/rfkill/rfkill1/type": "wlan\n",
+                "/proc/812/comm": "recoverydeckd\n",
+                "/proc/812/status": "Name:\trecoverydeckd\nCapEff:\t0000000000001000\n",
+                "/proc/self/status": "CapEff:\t0000000000000000\n",
+                "/proc/sys/kernel/osrelease": "6.1.0-20-arm64\n",
+                "/proc/sys/kernel/version": "#1 SMP PREEMPT_DYNAMIC Debian 6.1.85-1 (2024-04-11)\n",
+                "/etc/recoverydeck/recoverydeck.conf":
+                    "chip_label = pinctrl-bcm2711 # a Pi 4\npin_red = 26\npin_keypad_rows = 5, 6\nadapter = hci1\nstrap_address =\n",
+            ],
+            links: ["/etc/localtime": "/usr/share/zoneinfo/Europe/Stockholm"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let f = SystemFacts(root: root, environment: { _ in nil }).gather(
+            databasePath: root + "/missing.db", systemDatabasePath: "/var/lib/recoverydeck/recoverydeck.db")
+        #expect(f.adapters.map(\.name) == ["hci0"])
+        #expect(f.wantedAdapter == "hci1")
+        #expect(f.radioSwitches == [.init(name: "hci0", softBlocked: true, hardBlocked: false)])
+        #expect(f.daemon == .running(pid: 812, hasNetAdmin: true))
+        #expect(!f.callerHasNetAdmin)
+        #expect(f.kernelVersion == KernelVersion(6, 1, 85))
+        #expect(f.timeZone == "Europe/Stockholm")
+        #expect(f.gpioChipLabels == ["pinctrl-bcm2711"])
+        #expect(f.gpioLines.first { $0.role == "pin_red" }?.offset == 26)
+        #expect(f.gpioLines.filter { $0.role.hasPrefix("pin_keypad_rows") }.map(\.offset) == [5, 6])
+        #expect(f.gpioLines.first { $0.role == "pin_go" }?.offset == 17)
+        #expect(f.database?.exists == false)
+        let checks = Doctor.checks(f)
+        #expect(checks.first { $0.name == "adapter" }?.verdict == .fail)  // hci1 wanted, hci0 present
+        #expect(checks.first { $0.name == "rfkill" }?.verdict == .fail)
+        #expect(checks.first { $0.name == "kernel" }?.verdict == .fail)
+    }
+
+    @Test("TZ wins over /etc/localtime, as in libc")
+    func timeZoneFromEnvironment() throws {
+        let root = try fakeRoot([:], links: ["/etc/localtime": "/usr/share/zoneinfo/Etc/UTC"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let zone = SystemFacts(root: root, environment: { $0 == "TZ" ? ":America/New_York" : nil }).timeZone()
+        #expect(zone == "America/New_York")
+        #expect(SystemFacts(root: root, environment: { _ in nil }).timeZone() == "Etc/UTC")
+    }
+
+    @Test("on this machine the live gatherer runs every check and reads a real database's integrity")
+    func liveRun() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-live-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let db = dir + "/r.db"
+        FileManager.default.createFile(atPath: db, contents: nil, attributes: [.posixPermissions: 0o600])
+        let f = SystemFacts(environment: { _ in nil }).gather(
+            databasePath: db, systemDatabasePath: "/var/lib/recoverydeck/recoverydeck.db")
+        #expect(f.database?.integrity == "ok")
+        #expect(f.freeBytes ?? 0 > 0)
+        #expect(f.kernelVersion != nil)
+        let checks = Doctor.checks(f)
+        #expect(checks.count == 10)
+        #expect(checks.first { $0.name == "database" }?.verdict == .ok)
+    }
+}

@@ -1,0 +1,162 @@
+// insights-bench: figures for the insights engine (calibration grid, scan timings). Prints, asserts nothing.
+//   insights-bench grid [--trials T] [--resamples B] [--seed S] [--rho list] [--n list] [--effect r]
+//   insights-bench scan [--tests K] [--n N] [--resamples B] [--threads 1|2] [--repeat R]
+import Dispatch
+import Glibc
+import Insights
+import RecoveryCore
+
+let dispatchParallel = ParallelFor { count, body in
+    DispatchQueue.concurrentPerform(iterations: count) { body($0) }
+}
+
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+var args = Array(CommandLine.arguments.dropFirst())
+let mode = args.isEmpty ? "grid" : args.removeFirst()
+func parseOptions(_ args: [String]) -> [String: String] {
+    var out: [String: String] = [:]
+    var rest = args[...]
+    while let key = rest.first, key.hasPrefix("--"), rest.count >= 2 {
+        out[String(key.dropFirst(2))] = rest[rest.startIndex + 1]
+        rest = rest.dropFirst(2)
+    }
+    return out
+}
+let options = parseOptions(args)
+func list(_ key: String, _ fallback: [Double]) -> [Double] {
+    options[key].map { $0.split(separator: ",").compactMap { Double($0) } } ?? fallback
+}
+func fmt(_ v: Double, _ digits: Int = 3) -> String {
+    let scale = Double([1, 10, 100, 1000, 10000][digits])
+    let r = (v * scale).rounded() / scale
+    var s = String(r)
+    if let dot = s.firstIndex(of: ".") {
+        let decimals = s.distance(from: dot, to: s.endIndex) - 1
+        if decimals < digits { s += String(repeating: "0", count: digits - decimals) }
+    }
+    return s
+}
+
+switch mode {
+case "grid":
+    let trials = Int(options["trials"] ?? "1000") ?? 1000
+    let resamples = Int(options["resamples"] ?? "2000") ?? 2000
+    let seed = UInt64(options["seed"] ?? "20260802") ?? 20_260_802
+    let effect = Double(options["effect"] ?? "0") ?? 0
+    let asJSON = options["json"] != nil
+    if !asJSON { print("rho\tn\ttrials\tnaive\tblock\tengine\tengine+floor\tfloor-only\tseconds") }
+    for rho in list("rho", [0, 0.3, 0.5, 0.7, 0.85]) {
+        for n in list("n", [90, 120, 365]) {
+            let started = monotonicSeconds()
+            // Each cell its own seed so Monte Carlo errors are independent between cells.
+            let cellSeed = seed ^ (UInt64(rho * 1000) << 20) ^ UInt64(n)
+            let s = CalibrationSettings(
+                rho: rho, n: Int(n), trials: trials, resamples: resamples, seed: cellSeed, effect: effect)
+            let o = Calibration.run(s, parallel: dispatchParallel)
+            let took = monotonicSeconds() - started
+            if asJSON {
+                print(
+                    "{\"rho\": \(rho), \"n\": \(Int(n)), \"effect\": \(effect), \"trials\": \(o.trials), "
+                        + "\"resamples\": \(resamples), \"naive\": \(o.naiveRate), \"block_bootstrap\": "
+                        + "\(o.blockBootstrapRate), \"engine\": \(o.engineRate), \"engine_with_floor\": "
+                        + "\(o.engineWithFloorRate), \"floor_only\": \(o.floorOnlyRate), \"seconds\": \(took)}")
+                continue
+            }
+            print(
+                "\(rho)\t\(Int(n))\t\(o.trials)\t\(fmt(o.naiveRate))\t\(fmt(o.blockBootstrapRate))\t"
+                    + "\(fmt(o.engineRate))\t\(fmt(o.engineWithFloorRate))\t\(fmt(o.floorOnlyRate))\t\(fmt(took, 1))")
+        }
+    }
+case "person":
+    // Findings for synthetic people: --planted 1|0, --people K, --days N.
+    let planted = (options["planted"] ?? "1") == "1"
+    let people = Int(options["people"] ?? "10") ?? 10
+    let count = Int(options["days"] ?? "120") ?? 120
+    let resamples = Int(options["resamples"] ?? "2000") ?? 2000
+    var falseShare = 0.0
+    var nullSurvivors = 0
+    var nullTests = 0
+    var runsWithFalse = 0
+    for seed in 1...people {
+        let person = SyntheticPerson(seed: UInt64(seed), effects: planted ? HabitEffect.planted : habitsWithoutEffects)
+        var scan = Scan(resamples: resamples, seed: UInt64(seed))
+        scan.method = AssociationTest.Method(rawValue: options["method"] ?? "calibrated") ?? .calibrated
+        let unrelated = options["unrelated"] != nil
+        let days =
+            unrelated ? unrelatedRecords(seed: UInt64(seed), count: count) : syntheticRecords(person, count: count)
+        let report = scan.run(days: days, parallel: dispatchParallel)
+        let isNull: (TestedPair) -> Bool = {
+            unrelated ? !($0.outcome == .subjective && !$0.feature.isBinary) : $0.feature.isBinary
+        }
+        let v = report.family.filter { isNull($0) && $0.survived }.count
+        let r = report.family.filter(\.survived).count
+        falseShare += r > 0 ? Double(v) / Double(r) : 0
+        nullSurvivors += v
+        nullTests += report.family.filter(isNull).count
+        if v > 0 { runsWithFalse += 1 }
+        if options["quiet"] != nil { continue }
+        print("person \(seed): \(report.headline); habit survivors \(v) of \(r)")
+        for f in report.findings where f.feature.isBinary || options["all"] != nil {
+            print(
+                "  \(f.tier.name) \(f.feature.label) × \(f.outcome.label) lag \(f.lag.rawValue) r=\(fmt(f.association.r, 2)) "
+                    + "q=\(fmt(f.q, 4)) n=\(f.association.n) | \(f.sentence) | \(f.tierNote ?? "")")
+        }
+    }
+    print("null survivors \(nullSurvivors) of \(nullTests) null tests; runs with any: \(runsWithFalse) of \(people)")
+    print("mean false share (null survivors / survivors): \(fmt(falseShare / Double(people)))")
+case "scan":
+    // Times the family step (engine test per pair + BH) on K pairs of AR(1) series, serial and on all cores.
+    let tests = Int(options["tests"] ?? "120") ?? 120
+    let n = Int(options["n"] ?? "365") ?? 365
+    let resamples = Int(options["resamples"] ?? "2000") ?? 2000
+    let repeats = Int(options["repeat"] ?? "5") ?? 5
+    let rho = Double(options["rho"] ?? "0.7") ?? 0.7
+    var rng = SeededGenerator(seed: 42)
+    let pairs = (0..<tests).map { _ in
+        (Calibration.autoregressive(rho: rho, n: n, rng: &rng), Calibration.autoregressive(rho: rho, n: n, rng: &rng))
+    }
+    let test = AssociationTest(resamples: resamples)
+    for (name, runner) in [("1 thread", ParallelFor.serial), ("all cores", dispatchParallel)] {
+        var best = Double.infinity
+        var checksum = 0.0
+        for _ in 0..<repeats {
+            let t0 = monotonicSeconds()
+            let results = Scan.testFamily(pairs.map { (x: $0.0, y: $0.1) }, test: test, seed: 7, parallel: runner)
+            let q = benjaminiHochbergQValues(results.map { $0?.p ?? 1 })
+            best = min(best, monotonicSeconds() - t0)
+            checksum = q.reduce(0, +)
+        }
+        print(
+            "scan \(tests) tests, n=\(n), B=\(resamples), \(name): best of \(repeats) \(fmt(best, 4)) s (sum q \(fmt(checksum, 3)))"
+        )
+    }
+case "oracle":
+    // Line protocol for Tests/stages/50-insights-oracles.sh: one case per stdin line, one answer per line.
+    //   bh p1 p2 …          → q1 q2 …
+    //   tau x1 x2 …         → tau window
+    //   pearson n x1…xn y1…yn → r
+    while let line = readLine() {
+        let parts = line.split(separator: " ")
+        guard let kind = parts.first else { continue }
+        let values = parts.dropFirst().compactMap { Double($0) }
+        switch kind {
+        case "bh":
+            print(benjaminiHochbergQValues(values).map { "\($0)" }.joined(separator: " "))
+        case "tau":
+            if let t = Autocorrelation.integratedTime(values) { print("\(t.tau) \(t.window)") } else { print("nil") }
+        case "pearson":
+            let n = Int(values[0])
+            let r = pearson(Array(values[1...n]), Array(values[(n + 1)...(2 * n)]))
+            print(r.map { "\($0)" } ?? "nil")
+        default:
+            print("unknown")
+        }
+    }
+default:
+    print("unknown mode \(mode)")
+}

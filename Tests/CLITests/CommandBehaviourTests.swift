@@ -1,0 +1,299 @@
+import Foundation
+import Testing
+
+/// What a person sees from each foundation command, run as the built binary.
+struct CommandBehaviourTests {
+    static let scores = ["--fatigue", "5", "--mood", "6", "--soreness", "4", "--stress", "5", "--sleep", "6"]
+
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test("status and history refuse until today's check-in, with one sentence; then show the day (spec §6.3)")
+    func gate() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let now = ["--now", "2026-03-10T07:00"]
+        for command in ["status", "history"] {
+            let refused = try cli.run([command] + now)
+            #expect(refused.status == 1)
+            #expect(refused.stdout.isEmpty)
+            #expect(refused.stderr.hasPrefix("recoverydeck \(command): Today's check-in comes first"))
+        }
+        #expect(try cli.run(["checkin"] + Self.scores + ["--habit", "alcohol", "--note", "fine"] + now).status == 0)
+        let status = try cli.run(["status"] + now)
+        #expect(status.status == 0)
+        #expect(status.stdout.contains("Today: Tuesday 2026-03-10."))
+        #expect(
+            status.stdout.contains(
+                "Check-in      done: fatigue 5, mood 6, soreness 4, life stress 5, sleep quality 6 (mean 5.2); "
+                    + "habits: alcohol"
+            ))
+        #expect(status.stdout.contains("Measurement   not yet"))
+        #expect(status.stdout.contains("subjective    green (absolute)"))
+        #expect(status.stdout.contains("Composite     building (rough signal — not medical)"))
+        #expect(status.stdout.contains("Baselines     building: 0 of 14 complete days"))
+        // The next local day the gate is closed again; yesterday's check-in does not open it.
+        let tomorrow = try cli.run(["history", "--now", "2026-03-11T00:05"])
+        #expect(tomorrow.status == 1)
+    }
+
+    @Test("today is the local calendar day of the system time zone (TZ), not UTC")
+    func todayFollowsTimeZone() throws {
+        var cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        // 2026-03-10 23:30 in Stockholm (UTC+1) is 22:30 UTC; in Auckland (UTC+13) it is 11:30 on the 11th.
+        #expect(try cli.run(["checkin", "--now", "2026-03-10T23:30"] + Self.scores).status == 0)
+        cli.environment["TZ"] = "Pacific/Auckland"
+        let export = try json(try cli.run(["export"]).stdout)
+        let days = try #require(export["days"] as? [[String: Any]])
+        #expect(days.map { $0["date"] as? String } == ["2026-03-10"])
+        // Without --now, today comes from the clock: check-in and status agree on the day.
+        let fresh = try RecoveryDeckProcess()
+        defer { fresh.remove() }
+        #expect(try fresh.run(["checkin"] + Self.scores).status == 0)
+        #expect(try fresh.run(["status"]).status == 0)
+    }
+
+    @Test("status --json carries each channel, the composite label and the building progress")
+    func statusJSON() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        #expect(try cli.run(["checkin", "--now", "2026-03-10T07:00"] + Self.scores).status == 0)
+        let status = try json(try cli.run(["status", "--json", "--now", "2026-03-10T07:00"]).stdout)
+        #expect(status["compositeLabel"] as? String == "rough signal — not medical")
+        #expect(status["composite"] as? String == "building")
+        #expect(status["completeDaysInNorm"] as? Int == 0)
+        #expect(status["completeDaysNeeded"] as? Int == 14)
+        let channels = try #require(status["channels"] as? [[String: Any]])
+        #expect(channels.map { $0["channel"] as? String } == ["rmssd", "lyingHR", "gapPeak", "gapAvg", "subjective"])
+        #expect(channels.last?["light"] as? String == "green")
+    }
+
+    @Test("history lists every calendar day, a day without data says so, never filled in")
+    func history() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        #expect(try cli.run(["checkin", "--now", "2026-03-07T07:00"] + Self.scores).status == 0)
+        #expect(
+            try cli.run([
+                "checkin", "--now", "2026-03-10T07:00", "--fatigue", "1", "--mood", "2", "--soreness", "3", "--stress",
+                "4", "--sleep", "5",
+            ]).status == 0)
+        let outcome = try cli.run(["history", "--days", "5", "--now", "2026-03-10T07:00"])
+        #expect(outcome.status == 0)
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 6)
+        #expect(lines[0].hasPrefix("date        check-in"))
+        #expect(lines[1].hasPrefix("2026-03-06  no record"))
+        #expect(lines[2].hasPrefix("2026-03-07  5.2 "))
+        #expect(lines[3] == "2026-03-08  no record")
+        #expect(lines[5].hasPrefix("2026-03-10  3.0 "))
+        let days = try #require(
+            try json(try cli.run(["history", "--json", "--days", "2", "--now", "2026-03-10T07:00"]).stdout)["days"]
+                as? [[String: Any]])
+        #expect(days.count == 2)
+        #expect(days[0]["stored"] as? Bool == false)
+        #expect(days[0]["rmssdMs"] is NSNull)
+    }
+
+    /// Hand-computed vector: accepted 1000, 1010, 990, 1000, 1020, 1010 (250 fails the 300 ms range rule;
+    /// 1500 differs from the previous accepted 1020 by 480 > 20 %). Successive differences 10, −20, 10, 20, −10:
+    /// Σd² = 1100, rMSSD = √(1100/5) = 14.832397; mean RR = 6030/6 = 1005, mean HR = 60000/1005 = 59.701493;
+    /// SDNN = √(550/5) = 10.488088; rejected 2 of 8, ratio 0.25 > 0.20 → too_many_artifacts (spec §5.1).
+    static let vector = [1000, 1010, 990, 1000, 1020, 250, 1500, 1010]
+
+    @Test("rr analyze reproduces a hand-computed vector from a list, a CSV rr column and standard input (spec §5.1)")
+    func rrAnalyze() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let list = Self.vector.map(String.init).joined(separator: "\n") + "\n"
+        try ("# RR in ms\n" + list).write(
+            to: cli.directory.appendingPathComponent("rr.txt"), atomically: true, encoding: .utf8)
+        let csv = "time_s,rr,hr\r\n" + Self.vector.enumerated().map { "\($0),\($1),60" }.joined(separator: "\r\n")
+        try csv.write(to: cli.directory.appendingPathComponent("rr.csv"), atomically: true, encoding: .utf8)
+        for (args, input) in [(["rr.txt"], ""), (["rr.csv"], ""), (["-"], list)] {
+            let outcome = try cli.run(["rr", "analyze", "--json"] + args, input: input)
+            #expect(outcome.status == 0, "\(args): \(outcome.stderr)")
+            let r = try json(outcome.stdout)
+            let tolerance = 1e-6
+            #expect(abs((r["rmssd_ms"] as? Double ?? 0) - 14.832397) < tolerance)
+            #expect(abs((r["mean_rr_ms"] as? Double ?? 0) - 1005) < tolerance)
+            #expect(abs((r["mean_hr_bpm"] as? Double ?? 0) - 59.701493) < tolerance)
+            #expect(abs((r["sdnn_ms"] as? Double ?? 0) - 10.488088) < tolerance)
+            #expect(r["accepted"] as? Int == 6 && r["rejected"] as? Int == 2)
+            #expect(abs((r["artifact_ratio"] as? Double ?? 0) - 0.25) < 1e-12)
+            #expect(r["quality"] as? String == "too_many_artifacts")
+            #expect(outcome.stderr.contains("Too many irregular beats"))
+        }
+        let text = try cli.run(["rr", "analyze", "rr.txt"])
+        #expect(text.stdout.contains("rmssd_ms        14.832\n"))
+        #expect(text.stdout.contains("quality         too_many_artifacts\n"))
+        #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "rr analyze does not need the database")
+    }
+
+    @Test("rr analyze --window morning applies the settle and the 60 s window on the cumulative RR clock")
+    func rrAnalyzeMorning() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        // 14 beats of 1060 ms end at 14 840 ms, inside the 15 s settle: they only prime the filter. Then
+        // alternating 1000/1020 ms: every successive difference is 20 ms, so rMSSD is exactly 20; the window
+        // closes on the beat that brings the accepted sum to ≥ 60 000 ms (60 beats: 60 600 ms).
+        let rr = Array(repeating: 1060, count: 14) + (0..<180).map { $0 % 2 == 0 ? 1000 : 1020 }
+        try rr.map(String.init).joined(separator: "\n").write(
+            to: cli.directory.appendingPathComponent("m.txt"), atomically: true, encoding: .utf8)
+        let whole = try json(try cli.run(["rr", "analyze", "--json", "m.txt"]).stdout)
+        let morning = try json(try cli.run(["rr", "analyze", "--json", "--window", "morning", "m.txt"]).stdout)
+        #expect(whole["accepted"] as? Int == 194)
+        #expect(morning["accepted"] as? Int == 60)
+        #expect(morning["rejected"] as? Int == 0)
+        #expect(morning["quality"] as? String == "ok")
+        #expect(abs((morning["rmssd_ms"] as? Double ?? 0) - 20) < 1e-9)
+        #expect(abs((morning["mean_rr_ms"] as? Double ?? 0) - 1010) < 1e-9)
+        #expect(morning["window"] as? String == "morning")
+    }
+
+    @Test("export writes JSON with protocolVersion 1, CSV one row per day, and -o a 0600 file")
+    func export() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        for day in ["2026-03-08", "2026-03-09"] {
+            #expect(
+                try cli.run(["checkin", "--now", "\(day)T07:00", "--note", "a, \"quoted\" note"] + Self.scores).status
+                    == 0)
+        }
+        let plain = try cli.run(["export"])
+        #expect(plain.status == 0 && plain.stderr.isEmpty)
+        let document = try json(plain.stdout)
+        #expect(document["protocolVersion"] as? Int == 1)
+        #expect((document["days"] as? [Any])?.count == 2)
+        #expect(document["analytics"] == nil)
+        let full = try json(try cli.run(["export", "--full"]).stdout)
+        #expect(full["analytics"] is [Any] && full["settings"] is [String: Any])
+        let csv = try cli.run(["export", "--format", "csv"]).stdout
+        let rows = csv.split(separator: "\n")
+        #expect(rows.count == 3)
+        #expect(rows[1].hasPrefix("2026-03-08,false,5,6,4,5,6,5.2,,,,,\"a, \"\"quoted\"\" note\","))
+        let written = try cli.run(["export", "-o", "backup.json", "--full"])
+        #expect(written.status == 0 && written.stdout.isEmpty)
+        #expect(written.stderr == "Exported 2 days to backup.json.\n")
+        let path = cli.directory.appendingPathComponent("backup.json").path
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(try json(String(contentsOfFile: path, encoding: .utf8))["full"] as? Bool == true)
+    }
+
+    @Test("delete --day removes one day; delete --all --yes leaves no trace of the note in the file")
+    func delete() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let note = "PANGOLIN-4411-distinctive"
+        for day in ["2026-03-08", "2026-03-09", "2026-03-10"] {
+            #expect(try cli.run(["checkin", "--now", "\(day)T07:00", "--note", note] + Self.scores).status == 0)
+        }
+        let one = try cli.run(["delete", "--day", "2026-03-09", "--yes"])
+        #expect(one.status == 0 && one.stderr == "Deleted everything stored for 2026-03-09.\n")
+        let dates = (try json(try cli.run(["export"]).stdout)["days"] as? [[String: Any]])?.map {
+            $0["date"] as? String
+        }
+        #expect(dates == ["2026-03-08", "2026-03-10"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cli.databasePath)).range(of: Data(note.utf8)) != nil)
+        let all = try cli.run(["delete", "--all", "--yes"])
+        #expect(all.status == 0)
+        #expect(all.stderr.hasPrefix("Deleted all data"))
+        #expect((try json(try cli.run(["export"]).stdout)["days"] as? [Any])?.isEmpty == true)
+        for suffix in ["", "-wal", "-shm"] {
+            if let data = FileManager.default.contents(atPath: cli.databasePath + suffix) {
+                #expect(data.range(of: Data(note.utf8)) == nil, "the note remains in \(suffix)")
+            }
+        }
+    }
+
+    @Test("analytics summarises check-ins per score; --json is machine-readable")
+    func analytics() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        #expect(try cli.run(["checkin", "--now", "2026-03-09T07:00"] + Self.scores).status == 0)
+        #expect(
+            try cli.run([
+                "checkin", "--now", "2026-03-10T07:00", "--fatigue", "7", "--mood", "6", "--soreness", "4", "--stress",
+                "5", "--sleep", "6",
+            ]).status == 0)
+        let summary = try json(try cli.run(["analytics", "--json", "--now", "2026-03-10T08:00"]).stdout)
+        #expect(summary["checkins"] as? Int == 2)
+        let distribution = try #require(summary["distribution"] as? [String: [Int]])
+        #expect(distribution["fatigue"] == [0, 0, 0, 0, 1, 0, 1])
+        #expect(distribution["mood"] == [0, 0, 0, 0, 0, 2, 0])
+        #expect(summary["mornings"] as? Int == 0)
+        #expect(summary["qualityFailRate"] is NSNull, "no captures: the rate is missing, not 0")
+        let text = try cli.run(["analytics"])
+        #expect(text.stdout.contains("Check-ins               2"))
+    }
+
+    @Test("settings: the habit list starts as the starter list; a new list is what checkin accepts")
+    func settings() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let shown = try cli.run(["settings"])
+        #expect(shown.stdout == "habits                alcohol,late-caffeine,hard-training,late-night,illness\n")
+        let saved = try cli.run([
+            "settings", "--habits", "alcohol,sauna", "--display-name", "Zach", "--reminder", "6:30",
+        ])
+        #expect(saved.status == 0 && saved.stderr == "Saved habits, display_name, reminder_time.\n")
+        let settings = try json(try cli.run(["settings", "--json"]).stdout)
+        #expect(settings["habits"] as? String == "alcohol,sauna")
+        #expect(settings["reminder_time"] as? String == "06:30")
+        #expect(try cli.run(["checkin", "--habit", "sauna"] + Self.scores).status == 0)
+        let refused = try cli.run(["checkin", "--habit", "illness"] + Self.scores)
+        #expect(refused.status == 64)
+        #expect(
+            refused.stderr.hasPrefix(
+                "recoverydeck checkin: unknown habit 'illness'; the configured habits are alcohol, sauna."))
+        let status = try cli.run(["status"])
+        #expect(status.stdout.hasPrefix("Good morning, Zach.\n"))
+        #expect(try cli.run(["settings", "--display-name", "", "--reminder", "off"]).status == 0)
+        #expect(try json(try cli.run(["settings", "--json"]).stdout).keys.sorted() == ["habits"])
+    }
+
+    @Test("checkin replaces the day's answers when given again, and says so")
+    func checkinReplaces() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let now = ["--now", "2026-03-10T07:00"]
+        let first = try cli.run(["checkin"] + Self.scores + now)
+        #expect(first.stderr.hasPrefix("Saved the check-in for 2026-03-10"))
+        let second = try cli.run(
+            ["checkin", "--fatigue", "1", "--mood", "1", "--soreness", "1", "--stress", "1", "--sleep", "1"] + now)
+        #expect(
+            second.stderr
+                == "Replaced the check-in for 2026-03-10: fatigue 1, mood 1, soreness 1, life stress 1, "
+                + "sleep quality 1 (mean 1.0).\n"
+        )
+        let days = try #require(try json(try cli.run(["export"]).stdout)["days"] as? [[String: Any]])
+        #expect(days.count == 1)
+        #expect((days[0]["questionnaire"] as? [String: Any])?["fatigue"] as? Int == 1)
+    }
+
+    @Test("demo shows today's lights and two weeks from a temporary database, and leaves nothing behind")
+    func demo() throws {
+        var cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let scratch = cli.directory.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        cli.environment["TMPDIR"] = scratch.path
+        let outcome = try cli.run(["demo", "--now", "2026-03-10T07:00"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("Today: Tuesday 2026-03-10."))
+        #expect(outcome.stdout.contains("(rough signal — not medical)"))
+        #expect(outcome.stdout.contains("Baselines     ready:"))
+        let history = outcome.stdout.components(separatedBy: "The last two weeks:\n")
+        #expect(history.count == 2)
+        #expect(history.last?.split(separator: "\n").count == 15)
+        #expect(history.last?.split(separator: "\n").last?.hasPrefix("2026-03-10") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "the person's database is not touched")
+        // The same seed gives the same person.
+        let again = try cli.run(["demo", "--now", "2026-03-10T07:00"])
+        #expect(again.stdout == outcome.stdout)
+    }
+}

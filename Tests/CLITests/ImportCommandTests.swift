@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// `recoverydeck import csv|rr` run as a person would: a malformed file leaves the database
+/// byte-identical, a dry run changes nothing, and a day the box recorded is kept without --force.
+struct ImportCommandTests {
+    /// The database file and its write-ahead log, as bytes (a change to either is a change).
+    func snapshot(_ cli: RecoveryDeckProcess) -> [Data?] {
+        [cli.databasePath, cli.databasePath + "-wal"].map { FileManager.default.contents(atPath: $0) }
+    }
+
+    func write(_ text: String, _ name: String, in cli: RecoveryDeckProcess) throws -> String {
+        let path = cli.directory.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func prepared() throws -> RecoveryDeckProcess {
+        let cli = try RecoveryDeckProcess()
+        // A box questionnaire on 2026-03-02 (the person's own record).
+        let checkin = try cli.run(
+            [
+                "checkin", "--now", "2026-03-02T07:00", "--fatigue", "4", "--mood", "4", "--soreness", "4", "--stress",
+                "4",
+                "--sleep", "4",
+            ])
+        #expect(checkin.status == 0, "\(checkin.stderr)")
+        return cli
+    }
+
+    @Test("each malformed CSV leaves the database byte-identical and names its first bad line, exit 1")
+    func malformedCSVChangesNothing() throws {
+        let cli = try prepared()
+        defer { cli.remove() }
+        let bad = [
+            ("Date,rMSSD\n2026-03-01,55\n2026-03-03,abc\n", "line 3: rmssd \"abc\" is not a number."),
+            ("Date,rMSSD\n2026-03-01,55\n2026-13-01,50\n", "line 3: \"2026-13-01\" is not a date"),
+            ("Date,rMSSD\n2026-03-01,55,9\n", "line 2: 3 fields where the header has 2."),
+            ("Date,rMSSD\n2026-03-01,55\n2026-03-01,54\n", "line 3: 2026-03-01 is already on line 2"),
+            ("Date,rMSSD\n2026-03-01,900\n", "line 2: rmssd 900 is outside"),
+        ]
+        for (i, (text, message)) in bad.enumerated() {
+            let before = snapshot(cli)
+            let file = try write(text, "bad\(i).csv", in: cli)
+            let outcome = try cli.run(["import", "csv", file, "--map", "date=Date,rmssd=rMSSD"])
+            #expect(outcome.status == 1)
+            #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("Nothing was imported."))
+            #expect(snapshot(cli) == before, "the database changed after bad file \(i)")
+        }
+    }
+
+    @Test("a malformed RR folder leaves the database byte-identical, exit 1")
+    func malformedRRChangesNothing() throws {
+        let cli = try prepared()
+        defer { cli.remove() }
+        let folder = cli.directory.appendingPathComponent("rr")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try (String(repeating: "1000\n", count: 100)).write(
+            to: folder.appendingPathComponent("2026-03-01.txt"), atomically: true, encoding: .utf8)
+        try "1000\n1010\n10x0\n".write(
+            to: folder.appendingPathComponent("2026-03-03.txt"), atomically: true, encoding: .utf8)
+        let before = snapshot(cli)
+        let outcome = try cli.run(["import", "rr", folder.path])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.stderr.contains("2026-03-03.txt line 3: \"10x0\" is not an RR interval in ms."), "\(outcome.stderr)"
+        )
+        #expect(snapshot(cli) == before)
+    }
+
+    @Test("dry run prints the plan and changes nothing; the import keeps the box's day unless --force")
+    func dryRunAndForce() throws {
+        let cli = try prepared()
+        defer { cli.remove() }
+        let file = try write("Date,rMSSD\n2026-03-01,55\n2026-03-02,60\n", "h.csv", in: cli)
+        let before = snapshot(cli)
+        let dry = try cli.run(["import", "csv", file, "--map", "date=Date,rmssd=rMSSD", "--dry-run"])
+        #expect(dry.status == 0)
+        #expect(
+            dry.stdout
+                == "2026-03-01  add: rMSSD 55.0 ms\n2026-03-02  keep the box's record (--force replaces it): rMSSD 60.0 ms\n"
+        )
+        #expect(dry.stderr.contains("Dry run, nothing changed: 1 added"))
+        #expect(snapshot(cli) == before)
+
+        let real = try cli.run(["import", "csv", file, "--map", "date=Date,rmssd=rMSSD"])
+        #expect(real.status == 0, "\(real.stderr)")
+        #expect(
+            real.stderr.contains("1 added, 0 replaced (imported before), 0 box records replaced, 1 box records kept"))
+        // Importing the same file again replaces the imported day and still keeps the box's.
+        let again = try cli.run(["import", "csv", file, "--map", "date=Date,rmssd=rMSSD"])
+        #expect(again.stdout.hasPrefix("2026-03-01  replace (imported before)"))
+        let forced = try cli.run(["import", "csv", file, "--map", "date=Date,rmssd=rMSSD", "--force"])
+        #expect(forced.stdout.contains("2026-03-02  replace the box's record (--force)"))
+    }
+
+    @Test("usage errors exit 64 before the database is touched")
+    func usage() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let file = try write("Date,rMSSD\n2026-03-01,55\n", "h.csv", in: cli)
+        #expect(try cli.run(["import", "csv", file]).status == 64)
+        #expect(try cli.run(["import", "csv", file, "--map", "date=Date,pulse=2"]).status == 64)
+        #expect(try cli.run(["import", "rr"]).status == 64)
+        #expect(!FileManager.default.fileExists(atPath: cli.databasePath))
+    }
+}

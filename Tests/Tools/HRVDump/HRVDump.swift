@@ -1,0 +1,96 @@
+// hrv-dump: the HRV oracle stage's view of RecoveryCore (Tests/stages/10-hrv-oracles.sh). Not shipped.
+//
+//   hrv-dump [--window whole|morning] < rr.txt        RR in ms, one per line
+//   hrv-dump --synthetic SEED --day N [--ectopic P] [--artifact P] [--duration-ms MS] [--window ...]
+//
+// Prints one JSON object: the input list, the list the artifact filter accepted, our metrics on it, and our
+// metrics on the unfiltered input (what the oracle libraries compute when handed a list).
+import RecoveryCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+@main
+struct HRVDump {
+    static func fail(_ message: String, code: Int32 = 64) -> Never {
+        let line = "hrv-dump: \(message)\n"
+        _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+        exit(code)
+    }
+
+    static func main() {
+        var window = HRVAnalysis.Window.whole
+        var seed: UInt64?
+        var day = 0
+        var ectopic = 0.0
+        var artifact = 0.0
+        var durationMs: Int64 = 300_000
+        var arguments = CommandLine.arguments.dropFirst()
+        func value<T>(_ name: String, _ parse: (String) -> T?, _ message: String) -> T {
+            guard let text = arguments.popFirst(), let v = parse(text) else { fail("\(name) \(message)") }
+            return v
+        }
+        while let argument = arguments.popFirst() {
+            switch argument {
+            case "--window": window = value(argument, { HRVAnalysis.Window(rawValue: $0) }, "is whole or morning")
+            case "--synthetic": seed = value(argument, { UInt64($0) }, "needs a whole number seed")
+            case "--day": day = value(argument, { Int($0) }, "needs a whole number")
+            case "--ectopic": ectopic = value(argument, { Double($0) }, "needs a probability")
+            case "--artifact": artifact = value(argument, { Double($0) }, "needs a probability")
+            case "--duration-ms": durationMs = value(argument, { Int64($0) }, "needs a whole number")
+            default: fail("unknown argument \(argument)")
+            }
+        }
+
+        var input: [Double] = []
+        if let seed {
+            let morning = SyntheticPerson(seed: seed).morning(
+                day: day, standAtMs: nil, durationMs: durationMs,
+                options: .init(ectopicProbability: ectopic, artifactProbability: artifact))
+            input = morning.beats.map(\.rrMs)
+        } else {
+            var lineNumber = 0
+            while let line = readLine() {
+                lineNumber += 1
+                let text = line.filter { !$0.isWhitespace }
+                if text.isEmpty { continue }
+                guard let rr = Double(text), rr.isFinite else {
+                    fail("line \(lineNumber) is not a number of ms", code: 1)
+                }
+                input.append(rr)
+            }
+        }
+
+        let result = HRVAnalysis.analyze(input, window: window)
+        let quality: String
+        switch result.quality {
+        case .ok: quality = "ok"
+        case .fail(let reason): quality = reason.rawValue
+        }
+        print(
+            """
+            {"window":"\(window.rawValue)","input":\(json(input)),"accepted":\(json(result.accepted)),\
+            "metrics":\(json(result.metrics)),"quality":"\(quality)",\
+            "unfiltered":\(json(HRVAnalysis.metricsWithoutFilter(input)))}
+            """)
+    }
+
+    /// Swift prints a Double as the shortest text that reads back to the same value: exact through JSON.
+    static func json(_ x: Double?) -> String {
+        guard let x, x.isFinite else { return "null" }
+        return "\(x)"
+    }
+
+    static func json(_ xs: [Double]) -> String { "[" + xs.map { json($0) }.joined(separator: ",") + "]" }
+
+    static func json(_ m: HRVMetrics) -> String {
+        """
+        {"rmssd_ms":\(json(m.rmssdMs)),"sdnn_ms":\(json(m.sdnnMs)),"mean_rr_ms":\(json(m.meanRRMs)),\
+        "mean_hr_bpm":\(json(m.meanHRBpm)),"accepted":\(m.accepted),"rejected":\(m.rejected),\
+        "artifact_ratio":\(json(m.artifactRatio))}
+        """
+    }
+}

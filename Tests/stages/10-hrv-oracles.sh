@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# HRV oracles (RecoveryDeck spec §5.1, DESIGN §6): RecoveryCore's rMSSD, SDNN, mean RR and mean HR on the RR list
+# its artifact filter accepted, against pyhrv 0.5.0 and hrv-analysis 1.0.6, to 1e-6 relative, on pyhrv's bundled
+# SampleNNISeriesShort/Long and seeded synthetic mornings. The two libraries need incompatible nolds versions, so
+# each has its own venv. Takes ~1.5 min from nothing (venv installs), ~10 s once the venvs exist.
+# Needs (deploy/dev-packages.txt): python3, python3-venv, python3-pip, python3-dev and build-essential (pyhrv's
+# dependency spectrum builds a C extension).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export PATH="/opt/swift/usr/bin:$PATH"
+here=Tests/stages/hrv-oracles
+
+venv() {  # venv DIR REQUIREMENTS: create once, then keep it at the pinned closure
+    local dir=$1 requirements=$2
+    [ -x "$dir/bin/python" ] || python3 -m venv "$dir"
+    if ! cmp -s "$requirements" "$dir/.pinned"; then
+        "$dir/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$requirements"
+        cp "$requirements" "$dir/.pinned"
+    fi
+}
+venv .venv-hrv-pyhrv "$here/requirements-pyhrv.txt"
+venv .venv-hrv-analysis "$here/requirements-hrv-analysis.txt"
+
+swift build --product hrv-dump >/dev/null
+dump="$(swift build --show-bin-path)/hrv-dump"
+# pyhrv's sample files, found without importing pyhrv (find_spec does not run the package).
+samples=$(.venv-hrv-pyhrv/bin/python -c \
+    'import importlib.util, os; print(os.path.join(os.path.dirname(importlib.util.find_spec("pyhrv").origin), "files"))')
+
+.venv-hrv-pyhrv/bin/python "$here/oracle.py" --library pyhrv --dump "$dump" --samples "$samples"
+.venv-hrv-analysis/bin/python "$here/oracle.py" --library hrv-analysis --dump "$dump" --samples "$samples"

@@ -1,0 +1,247 @@
+#!/usr/bin/env bash
+# Packaging stage: the hardened unit's exposure score, the manual pages and completion, the .deb
+# (contents, control data, 16 KiB-page alignment of its binaries), and a real install, upgrade,
+# remove and purge of it into a scratch root with dpkg's own maintainer-script handling.
+# Takes about as long as one release build of the package (it reuses .build/release when current).
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+export PATH="/opt/swift/usr/bin:$PATH"
+deploy/dev-setup --tests >&2
+
+started=$(date +%s)
+failures=0
+fail() { echo "70-packaging: FAIL: $*" >&2; failures=$((failures + 1)); }
+pass() { echo "70-packaging: ok: $*" >&2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# --- The unit: systemd-analyze security, offline (systemd 252 has --offline). ---------------
+unit=deploy/recoverydeckd.service
+analysis=$(systemd-analyze security --offline=yes "$unit" 2>&1) || true
+score=$(printf '%s\n' "$analysis" | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
+if [ -z "$score" ]; then
+    fail "systemd-analyze security gave no score: $analysis"
+elif awk -v s="$score" 'BEGIN { exit !(s <= 1.8) }'; then
+    pass "unit exposure $score (limit 1.8)"
+else
+    fail "unit exposure $score is above 1.8"
+fi
+for setting in Type=notify WatchdogSec= User=recoverydeck SupplementaryGroups=gpio StateDirectory=recoverydeck \
+    ConfigurationDirectory=recoverydeck RuntimeDirectory=recoverydeck AmbientCapabilities=CAP_NET_ADMIN \
+    CapabilityBoundingSet=CAP_NET_ADMIN "RestrictAddressFamilies=AF_BLUETOOTH AF_UNIX" IPAddressDeny=any \
+    DevicePolicy=closed "DeviceAllow=char-gpiochip rw" SystemCallFilter=@system-service PrivateNetwork=no; do
+    grep -q "^$setting" "$unit" || fail "unit lacks $setting"
+done
+
+# --- Manual pages: groff and mandoc both silent. ----------------------------------------------
+for page in deploy/man/*.[0-9]; do
+    out=$(groff -man -ww -z "$page" 2>&1)
+    [ -z "$out" ] || fail "groff warns on $page: $out"
+    out=$(mandoc -T lint -W warning "$page" 2>&1) || true
+    [ -z "$out" ] || fail "mandoc warns on $page: $out"
+    out=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 -Z "$page" 2>&1 >/dev/null)
+    [ -z "$out" ] || fail "man -l warns on $page: $out"
+done
+pass "manual pages render without warnings"
+bash -n deploy/completion/recoverydeck.bash || fail "completion script has a syntax error"
+
+# --- The package. -----------------------------------------------------------------------------
+deb=$(deploy/build-deb --out "$work/out" --version 1.0.0)
+info=$(dpkg-deb -I "$deb")
+contents=$(dpkg-deb -c "$deb")
+field() { dpkg-deb -f "$deb" "$1"; }
+[ "$(field Package)" = recoverydeck ] || fail "package name is $(field Package)"
+[ "$(field Architecture)" = "$(dpkg --print-architecture)" ] || fail "architecture is $(field Architecture)"
+depends=$(field Depends)
+for lib in libc6 libsqlite3-0 libgpiod2 systemd; do
+    [[ ", $depends," == *", $lib"[\ ,]* ]] || fail "Depends lacks $lib: $depends"
+done
+[[ "$depends" != *swift* ]] || fail "Depends names a Swift runtime: $depends"
+[ "$(dpkg-deb --ctrl-tarfile "$deb" | tar -xOf - ./conffiles)" = /etc/recoverydeck/recoverydeck.conf ] ||
+    fail "conffiles is not exactly /etc/recoverydeck/recoverydeck.conf"
+for script in postinst prerm postrm; do
+    grep -q " $script " <<<"$info" || fail "no $script maintainer script"
+done
+expect=(
+    "-rwxr-xr-x root/root ./usr/bin/recoverydeck"
+    "-rwxr-xr-x root/root ./usr/bin/recoverydeckd"
+    "-rw-r--r-- root/root ./usr/lib/systemd/system/recoverydeckd.service"
+    "-rw-r--r-- root/root ./usr/lib/sysusers.d/recoverydeck.conf"
+    "-rw-r--r-- root/root ./usr/lib/udev/rules.d/60-recoverydeck-gpio.rules"
+    "-rw-r--r-- root/root ./etc/recoverydeck/recoverydeck.conf"
+    "-rw-r--r-- root/root ./usr/share/man/man1/recoverydeck.1.gz"
+    "-rw-r--r-- root/root ./usr/share/man/man5/recoverydeck.conf.5.gz"
+    "-rw-r--r-- root/root ./usr/share/man/man8/recoverydeckd.8.gz"
+    "-rw-r--r-- root/root ./usr/share/bash-completion/completions/recoverydeck"
+)
+listing=$(awk '{ print $1, $2, $6 }' <<<"$contents")
+for line in "${expect[@]}"; do
+    grep -qxF -- "$line" <<<"$listing" || fail "package lacks '$line'"
+done
+if grep -v ' root/root ' <<<"$listing" | grep -q .; then fail "files not owned by root/root"; fi
+pass "package $(basename "$deb"): $(grep -c . <<<"$contents") entries, Depends: $depends"
+
+root="$work/extract"
+dpkg-deb -x "$deb" "$root"
+# 16 KiB pages (Raspberry Pi 5 kernels): every LOAD segment must be aligned to at least 0x4000.
+for exe in recoverydeck recoverydeckd; do
+    aligns=$(readelf -lW "$root/usr/bin/$exe" | awk '$1 == "LOAD" { print $NF }')
+    [ -n "$aligns" ] || fail "$exe has no LOAD segments"
+    for a in $aligns; do
+        [ $((a)) -ge $((0x4000)) ] || fail "$exe has a LOAD segment aligned to $a (< 0x4000)"
+    done
+    pass "$exe LOAD alignment: $(echo $aligns)"
+    if readelf -d "$root/usr/bin/$exe" | grep -q 'NEEDED.*libswift'; then fail "$exe needs a Swift shared library"; fi
+done
+# The unit, pointed at the packaged binary, passes systemd's own checks.
+sed "s|^ExecStart=/usr/bin/|ExecStart=$root/usr/bin/|" "$root/usr/lib/systemd/system/recoverydeckd.service" \
+    >"$work/recoverydeckd.service"
+out=$(systemd-analyze verify --man=no "$work/recoverydeckd.service" 2>&1) || fail "systemd-analyze verify: $out"
+
+# --- Every command of the CLI registry is in the manual page and the completion. ---------------
+cli="$root/usr/bin/recoverydeck"
+names=$("$cli" --help | awk '/^COMMANDS:/ { on = 1; next } on && /^  [^ ]/ { sub(/^  /, ""); split($0, a, "  "); print a[1]; next } on && !/^   / { on = 0 }')
+[ -n "$names" ] || fail "recoverydeck --help lists no commands"
+page=deploy/man/recoverydeck.1
+completion=deploy/completion/recoverydeck.bash
+top=$(sed -n 's/^ *local commands="\(.*\)"$/\1/p' "$completion")
+while IFS= read -r name; do
+    [ -n "$name" ] || continue
+    grep -qE "^\.B $name( |\$)" "$page" || fail "recoverydeck(1) does not describe '$name'"
+    first=${name%% *}
+    [[ " $top " == *" $first "* ]] || fail "the completion does not offer '$first'"
+    if [ "$first" != "$name" ]; then
+        group=$(sed -n "s/.*\[$first\]=\"\([^\"]*\)\".*/\1/p" "$completion")
+        [[ " $group " == *" ${name#* } "* ]] || fail "the completion does not offer '$name'"
+    fi
+done <<<"$names"
+pass "manual page and completion cover: $(echo $names | tr '\n' ' ')"
+# The completion, loaded by bash-completion, completes what a person types.
+complete_words() {
+    bash -c 'source /usr/share/bash-completion/bash_completion; source "$1"; shift
+        COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+        _recoverydeck; printf "%s\n" "${COMPREPLY[@]}"' _ "$completion" "$@"
+}
+[ "$(complete_words recoverydeck doc)" = doctor ] || fail "'recoverydeck doc<TAB>' does not complete to doctor"
+[ "$(complete_words recoverydeck import c)" = csv ] || fail "'recoverydeck import c<TAB>' does not complete to csv"
+[ "$(complete_words recoverydeck report --s)" = --svg ] || fail "'recoverydeck report --s<TAB>' does not complete to --svg"
+
+# --- report --svg renders: a synthetic 150-day history, imported, charted, drawn by rsvg-convert. ---
+rep="$work/report"
+mkdir -p "$rep"
+python3 - "$rep/history.csv" <<'PY'
+# Seeded synthetic history (seed 5): a slowly wandering recovery state, 8 % of mornings missed.
+import datetime, random, sys
+random.seed(5)
+rows = ["date,rmssd,lying_hr,standing_hr,peak_hr,fatigue,mood,soreness,stress,sleep"]
+state = 0.0
+for i in range(150):
+    d = datetime.date(2026, 1, 1) + datetime.timedelta(days=i)
+    state = 0.75 * state + random.gauss(0, 1)
+    if random.random() < 0.08:
+        continue
+    hr = 52 - 1.5 * state + random.gauss(0, 1.5)
+    rise = 18 - state + random.gauss(0, 2)
+    scores = [max(1, min(7, round(5 + 0.6 * state + random.gauss(0, 0.8)))) for _ in range(5)]
+    rows.append(f"{d},{60 + 6 * state + random.gauss(0, 4):.1f},{hr:.0f},{hr + rise:.0f},{hr + rise + 12:.0f},"
+                + ",".join(map(str, scores)))
+open(sys.argv[1], "w").write("\n".join(rows) + "\n")
+PY
+export RECOVERYDECK_DB="$rep/r.db"
+"$cli" import csv "$rep/history.csv" --map \
+    date=date,rmssd=rmssd,lying_hr=lying_hr,standing_hr=standing_hr,peak_hr=peak_hr,fatigue=fatigue,mood=mood,soreness=soreness,stress=stress,sleep=sleep \
+    >/dev/null 2>"$rep/import.log" || fail "import for the report failed: $(cat "$rep/import.log")"
+"$cli" --now 2026-05-30T08:00 report --days 90 --svg "$rep/r.svg" 2>/dev/null || fail "report --svg failed"
+unset RECOVERYDECK_DB
+rsvg-convert "$rep/r.svg" -o "$rep/r.png" || fail "rsvg-convert could not render the report"
+python3 - "$rep/r.png" <<'PY' || fail "the rendered report is not what a person should see"
+# Decodes the PNG (8-bit RGB/RGBA, as rsvg-convert writes) and checks what a person would see.
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, idat = 8, b""
+while pos < len(data):
+    length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + length]
+    if kind == b"IHDR":
+        width, height, depth, color = struct.unpack(">IIBB", body[:10])
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + length
+assert depth == 8 and color in (2, 6), f"unexpected PNG format {depth}/{color}"
+bpp = 4 if color == 6 else 3
+raw = zlib.decompress(idat)
+stride = width * bpp
+rows, prev, i = [], bytearray(stride), 0
+for _ in range(height):
+    f = raw[i]; line = bytearray(raw[i + 1:i + 1 + stride]); i += 1 + stride
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b = prev[x]; c = prev[x - bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(line); prev = line
+def count(rgb):
+    return sum(1 for r in rows for x in range(0, stride, bpp) if tuple(r[x:x + 3]) == rgb)
+total = width * height
+white = count((255, 255, 255))
+band = count((0xC6, 0xDB, 0xEF))
+green = count((0x2B, 0x8A, 0x2B))
+print(f"report.png {width}x{height}: band {100 * band / total:.1f} %, non-white {100 * (total - white) / total:.1f} %, green {green} px")
+assert width == 960 and height > 900, f"size {width}x{height}"
+assert total - white > 0.10 * total, "the picture is almost blank"
+assert band > 0.05 * total, "the 60-day band is missing"
+assert green > 200, "the lights row has no green day"
+PY
+pass "report --svg renders through rsvg-convert with the band, values and lights"
+
+# --- Install, upgrade, remove, purge into a scratch root (dpkg --root, scripts run with DPKG_ROOT). ---
+sr="$work/scratch"
+mkdir -p "$sr/var/lib/dpkg/info" "$sr/var/lib/dpkg/updates" "$sr/etc"
+touch "$sr/var/lib/dpkg/status"
+grep -v '^gpio:' /etc/group >"$sr/etc/group"
+grep -v '^recoverydeck:' /etc/passwd >"$sr/etc/passwd"
+cp /etc/shadow /etc/gshadow "$sr/etc/" 2>/dev/null || true
+sed -i '/^gpio:/d;/^recoverydeck:/d' "$sr/etc/group" "$sr/etc/shadow" "$sr/etc/gshadow" 2>/dev/null || true
+dpkgr() { dpkg --root="$sr" --force-script-chrootless --force-depends --log=/dev/null "$@"; }
+dpkgr -i "$deb" >"$work/install.log" 2>&1 || fail "install failed: $(cat "$work/install.log")"
+grep -q '^recoverydeck:x:[0-9]*:[0-9]*:.*:/var/lib/recoverydeck:/usr/sbin/nologin$' "$sr/etc/passwd" ||
+    fail "postinst did not create the recoverydeck system user"
+grep -Eq '^gpio:x:[0-9]+:(.*,)?recoverydeck(,.*)?$' "$sr/etc/group" ||
+    fail "postinst did not create the gpio group with recoverydeck in it"
+uid=$(awk -F: '$1 == "recoverydeck" { print $3 }' "$sr/etc/passwd")
+[ "$(stat -c '%u %a' "$sr/var/lib/recoverydeck")" = "$uid 700" ] ||
+    fail "/var/lib/recoverydeck is not the daemon user's, 0700: $(stat -c '%u %a' "$sr/var/lib/recoverydeck")"
+pass "install created user $uid, gpio membership and the state directory"
+
+# An upgrade keeps a locally edited configuration file and the data.
+echo "reminder = 07:15" >>"$sr/etc/recoverydeck/recoverydeck.conf"
+echo "a morning" >"$sr/var/lib/recoverydeck/recoverydeck.db"
+deb2=$(deploy/build-deb --no-build --out "$work/out2" --version 1.0.1)
+dpkgr -i "$deb2" >"$work/upgrade.log" 2>&1 || fail "upgrade failed: $(cat "$work/upgrade.log")"
+grep -q '^reminder = 07:15$' "$sr/etc/recoverydeck/recoverydeck.conf" || fail "upgrade lost the local configuration"
+[ "$(cat "$sr/var/lib/recoverydeck/recoverydeck.db")" = "a morning" ] || fail "upgrade touched the data"
+grep -q 'installed. Pair the strap' "$work/upgrade.log" && fail "upgrade printed the first-install message"
+
+dpkgr -r recoverydeck >"$work/remove.log" 2>&1 || fail "remove failed: $(cat "$work/remove.log")"
+[ -f "$sr/var/lib/recoverydeck/recoverydeck.db" ] || fail "remove deleted the data"
+grep -q 'is kept; `apt purge recoverydeck` deletes it' "$work/remove.log" || fail "remove did not say the data is kept"
+[ -f "$sr/etc/recoverydeck/recoverydeck.conf" ] || fail "remove deleted the configuration"
+
+dpkgr -P recoverydeck >"$work/purge.log" 2>&1 || fail "purge failed: $(cat "$work/purge.log")"
+[ ! -e "$sr/var/lib/recoverydeck" ] || fail "purge left /var/lib/recoverydeck"
+grep -q 'purge deletes the measurement history in /var/lib/recoverydeck' "$work/purge.log" ||
+    fail "purge did not say what happens to the data"
+[ ! -e "$sr/etc/recoverydeck/recoverydeck.conf" ] || fail "purge left the configuration"
+pass "upgrade keeps configuration and data; remove keeps data and says so; purge deletes it and says so"
+
+echo "70-packaging: $((($(date +%s) - started))) s" >&2
+if [ $failures -gt 0 ]; then
+    echo "70-packaging: $failures failure(s)" >&2
+    exit 1
+fi

@@ -1,0 +1,92 @@
+# bash completion for recoverydeck(1); installed as
+# /usr/share/bash-completion/completions/recoverydeck.
+# Every command of `recoverydeck --help` is listed here (the packaging stage checks it).
+
+_recoverydeck() {
+    local cur prev words cword
+    _init_completion || return
+
+    # Top-level words, and the members of command groups.
+    local commands="analytics checkin delete demo doctor export history import report rr settings status"
+    local -A members=([import]="csv rr" [rr]="analyze")
+    local global="--db --help"
+
+    # The command typed so far: its first word, and the member for a group.
+    local command="" member="" i
+    for ((i = 1; i < cword; i++)); do
+        case "${words[i]}" in
+            --db) ((i++)) ;;
+            -*) ;;
+            *)
+                if [ -z "$command" ]; then
+                    command=${words[i]}
+                elif [ -n "${members[$command]}" ] && [ -z "$member" ]; then
+                    member=${words[i]}
+                fi
+                ;;
+        esac
+    done
+
+    case "$prev" in
+        --format)
+            COMPREPLY=($(compgen -W "json csv" -- "$cur"))
+            return
+            ;;
+        --window)
+            COMPREPLY=($(compgen -W "whole morning" -- "$cur"))
+            return
+            ;;
+        --db | --svg | --output | -o)
+            _filedir
+            return
+            ;;
+        --map | --days | --fatigue | --mood | --soreness | --stress | --sleep | --caffeine-time | \
+            --caffeine-mg | --last-meal | --note | --habit | --day | --seed | --habits | --display-name | --reminder)
+            return
+            ;;
+    esac
+
+    if [ -z "$command" ]; then
+        COMPREPLY=($(compgen -W "$commands $global" -- "$cur"))
+        return
+    fi
+    if [ -n "${members[$command]}" ] && [ -z "$member" ]; then
+        COMPREPLY=($(compgen -W "${members[$command]} --help" -- "$cur"))
+        return
+    fi
+
+    local opts=""
+    case "$command${member:+ $member}" in
+        checkin) opts="--fatigue --mood --soreness --stress --sleep --habit --caffeine-time --caffeine-mg --last-meal --note" ;;
+        doctor | status | analytics) opts="--json" ;;
+        history) opts="--days --json" ;;
+        export) opts="--format --full --output -o" ;;
+        delete) opts="--all --day --yes" ;;
+        settings) opts="--habits --display-name --reminder --json" ;;
+        demo) opts="--seed --keep" ;;
+        "rr analyze")
+            opts="--window --json"
+            if [[ "$cur" != -* ]]; then
+                _filedir
+                return
+            fi
+            ;;
+        report) opts="--days --svg" ;;
+        "import csv")
+            opts="--map --dry-run --force"
+            if [[ "$cur" != -* ]]; then
+                _filedir csv
+                return
+            fi
+            ;;
+        "import rr")
+            opts="--dry-run --force"
+            if [[ "$cur" != -* ]]; then
+                _filedir -d
+                return
+            fi
+            ;;
+    esac
+    COMPREPLY=($(compgen -W "$opts $global" -- "$cur"))
+}
+complete -F _recoverydeck recoverydeck
