@@ -42,6 +42,8 @@ public final class StrapLink {
         public var rrIntervals = 0
         /// Values that were not a valid Heart Rate Measurement (counted, never a crash).
         public var malformedMeasurements = 0
+        /// From the `connect()` call of the attempt that first went live to notifications enabled.
+        public var firstLiveAfterConnectMs: Int64?
         /// From the `connect()` call of the attempt that first went live to the first RR interval.
         public var firstRRAfterConnectMs: Int64?
     }
@@ -108,13 +110,13 @@ public final class StrapLink {
     /// Call when `descriptor` is readable: handles every socket event pending.
     public func onReadable(nowMs: Int64) -> [StrapLinkEvent] {
         var events: [StrapLinkEvent] = []
-        for (fd, readiness) in readiness.ready() where fd == socket {
+        for ready in readiness.ready() where ready.descriptor == socket {
             if case .connecting = state {
                 events += connectionEnded(nowMs: nowMs)
                 continue
             }
-            if readiness.contains(.writable) { events += flush(nowMs: nowMs) }
-            if !readiness.isDisjoint(with: [.readable, .error, .hangUp]) { events += receive(nowMs: nowMs) }
+            if ready.events.contains(.writable) { events += flush(nowMs: nowMs) }
+            if !ready.events.isDisjoint(with: [.readable, .error, .hangup]) { events += receive(nowMs: nowMs) }
         }
         return events
     }
@@ -248,6 +250,9 @@ public final class StrapLink {
                 events += flush(nowMs: nowMs)
             case .subscribed:
                 failuresSinceLive = 0
+                if statistics.firstLiveAfterConnectMs == nil {
+                    statistics.firstLiveAfterConnectMs = nowMs - connectCalledAtMs
+                }
                 events += transition(to: .live)
             case .measurement(let measurement, let receivedAtMs):
                 events += measured(measurement, atMs: receivedAtMs)

@@ -85,6 +85,7 @@ import Testing
         #expect(h.events.contains(.firmware("3.1.1")))
         #expect(h.samples == [StrapSample(receivedAtMs: 2_000, bpm: 60, rrRaw: [1024, 1040])])
         #expect(h.link.statistics.firstRRAfterConnectMs == 1_000)
+        #expect(h.link.statistics.firstLiveAfterConnectMs! > 0 && h.link.statistics.firstLiveAfterConnectMs! < 1_000)
         #expect(h.link.nextDeadlineMs == nil, "nothing pending once live: no wake-ups while idle")
     }
 

@@ -171,6 +171,7 @@ struct StrapPrinter {
             line.add("malformed", Int64(s.malformedMeasurements))
             line.add("connections", Int64(s.connections))
             line.add("losses", Int64(s.losses))
+            line.add("firstLiveAfterConnectMs", s.firstLiveAfterConnectMs)
             line.add("firstRRAfterConnectMs", s.firstRRAfterConnectMs)
             line.add("cpuMicrosecondsPerNotification", number: perNotification ?? 0)
             context.out(line.text)
