@@ -57,6 +57,9 @@ let package = Package(
         .executableTarget(
             name: "insights-bench", dependencies: ["Insights", "RecoveryCore"], path: "Tests/Benchmarks/InsightsBench",
             swiftSettings: strict),
+        .executableTarget(
+            name: "bluez-bench", dependencies: ["BlueZ", "HeartRateProtocol", "Platform"],
+            path: "Tests/Benchmarks/BlueZBench", exclude: ["run.sh"], swiftSettings: strict),
 
         // Tests.
         .testTarget(name: "RecoveryCoreTests", dependencies: ["RecoveryCore"]),
@@ -64,7 +67,7 @@ let package = Package(
         .testTarget(name: "InsightsTests", dependencies: ["Insights", "RecoveryCore"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "RecoveryCore"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "RecoveryCore", "CSQLite"]),
-        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "HeartRateProtocol", "Platform"]),
+        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "HeartRateProtocol", "Platform", "h10sim"]),
         .testTarget(name: "PanelTests", dependencies: ["Panel", "Platform", "RecoveryCore"]),
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "RecoveryCore", "Store", "Panel", "Platform"]),
         .testTarget(name: "CLITests", dependencies: ["Store", "RecoveryCore"], exclude: ["HelpSnapshots"]),

@@ -28,7 +28,7 @@ public enum BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A scan found several straps and none was chosen.
     case severalStraps(count: Int)
     /// The controller answered a management command with a failure status.
-    case managementFailure(command: String, status: UInt8)
+    case managementFailure(command: String, status: MgmtStatus)
     /// The controller did not answer a management command.
     case managementTimeout(command: String)
     /// The strap's GATT database lacks the Heart Rate Measurement characteristic.
@@ -74,8 +74,8 @@ public enum BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
         case .severalStraps(let count):
             "\(count) straps are in range: run `recoverydeck pair ADDRESS` with the address of yours."
         case .managementFailure(let command, let status):
-            "The Bluetooth adapter refused \(command) (\(ManagementStatusName.name(of: status))): check "
-                + "`btmgmt info` and the kernel log (`dmesg`)."
+            "The Bluetooth adapter refused \(command) (\(status)): check `btmgmt info` and the kernel log "
+                + "(`dmesg`)."
         case .managementTimeout(let command):
             "The Bluetooth adapter did not answer \(command): check `dmesg` for controller errors and restart "
                 + "Bluetooth (`systemctl restart bluetooth`)."
@@ -83,36 +83,6 @@ public enum BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
             "The device \(address) has no Heart Rate service: pair a Polar H10 instead (`recoverydeck scan`)."
         case .system(let call, let errno):
             "Bluetooth \(call) failed (\(errno)): check `dmesg` for Bluetooth errors and try again."
-        }
-    }
-}
-
-/// Names of management status codes (BlueZ doc/mgmt-api.txt "Command Complete Event"), for sentences.
-enum ManagementStatusName {
-    static func name(of status: UInt8) -> String {
-        switch status {
-        case 0x00: "success"
-        case 0x01: "unknown command"
-        case 0x02: "not connected"
-        case 0x03: "failed"
-        case 0x04: "connect failed"
-        case 0x05: "authentication failed"
-        case 0x06: "not paired"
-        case 0x07: "no resources"
-        case 0x08: "timeout"
-        case 0x09: "already connected"
-        case 0x0A: "busy"
-        case 0x0B: "rejected"
-        case 0x0C: "not supported"
-        case 0x0D: "invalid parameters"
-        case 0x0E: "disconnected"
-        case 0x0F: "not powered"
-        case 0x10: "cancelled"
-        case 0x11: "invalid index"
-        case 0x12: "rfkilled"
-        case 0x13: "already paired"
-        case 0x14: "permission denied"
-        default: "status 0x" + String(status, radix: 16)
         }
     }
 }

@@ -42,6 +42,8 @@ public final class StrapLink {
         public var rrIntervals = 0
         /// Values that were not a valid Heart Rate Measurement (counted, never a crash).
         public var malformedMeasurements = 0
+        /// From the `connect()` call of the attempt that first went live to notifications enabled.
+        public var firstLiveAfterConnectMs: Int64?
         /// From the `connect()` call of the attempt that first went live to the first RR interval.
         public var firstRRAfterConnectMs: Int64?
     }
@@ -56,7 +58,7 @@ public final class StrapLink {
     private let transport: any ATTTransport
     private let readiness: ReadinessSet
     private var socket: FileDescriptor?
-    private var gatt = StrapGATTProcedure()
+    private var gatt = GATTClient()
     private var outbox: [[UInt8]] = []
     private var connectDeadlineMs: Int64?
     private var connectCalledAtMs: Int64 = 0
@@ -83,7 +85,7 @@ public final class StrapLink {
         switch state {
         case .connecting: return connectDeadlineMs
         case .reconnecting(let at): return at
-        default: return gatt.deadlineMs
+        default: return gatt.nextDeadlineMs
         }
     }
 
@@ -108,13 +110,13 @@ public final class StrapLink {
     /// Call when `descriptor` is readable: handles every socket event pending.
     public func onReadable(nowMs: Int64) -> [StrapLinkEvent] {
         var events: [StrapLinkEvent] = []
-        for (fd, readiness) in readiness.ready() where fd == socket {
+        for ready in readiness.ready() where ready.descriptor == socket {
             if case .connecting = state {
                 events += connectionEnded(nowMs: nowMs)
                 continue
             }
-            if readiness.contains(.writable) { events += flush(nowMs: nowMs) }
-            if !readiness.isDisjoint(with: [.readable, .error, .hangUp]) { events += receive(nowMs: nowMs) }
+            if ready.events.contains(.writable) { events += flush(nowMs: nowMs) }
+            if !ready.events.isDisjoint(with: [.readable, .error, .hangup]) { events += receive(nowMs: nowMs) }
         }
         return events
     }
@@ -131,7 +133,8 @@ public final class StrapLink {
             guard nowMs >= at else { return [] }
             return attempt(nowMs: nowMs)
         default:
-            return apply(gatt.onDeadline(nowMs: nowMs), nowMs: nowMs)
+            guard let due = gatt.nextDeadlineMs, nowMs >= due else { return [] }
+            return apply(gatt.handle(.tick(nowMs: nowMs)), nowMs: nowMs)
         }
     }
 
@@ -181,10 +184,10 @@ public final class StrapLink {
         connectDeadlineMs = nil
         statistics.connections += 1
         readiness.watch(fd, for: .readable)
-        gatt = StrapGATTProcedure()
+        gatt = GATTClient()
         measurementsWithoutRR = 0
         var events = transition(to: .discovering)
-        events += apply(gatt.start(nowMs: nowMs), nowMs: nowMs)
+        events += apply(gatt.handle(.linkUp(nowMs: nowMs)), nowMs: nowMs)
         return events
     }
 
@@ -201,6 +204,7 @@ public final class StrapLink {
     }
 
     private func lose(_ loss: LinkLoss, nowMs: Int64) -> [StrapLinkEvent] {
+        _ = gatt.handle(.linkDown)
         closeSocket()
         statistics.losses += 1
         failuresSinceLive += 1
@@ -232,39 +236,46 @@ public final class StrapLink {
             }
             guard let count else { break }
             if count == 0 { return events + lose(.closedByStrap, nowMs: nowMs) }
-            events += apply(gatt.receive(Array(receiveBuffer[..<count]), nowMs: nowMs), nowMs: nowMs)
+            events += apply(gatt.handle(.received(Array(receiveBuffer[..<count]), nowMs: nowMs)), nowMs: nowMs)
         }
         return events
     }
 
-    private func apply(_ outputs: [StrapGATTProcedure.Output], nowMs: Int64) -> [StrapLinkEvent] {
+    private func apply(_ actions: [GATTClient.Action], nowMs: Int64) -> [StrapLinkEvent] {
         var events: [StrapLinkEvent] = []
-        for output in outputs {
-            switch output {
+        for action in actions {
+            switch action {
             case .send(let pdu):
                 outbox.append(pdu)
                 events += flush(nowMs: nowMs)
             case .subscribed:
                 failuresSinceLive = 0
+                if statistics.firstLiveAfterConnectMs == nil {
+                    statistics.firstLiveAfterConnectMs = nowMs - connectCalledAtMs
+                }
                 events += transition(to: .live)
-            case .measurement(let value):
-                events += measurement(value, nowMs: nowMs)
+            case .measurement(let measurement, let receivedAtMs):
+                events += measured(measurement, atMs: receivedAtMs)
             case .battery(let percent):
                 batteryPercent = percent
                 events.append(.battery(percent: percent))
-            case .firmware(let revision):
+            case .firmwareRevision(let revision):
                 firmwareRevision = revision
                 events.append(.firmware(revision))
+            case .malformed(let input):
+                if case .heartRateMeasurement = input { statistics.malformedMeasurements += 1 }
+                events.append(.malformed(input))
             case .failed(let failure):
                 switch failure {
-                case .noHeartRateMeasurement, .noCCCD:
+                case .heartRateServiceMissing, .heartRateMeasurementMissing, .notificationsUnsupported, .cccdMissing:
+                    // Not a heart-rate strap: retrying cannot help.
                     closeSocket()
                     events += transition(to: .failed(.noHeartRateService(address: configuration.strap)))
                 case .transactionTimeout:
                     events += lose(.transactionTimeout, nowMs: nowMs)
-                case .attError, .malformedResponse:
+                case .refused, .malformedResponse, .invalidResponse:
                     // A confused bearer: start afresh on a new connection.
-                    events += lose(.closedByStrap, nowMs: nowMs)
+                    events += lose(.protocolError(failure), nowMs: nowMs)
                 }
             }
             if socket == nil { break }
@@ -289,14 +300,7 @@ public final class StrapLink {
         return []
     }
 
-    private func measurement(_ value: [UInt8], nowMs: Int64) -> [StrapLinkEvent] {
-        let decoded: HeartRateMeasurement
-        do {
-            decoded = try HeartRateMeasurement(bytes: value)
-        } catch {
-            statistics.malformedMeasurements += 1
-            return [.malformedMeasurement(error)]
-        }
+    private func measured(_ decoded: HeartRateMeasurement, atMs nowMs: Int64) -> [StrapLinkEvent] {
         statistics.notifications += 1
         statistics.rrIntervals += decoded.rrIntervals.count
         let contactLost = decoded.sensorContact == .notDetected
@@ -332,6 +336,7 @@ public enum StrapLinkEvent: Hashable, Sendable {
     case firmware(String)
     /// One connection attempt failed (a retry is already scheduled): what the person can do.
     case connectFailed(BlueZError)
-    /// A notification that was not a valid Heart Rate Measurement; counted, the link goes on.
-    case malformedMeasurement(HeartRateMeasurementError)
+    /// Input the strap sent that was dropped (a malformed measurement, PDU or battery level);
+    /// counted, the link goes on.
+    case malformed(MalformedInput)
 }

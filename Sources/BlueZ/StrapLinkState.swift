@@ -1,3 +1,4 @@
+import HeartRateProtocol
 import Platform
 
 /// Where the link to the strap stands, as the status light and the CLI show it.
@@ -70,6 +71,8 @@ public enum LinkLoss: Hashable, Sendable, CustomStringConvertible {
     /// The strap did not answer an ATT request within 30 s (Vol 3 Part F §3.3.3): the bearer is
     /// closed, as the specification requires.
     case transactionTimeout
+    /// The strap answered in a way the GATT client cannot go on from; a fresh connection may.
+    case protocolError(GATTClientFailure)
     /// Any other socket error.
     case socketError(Errno)
 
@@ -79,6 +82,7 @@ public enum LinkLoss: Hashable, Sendable, CustomStringConvertible {
         case .supervisionTimeout:
             "The strap stopped answering (out of range, blocked by the body, or switched off off-body)."
         case .transactionTimeout: "The strap did not answer a request within 30 s."
+        case .protocolError(let failure): "The Bluetooth link was reset: \(failure)."
         case .socketError(let errno): "The Bluetooth link failed (\(errno))."
         }
     }

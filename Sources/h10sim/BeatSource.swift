@@ -20,11 +20,11 @@ struct RRFileReplay: BeatSource {
         self.artifacts = artifacts
     }
 
-    /// Parses the file's text. Throws one sentence naming the first bad line.
+    /// Parses the file's text (LF or CRLF line ends). Throws one sentence naming the first bad line.
     static func parse(_ text: String) throws(SimulatorError) -> [UInt16] {
         var intervals: [UInt16] = []
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.trimmingCharacters(in: " \t\r")
+        for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let trimmed = line.trimmingCharacters(in: " \t")
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             guard let ms = Double(trimmed), ms.isFinite, ms > 0, let raw = quantise(ms) else {
                 throw .badRRFile(line: number + 1, text: String(trimmed.prefix(40)))

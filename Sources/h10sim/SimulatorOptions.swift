@@ -100,13 +100,14 @@ struct SimulatorOptions {
         return options
     }
 
-    /// "Polar H10 " and 8 hex digits, as a real strap's name carries its device ID.
-    var advertisedName: String {
-        if let name { return name }
+    /// "Polar H10 " and the device ID, as a real strap's name carries it.
+    var advertisedName: String { name ?? "Polar H10 " + deviceID }
+
+    /// Eight hex digits derived from the seed (a real H10 prints its ID on the case).
+    var deviceID: String {
         var x = seed &* 0x9E37_79B9_7F4A_7C15
         x ^= x >> 29
-        let id = UInt32(truncatingIfNeeded: x)
-        let hex = String(id, radix: 16, uppercase: true)
-        return "Polar H10 " + String(repeating: "0", count: 8 - hex.count) + hex
+        let hex = String(UInt32(truncatingIfNeeded: x), radix: 16, uppercase: true)
+        return String(repeating: "0", count: 8 - hex.count) + hex
     }
 }

@@ -37,6 +37,9 @@ enum Registry {
             ReportCommand.self,
             FindingsCommand.self,
             CalibrateCommand.self,
+            ScanCommand.self,
+            PairCommand.self,
+            StrapCommand.self,
         ]
     }
 }

@@ -15,7 +15,7 @@ import Testing
         .rfkillBlocked(name: "hci0", hard: true), .adapterPoweredOff(name: "hci0"), .lowEnergyDisabled(name: "hci0"),
         .missingCapability(command: "discovery"), .strapUnreachable(address: strap, seconds: 10),
         .attChannelBusy(address: strap), .noStrapFound(seconds: 10), .severalStraps(count: 2),
-        .managementFailure(command: "Start Discovery", status: 0x0A), .managementTimeout(command: "Read Controller Information"),
+        .managementFailure(command: "Start Discovery", status: .busy), .managementTimeout(command: "Read Controller Information"),
         .noHeartRateService(address: strap), .system(call: "connect", errno: Errno(rawValue: 5)),
     ]
 
@@ -47,8 +47,10 @@ import Testing
     }
 
     @Test func managementStatusIsNamedNotNumbered() {
-        #expect(BlueZError.managementFailure(command: "Start Discovery", status: 0x0A).description.contains("(busy)"))
-        #expect(BlueZError.managementFailure(command: "X", status: 0x99).description.contains("status 0x99"))
+        let busy = BlueZError.managementFailure(command: "Start Discovery", status: .busy).description
+        #expect(busy.contains("busy with another operation"))
+        let unknown = BlueZError.managementFailure(command: "X", status: MgmtStatus(rawValue: 0x99)).description
+        #expect(unknown.contains("0x99"))
     }
 
     @Test func connectErrnosAreClassifiedForThePerson() {

@@ -10,50 +10,26 @@ import Testing
     static let adapter = BluetoothAddress("00:AA:01:02:00:02")!
     static let strapAddress = BluetoothAddress("A0:9E:1A:12:34:56")!
 
-    /// An H10-like database: GAP 0x0001–0x0005, Heart Rate 0x0006–0x000B (measurement value 0x0008,
-    /// CCCD 0x0009), Battery 0x000C–0x000E (level 0x000E), Device Information 0x000F–0x0013
-    /// (firmware revision 0x0013). Each step: what the link must send, then the strap's answer.
-    static let discoveryScript: [(request: [UInt8], response: [UInt8])] = [
-        // §3.4.4.9 Read By Group Type Request for «Primary Service», 0x0001–0xFFFF.
-        ([0x10, 0x01, 0x00, 0xFF, 0xFF, 0x00, 0x28],
-         [0x11, 0x06, 0x01, 0x00, 0x05, 0x00, 0x00, 0x18, 0x06, 0x00, 0x0B, 0x00, 0x0D, 0x18, 0x0C, 0x00, 0x0E, 0x00, 0x0F, 0x18]),
-        ([0x10, 0x0F, 0x00, 0xFF, 0xFF, 0x00, 0x28], [0x11, 0x06, 0x0F, 0x00, 0x13, 0x00, 0x0A, 0x18]),
-        // Attribute Not Found ends the discovery normally (Part G §4.4.1).
-        ([0x10, 0x14, 0x00, 0xFF, 0xFF, 0x00, 0x28], [0x01, 0x10, 0x14, 0x00, 0x0A]),
-        // §3.4.4.1 Read By Type Request for «Characteristic».
-        ([0x08, 0x01, 0x00, 0xFF, 0xFF, 0x03, 0x28],
-         [0x09, 0x07, 0x02, 0x00, 0x02, 0x03, 0x00, 0x00, 0x2A, 0x04, 0x00, 0x02, 0x05, 0x00, 0x01, 0x2A,
-          0x07, 0x00, 0x10, 0x08, 0x00, 0x37, 0x2A]),
-        ([0x08, 0x08, 0x00, 0xFF, 0xFF, 0x03, 0x28],
-         [0x09, 0x07, 0x0A, 0x00, 0x02, 0x0B, 0x00, 0x38, 0x2A, 0x0D, 0x00, 0x12, 0x0E, 0x00, 0x19, 0x2A,
-          0x10, 0x00, 0x02, 0x11, 0x00, 0x29, 0x2A]),
-        ([0x08, 0x11, 0x00, 0xFF, 0xFF, 0x03, 0x28], [0x09, 0x07, 0x12, 0x00, 0x02, 0x13, 0x00, 0x26, 0x2A]),
-        ([0x08, 0x13, 0x00, 0xFF, 0xFF, 0x03, 0x28], [0x01, 0x08, 0x13, 0x00, 0x0A]),
-        // §3.4.3.1 Find Information over the measurement's descriptors (0x0009 only).
-        ([0x04, 0x09, 0x00, 0x09, 0x00], [0x05, 0x01, 0x09, 0x00, 0x02, 0x29]),
-        // §3.4.5.1 Write Request 01 00 to the CCCD (Part G §3.3.3.3: notifications on).
-        ([0x12, 0x09, 0x00, 0x01, 0x00], [0x13]),
-        // §3.4.4.3 Read Request: Battery Level 87 %, then Firmware Revision "3.1.1".
-        ([0x0A, 0x0E, 0x00], [0x0B, 0x57]),
-        ([0x0A, 0x13, 0x00], [0x0B, 0x33, 0x2E, 0x31, 0x2E, 0x31]),
-    ]
-
-    /// Flags 0x10 (RR present, 8-bit HR), 60 bpm, RR 1024 and 1040 (HRS 1.0 §3.1).
-    static let notificationWithRR: [UInt8] = [0x1B, 0x08, 0x00, 0x10, 0x3C, 0x00, 0x04, 0x10, 0x04]
-    /// Flags 0x00, 61 bpm, no RR.
-    static let notificationHROnly: [UInt8] = [0x1B, 0x08, 0x00, 0x00, 0x3D]
-
     final class Harness {
         let transport = SocketPairTransport()
         let link: StrapLink
         var nowMs: Int64 = 1_000
         var events: [StrapLinkEvent] = []
+        /// The strap's side: the protocol's own GATT server with an H10's database.
+        var server: GATTServer
+        let handles: HeartRateStrapHandles
+        /// Every PDU the link sent, in order.
+        var sent: [[UInt8]] = []
 
         init(configure: (inout StrapLink.Configuration) -> Void = { _ in }) throws {
             var configuration = StrapLink.Configuration(
                 adapter: StrapLinkTests.adapter, strap: StrapLinkTests.strapAddress, strapType: .leRandom)
             configure(&configuration)
             link = try StrapLink(configuration, transport: transport)
+            var identity = StrapIdentity.polarH10(id: "1A2B3C4D")
+            identity.batteryPercent = 87
+            identity.firmwareRevision = "3.1.1"
+            (server, handles) = GATTServer.heartRateStrap(identity)
         }
 
         var strap: FakeStrap { transport.strap }
@@ -67,31 +43,49 @@ import Testing
             events += link.onDeadline(nowMs: nowMs)
         }
 
-        /// Plays the discovery script: each request must be exactly what the link sent.
-        func discover(script: [(request: [UInt8], response: [UInt8])] = StrapLinkTests.discoveryScript) {
-            for (index, step) in script.enumerated() {
-                let sent = strap.received()
-                #expect(sent == step.request, "step \(index): the link sent \(sent ?? []), want \(step.request)")
-                strap.send(step.response)
-                nowMs += 5
+        /// The strap answers what the link sent, and the link reads the answers, until both are quiet.
+        func serve() {
+            _ = server.handle(.connected)
+            var quiet = false
+            while !quiet {
+                quiet = true
+                while let pdu = strap.received() {
+                    sent.append(pdu)
+                    for case .send(let answer) in server.handle(.received(pdu)) { strap.send(answer) }
+                    quiet = false
+                }
+                nowMs += 2
                 readable()
             }
         }
+
+        /// The strap notifies a Heart Rate Measurement value.
+        func notify(_ value: [UInt8]) {
+            strap.send(ATTPDU.handleValueNotification(handle: handles.heartRateMeasurement.value, value: value).encoded())
+            readable()
+        }
     }
+
+    /// Flags 0x10 (RR present, 8-bit HR), 60 bpm, RR 1024 and 1040 (HRS 1.0 §3.1).
+    static let measurementWithRR: [UInt8] = [0x10, 0x3C, 0x00, 0x04, 0x10, 0x04]
+    /// Flags 0x00, 61 bpm, no RR.
+    static let measurementHROnly: [UInt8] = [0x00, 0x3D]
 
     @Test func discoversTheHeartRateServiceSubscribesAndDeliversRRAsReceived() throws {
         let h = try Harness()
         h.start()
-        h.discover()
-        #expect(h.strap.received() == nil, "nothing more than the script was sent")
+        h.serve()
+        let cccd = h.handles.heartRateMeasurement.cccd!
+        // Part G §3.3.3.3: Write Request of 01 00 to the measurement's CCCD enables notifications.
+        #expect(h.sent.contains([0x12, UInt8(cccd & 0xFF), UInt8(cccd >> 8), 0x01, 0x00]))
         h.nowMs = 2_000
-        h.strap.send(Self.notificationWithRR)
-        h.readable()
+        h.notify(Self.measurementWithRR)
         #expect(h.states == ["connecting", "discovering", "live", "rrOK"])
         #expect(h.events.contains(.battery(percent: 87)))
         #expect(h.events.contains(.firmware("3.1.1")))
         #expect(h.samples == [StrapSample(receivedAtMs: 2_000, bpm: 60, rrRaw: [1024, 1040])])
         #expect(h.link.statistics.firstRRAfterConnectMs == 1_000)
+        #expect(h.link.statistics.firstLiveAfterConnectMs! > 0 && h.link.statistics.firstLiveAfterConnectMs! < 1_000)
         #expect(h.link.nextDeadlineMs == nil, "nothing pending once live: no wake-ups while idle")
     }
 
@@ -99,32 +93,28 @@ import Testing
         // RecoveryDeck spec §4.1: HR-only → the exact sentence, degraded mode.
         let h = try Harness()
         h.start()
-        h.discover()
+        h.serve()
         for second in 1...4 {
             h.nowMs = 2_000 + Int64(second) * 1_000
-            h.strap.send(Self.notificationHROnly)
-            h.readable()
+            h.notify(Self.measurementHROnly)
         }
         #expect(h.link.state == .live, "four BPM-only notifications can be a slow heart; not yet degraded")
-        h.strap.send(Self.notificationHROnly)
-        h.readable()
+        h.notify(Self.measurementHROnly)
         #expect(h.link.state == .heartRateOnly)
         #expect(
             h.link.state.message
                 == "RR intervals not available — ensure H10 is snug, charged, and not connected exclusively elsewhere; prefer H10 in heart rate mode."
         )
         #expect(h.samples.count == 5 && h.samples.allSatisfy { $0.bpm == 61 && $0.rrRaw.isEmpty })
-        h.strap.send(Self.notificationWithRR)
-        h.readable()
+        h.notify(Self.measurementWithRR)
         #expect(h.link.state == .rrOK, "RR coming back lifts degraded mode")
     }
 
     @Test func aLostLinkIsSeenAndReconnectsByItselfAfterTheFirstBackoffStep() throws {
         let h = try Harness()
         h.start()
-        h.discover()
-        h.strap.send(Self.notificationWithRR)
-        h.readable()
+        h.serve()
+        h.notify(Self.measurementWithRR)
         h.strap.hangUp()
         h.nowMs = 5_000
         h.readable()
@@ -137,9 +127,8 @@ import Testing
         h.advance(to: 5_250)
         #expect(h.transport.connectCalls == 2)
         #expect(h.link.state == .discovering)
-        h.discover()
-        h.strap.send(Self.notificationWithRR)
-        h.readable()
+        h.serve()
+        h.notify(Self.measurementWithRR)
         #expect(h.link.state == .rrOK)
         #expect(h.link.statistics.losses == 1 && h.link.statistics.connections == 2)
     }
@@ -196,13 +185,11 @@ import Testing
     @Test func aMalformedMeasurementIsCountedAndTheLinkGoesOn() throws {
         let h = try Harness()
         h.start()
-        h.discover()
-        h.strap.send([0x1B, 0x08, 0x00, 0x10, 0x3C, 0x00])  // RR flag with one stray byte
-        h.readable()
-        #expect(h.events.contains(.malformedMeasurement(.oddRRByteCount(1))))
+        h.serve()
+        h.notify([0x10, 0x3C, 0x00])  // RR flag with one stray byte
+        #expect(h.events.contains(.malformed(.heartRateMeasurement(.oddRRByteCount(1)))))
         #expect(h.link.statistics.malformedMeasurements == 1)
-        h.strap.send(Self.notificationWithRR)
-        h.readable()
+        h.notify(Self.measurementWithRR)
         #expect(h.samples.count == 1 && h.link.state == .rrOK)
     }
 
@@ -222,11 +209,9 @@ import Testing
     @Test func noSkinContactOrZeroRateMeansNoBPM() throws {
         let h = try Harness()
         h.start()
-        h.discover()
-        h.strap.send([0x1B, 0x08, 0x00, 0x14, 0x48, 0x00, 0x04])  // contact supported, not detected, RR 1024
-        h.readable()
-        h.strap.send([0x1B, 0x08, 0x00, 0x00, 0x00])  // 0 bpm
-        h.readable()
+        h.serve()
+        h.notify([0x14, 0x48, 0x00, 0x04])  // contact supported, not detected, RR 1024
+        h.notify([0x00, 0x00])  // 0 bpm
         #expect(h.samples.map(\.bpm) == [nil, nil])
         #expect(h.samples.first?.rrRaw == [1024])
     }
@@ -234,7 +219,7 @@ import Testing
     @Test func stopClosesTheLinkAndStaysIdle() throws {
         let h = try Harness()
         h.start()
-        h.discover()
+        h.serve()
         h.events += h.link.stop()
         #expect(h.link.state == .idle)
         #expect(h.link.nextDeadlineMs == nil)

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <fcntl.h>
 #include <unistd.h>
-#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <bluetooth/bluetooth.h>
 #include <bluetooth/hci.h>
@@ -137,34 +136,5 @@ static inline int cbluez_send_mtu(int fd) {
     if (getsockopt(fd, SOL_BLUETOOTH, BT_SNDMTU, &mtu, &length) < 0) return -1;
     return mtu;
 }
-
-/* epoll with the descriptor itself as the event's data, so Swift needs no packed-struct access
- * (struct epoll_event is packed on x86-64, not on arm64). */
-static inline int cbluez_epoll_control(int epfd, int op, int fd, uint32_t events) {
-    struct epoll_event event;
-    memset(&event, 0, sizeof event);
-    event.events = events;
-    event.data.fd = fd;
-    return epoll_ctl(epfd, op, fd, op == EPOLL_CTL_DEL ? NULL : &event);
-}
-
-/* Waits up to timeoutMs (0: do not wait) and writes at most `capacity` ready descriptors and
- * their event masks; returns how many. */
-static inline int cbluez_epoll_wait(int epfd, int *fds, uint32_t *events, int capacity, int timeoutMs) {
-    struct epoll_event ready[16];
-    if (capacity > 16) capacity = 16;
-    int count = epoll_wait(epfd, ready, capacity, timeoutMs);
-    for (int i = 0; i < count; i++) {
-        fds[i] = ready[i].data.fd;
-        events[i] = ready[i].events;
-    }
-    return count;
-}
-
-static inline uint32_t cbluez_epoll_in(void) { return EPOLLIN; }
-static inline uint32_t cbluez_epoll_out(void) { return EPOLLOUT; }
-static inline uint32_t cbluez_epoll_err(void) { return EPOLLERR; }
-static inline uint32_t cbluez_epoll_hup(void) { return EPOLLHUP; }
-static inline uint32_t cbluez_epoll_rdhup(void) { return EPOLLRDHUP; }
 
 #endif

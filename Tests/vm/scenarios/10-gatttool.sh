@@ -27,7 +27,7 @@ cat battery.txt
 grep -Eq 'value: 49 ?$' battery.txt || fail "Battery Level is not 73 % (0x49)"
 
 # The HR Measurement's CCCD is the handle after its value (h10sim's layout, as on the H10).
-value_handle=$(sed -n 's/.*value_handle = \(0x[0-9a-f]*\), uuid = 00002a37-.*/\1/p' chars.txt)
+value_handle=$(sed -n 's/.*char value handle = \(0x[0-9a-f]*\), uuid = 00002a37-.*/\1/p' chars.txt)
 [ -n "$value_handle" ] || fail "no HR Measurement value handle"
 cccd=$(printf '0x%04x' $((value_handle + 1)))
 timeout 8 gatttool -i "$HCI_BOX" -b "$ADDR_SIM" -t public --char-write-req -a "$cccd" -n 0100 --listen > listen.txt 2>&1 || true

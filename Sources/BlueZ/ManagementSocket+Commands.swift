@@ -1,0 +1,34 @@
+import HeartRateProtocol
+
+/// Commands that change a controller, for the virtual strap and set-up tools (each waits for the
+/// kernel's reply; see `request`). They need `CAP_NET_ADMIN`.
+extension ManagementSocket {
+    public func setPowered(_ on: Bool, controller index: ControllerIndex) throws(BlueZError) {
+        _ = try request(.setPowered(on), to: index, timeoutMs: 10_000)
+    }
+
+    public func setLowEnergy(_ on: Bool, controller index: ControllerIndex) throws(BlueZError) {
+        _ = try request(.setLowEnergy(on), to: index)
+    }
+
+    /// Connectable, general-discoverable advertising of `data` (the kernel adds the LE flags field).
+    public func addAdvertising(instance: UInt8, data: AdvertisingData, controller index: ControllerIndex)
+        throws(BlueZError)
+    {
+        let advertising = AdvertisingInstance(
+            instance: instance, flags: [.connectable, .discoverable], advertisingData: data.encoded())
+        _ = try request(.addAdvertising(advertising), to: index)
+    }
+
+    /// Instance 0 removes all.
+    public func removeAdvertising(instance: UInt8, controller index: ControllerIndex) throws(BlueZError) {
+        _ = try request(.removeAdvertising(instance: instance), to: index)
+    }
+
+    /// Ends the link to `address`, waiting until it is down.
+    public func disconnect(_ address: BluetoothAddress, type: BluetoothAddressType, controller index: ControllerIndex)
+        throws(BlueZError)
+    {
+        _ = try request(.disconnect(address, type), to: index)
+    }
+}

@@ -1,0 +1,246 @@
+import BlueZ
+import HeartRateProtocol
+import Platform
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The virtual strap's run loop: one controller, advertising through the management interface, an
+/// L2CAP ATT server on CID 4, one central at a time (a Polar H10 takes one connection by default),
+/// notifications paced by `NotificationPacer`, drop-outs on schedule. One thread around `poll`.
+final class VirtualStrap<Source: BeatSource> {
+    private let options: SimulatorOptions
+    private let management: ManagementSocket
+    private let controller: Controller
+    private let listener: FileDescriptor
+    private let signals: SignalFD
+    private var server: GATTServer
+    private let handles: HeartRateStrapHandles
+    private var pacer: NotificationPacer<Source>
+    private var client: (fd: FileDescriptor, address: BluetoothAddress, type: BluetoothAddressType)?
+    private var dropouts: [SimulatorOptions.Dropout]
+    private var dropoutEndsAtMs: Int64?
+    private var finishedAtMs: Int64?
+    /// While no central is connected, advertising is renewed this often (see `renewAdvertising`).
+    private var renewAdvertisingAtMs: Int64?
+    private static var renewAdvertisingMs: Int64 { 1_000 }
+    private var notifications = 0
+    private var buffer = [UInt8](repeating: 0, count: ATTSocket.maximumPDU)
+    private static var advertisingInstance: UInt8 { 1 }
+
+    init(options: SimulatorOptions, source: Source) throws(SimulatorError) {
+        self.options = options
+        dropouts = options.dropouts
+        var identity = StrapIdentity.polarH10(id: options.deviceID)
+        identity.deviceName = options.advertisedName
+        identity.batteryPercent = options.battery
+        identity.firmwareRevision = options.firmware
+        (server, handles) = GATTServer.heartRateStrap(identity)
+        pacer = NotificationPacer(source: source, speed: options.speed, heartRateOnly: options.heartRateOnly)
+        do {
+            management = try ManagementSocket()
+            controller = try Self.prepare(options.adapter, management)
+            listener = try ATTSocket.listen(on: controller.address)
+        } catch {
+            throw .bluetooth(error)
+        }
+        do {
+            signals = try SignalFD(signals: [.interrupt, .terminate])
+        } catch {
+            throw .bluetooth(.system(call: "signalfd", errno: error))
+        }
+    }
+
+    deinit {
+        client?.fd.close()
+        listener.close()
+        signals.close()
+    }
+
+    /// The named controller (or the first), powered on with LE: the simulator sets up its side.
+    private static func prepare(_ name: String?, _ management: ManagementSocket) throws(BlueZError) -> Controller {
+        let controllers = try Controller.all(management)
+        let chosen: Controller
+        if let name {
+            guard let found = controllers.first(where: { $0.name == name }) else {
+                throw .adapterNotFound(name: name, available: controllers.map(\.name))
+            }
+            chosen = found
+        } else {
+            guard let first = controllers.first else { throw .noAdapter }
+            chosen = first
+        }
+        if !chosen.lowEnergyEnabled { try management.setLowEnergy(true, controller: chosen.index) }
+        if !chosen.isPowered { try management.setPowered(true, controller: chosen.index) }
+        try? management.removeAdvertising(instance: 0, controller: chosen.index)
+        return chosen
+    }
+
+    /// Runs until the replayed file is delivered (exit 0) or a signal arrives.
+    func run() throws(SimulatorError) {
+        try advertise()
+        while true {
+            let now = SystemClock.monotonicMs()
+            if try handleTimers(nowMs: now) { return }
+            var fds = [pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: management.descriptor.rawValue, events: Int16(POLLIN), revents: 0)]
+            if let client { fds.append(pollfd(fd: client.fd.rawValue, events: Int16(POLLIN), revents: 0)) }
+            let wait = nextDeadlineMs.map { Int32(clamping: max(0, $0 - now)) } ?? -1
+            _ = poll(&fds, nfds_t(fds.count), wait)
+            if fds[1].revents != 0 {
+                log("stopped by signal")
+                shutDown()
+                return
+            }
+            if fds[2].revents != 0 { drainManagement() }
+            if fds[0].revents != 0 { try accept() }
+            if fds.count > 3, fds[3].revents != 0 { receive() }
+        }
+    }
+
+    private var nextDeadlineMs: Int64? {
+        [pacer.nextDueMs, dropoutStartMs, dropoutEndsAtMs, finishedAtMs.map { $0 + 1_000 }, renewalDueMs]
+            .compactMap { $0 }.min()
+    }
+
+    private var renewalDueMs: Int64? { client == nil && dropoutEndsAtMs == nil ? renewAdvertisingAtMs : nil }
+
+    private var dropoutStartMs: Int64? {
+        guard dropoutEndsAtMs == nil, let next = dropouts.first, let start = pacer.startedAtMs else { return nil }
+        return start + Int64(next.atS * 1000)
+    }
+
+    /// Returns true when the simulator is done.
+    private func handleTimers(nowMs: Int64) throws(SimulatorError) -> Bool {
+        if let end = dropoutEndsAtMs, nowMs >= end {
+            dropoutEndsAtMs = nil
+            try advertise()
+        }
+        if let due = renewalDueMs, nowMs >= due { renewAdvertising(nowMs: nowMs) }
+        if let start = dropoutStartMs, nowMs >= start {
+            let dropout = dropouts.removeFirst()
+            log("dropout at=\(dropout.atS)s for=\(dropout.forS)s")
+            try? management.removeAdvertising(instance: Self.advertisingInstance, controller: controller.index)
+            dropClient()
+            dropoutEndsAtMs = nowMs + Int64(dropout.forS * 1000)
+        }
+        while let due = pacer.nextDueMs, nowMs >= due, finishedAtMs == nil {
+            let subscribed = client != nil && server.isNotifying(handles.heartRateMeasurement.value)
+            let capacity = HeartRateMeasurement(beatsPerMinute: 60).rrCapacity(attMTU: server.attMTU)
+            if let measurement = pacer.advance(subscribed: subscribed, rrCapacity: capacity) {
+                notify(measurement)
+            }
+            if pacer.isFinished { finishedAtMs = nowMs }
+        }
+        if let finished = finishedAtMs, nowMs >= finished + 1_000 {
+            log("done sent=\(pacer.sentIntervals) lost=\(pacer.lostIntervals) notifications=\(notifications)")
+            shutDown()
+            return true
+        }
+        return false
+    }
+
+    private func advertise() throws(SimulatorError) {
+        do {
+            try management.addAdvertising(
+                instance: Self.advertisingInstance, data: AdvertisingData.strap(name: options.advertisedName, includeFlags: false),
+                controller: controller.index)
+        } catch {
+            throw .bluetooth(error)
+        }
+        renewAdvertisingAtMs = SystemClock.monotonicMs() + Self.renewAdvertisingMs
+        log("advertising name=\"\(options.advertisedName)\" address=\(controller.address) adapter=\(controller.name)")
+    }
+
+    /// A real strap advertises every few hundred milliseconds; the kernel's virtual controllers
+    /// (btvirt) send a scanner one report per advertising enable only, and one that arrives while
+    /// the scanner's kernel is still starting its discovery is lost. Re-enabling the advertising
+    /// every second gives scanners the repeated reports a real strap gives.
+    private func renewAdvertising(nowMs: Int64) {
+        try? management.removeAdvertising(instance: Self.advertisingInstance, controller: controller.index)
+        try? management.addAdvertising(
+            instance: Self.advertisingInstance, data: AdvertisingData.strap(name: options.advertisedName, includeFlags: false),
+            controller: controller.index)
+        renewAdvertisingAtMs = nowMs + Self.renewAdvertisingMs
+    }
+
+    private func accept() throws(SimulatorError) {
+        let accepted: (FileDescriptor, BluetoothAddress, BluetoothAddressType)?
+        do {
+            accepted = try ATTSocket.accept(listener)
+        } catch {
+            throw .bluetooth(error)
+        }
+        guard let (fd, address, type) = accepted else { return }
+        if client != nil || dropoutEndsAtMs != nil {
+            fd.close()  // one central at a time, and none during a drop-out
+            return
+        }
+        client = (fd, address, type)
+        _ = server.handle(.connected)
+        log("connected peer=\(address) type=\(type)")
+    }
+
+    private func receive() {
+        guard let current = client else { return }
+        while true {
+            let result = buffer.withUnsafeMutableBytes { b in
+                Result { () throws(Errno) -> Int? in try ATTSocket.receive(current.fd, into: b) }
+            }
+            guard case .success(let count) = result, let count, count > 0 else {
+                if case .success(nil) = result { return }
+                log("disconnected peer=\(current.address)")
+                current.fd.close()
+                client = nil
+                return
+            }
+            for action in server.handle(.received(Array(buffer[..<count]))) {
+                switch action {
+                case .send(let answer):
+                    _ = try? ATTSocket.send(current.fd, answer)
+                case .subscriptionChanged(let valueHandle, let notify, _)
+                where valueHandle == handles.heartRateMeasurement.value:
+                    if notify { pacer.start(atMs: SystemClock.monotonicMs()) }
+                    log(notify ? "subscribed" : "unsubscribed")
+                default:
+                    break
+                }
+            }
+        }
+    }
+
+    private func notify(_ measurement: HeartRateMeasurement) {
+        guard let current = client else { return }
+        guard let pdu = server.notification(measurement.encoded(), at: handles.heartRateMeasurement.value) else { return }
+        _ = try? ATTSocket.send(current.fd, pdu)
+        notifications += 1
+        if !options.quiet {
+            let rr = measurement.rrIntervals.map(String.init).joined(separator: ",")
+            log("notify t=\(pacer.heartTimeMs) bpm=\(measurement.beatsPerMinute) rr=\(rr)")
+        }
+    }
+
+    /// Ends the link from the strap's side: the controller disconnects, so the central sees the
+    /// loss the way it would when a strap goes out of range.
+    private func dropClient() {
+        guard let current = client else { return }
+        try? management.disconnect(current.address, type: current.type, controller: controller.index)
+        current.fd.close()
+        client = nil
+        log("disconnected peer=\(current.address)")
+    }
+
+    private func drainManagement() { management.discardPending() }
+
+    private func shutDown() {
+        try? management.removeAdvertising(instance: Self.advertisingInstance, controller: controller.index)
+        dropClient()
+    }
+
+    private func log(_ line: String) {
+        let text = Array((line + "\n").utf8)
+        _ = text.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,122 @@
+import BlueZ
+import HeartRateProtocol
+import Platform
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `--adapter hciN`, shared by the Bluetooth commands, and what they do with it: open the
+/// management channel and pick the controller (default: the first powered one).
+enum AdapterOption {
+    static let spec = OptionSpec.value(
+        "adapter", "hciN", help: "The Bluetooth controller to use. Default: the first powered one.")
+
+    static func parse(_ parsed: ParsedArguments) throws(CommandError) -> String? {
+        guard let name = parsed.value("adapter") else { return nil }
+        guard Controller.index(named: name) != nil else {
+            throw .usage("--adapter takes a controller name such as hci0, not \(quoted(name)).")
+        }
+        return name
+    }
+
+    /// The management channel and the chosen controller, or the sentence saying what to do.
+    static func open(_ name: String?) throws(CommandError) -> (ManagementSocket, Controller) {
+        do {
+            let socket = try ManagementSocket()
+            return (socket, try Controller.select(name, socket: socket))
+        } catch {
+            throw .failure(error.description)
+        }
+    }
+}
+
+/// The address options of `strap` and `pair`.
+enum StrapAddressOption {
+    static let typeSpec = OptionSpec.value(
+        "address-type", "public|random",
+        help: "The strap's address type. Default: from pairing, else guessed from the address "
+            + "(random static addresses start with C0–FF).")
+
+    static func address(_ text: String, what: String) throws(CommandError) -> BluetoothAddress {
+        guard let address = BluetoothAddress(text) else {
+            throw .usage("\(what) \(quoted(text)) is not a Bluetooth address such as A0:9E:1A:12:34:56.")
+        }
+        return address
+    }
+
+    static func type(_ parsed: ParsedArguments) throws(CommandError) -> BluetoothAddressType? {
+        guard let text = try parsed.choice("address-type", of: ["public", "random"]) else { return nil }
+        return text == "public" ? .lePublic : .leRandom
+    }
+
+    /// Random static addresses have their two top bits set (Bluetooth Core 5.3 Vol 6 Part B
+    /// §1.3.2.1); H10 firmware before mid-2024 uses one, later firmware Polar's public address.
+    static func guessedType(of address: BluetoothAddress) -> BluetoothAddressType {
+        address.isStaticRandomForm ? .leRandom : .lePublic
+    }
+
+    static func settingValue(_ type: BluetoothAddressType) -> String { type == .leRandom ? "random" : "public" }
+
+    static func type(settingValue: String?) -> BluetoothAddressType? {
+        switch settingValue {
+        case "public": .lePublic
+        case "random": .leRandom
+        default: nil
+        }
+    }
+}
+
+/// The small `poll` loop the Bluetooth commands run (the daemon uses its epoll loop instead).
+enum ReadinessWait {
+    /// The descriptors of `fds` that are readable within `timeoutMs` (nil: no limit).
+    static func readable(_ fds: [FileDescriptor], timeoutMs: Int64?) -> [FileDescriptor] {
+        var polled = fds.map { pollfd(fd: $0.rawValue, events: Int16(POLLIN), revents: 0) }
+        let timeout = timeoutMs.map { Int32(clamping: max(0, $0)) } ?? -1
+        guard poll(&polled, nfds_t(polled.count), timeout) > 0 else { return [] }
+        return zip(fds, polled).filter { $0.1.revents != 0 }.map(\.0)
+    }
+}
+
+/// One JSON object on one line, for `--json` output that a script reads as it comes.
+struct JSONLine {
+    private var parts: [String] = []
+
+    init() {}
+
+    mutating func add(_ key: String, _ text: String?) {
+        parts.append(Self.string(key) + ":" + (text.map(Self.string) ?? "null"))
+    }
+
+    mutating func add(_ key: String, _ number: Int64?) { parts.append(Self.string(key) + ":" + (number.map(String.init) ?? "null")) }
+
+    mutating func add(_ key: String, number: Double) { parts.append(Self.string(key) + ":" + Formatting.fixed(number, digits: 3)) }
+
+    mutating func add(_ key: String, _ numbers: [Int]) {
+        parts.append(Self.string(key) + ":[" + numbers.map(String.init).joined(separator: ",") + "]")
+    }
+
+    var text: String { "{" + parts.joined(separator: ",") + "}" }
+
+    /// A JSON string literal (RFC 8259 §7).
+    static func string(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,76 @@
+import BlueZ
+import HeartRateProtocol
+import Store
+
+/// `recoverydeck pair`: remembers one strap, so that mornings connect to it directly, without
+/// scanning (DESIGN §5).
+struct PairCommand: Command {
+    static let name = "pair"
+    static let summary = "Remember the strap to measure with; mornings then connect to it directly."
+    static let synopsis: String? = "[ADDRESS] [--address-type public|random] [--seconds N] [--adapter hciN]"
+    static let discussion = """
+        With an address, remembers that strap. Without one, scans (wear the strap, close phone apps
+        that hold it) and remembers the only strap found; when several are in range, lists them and
+        asks on a terminal, or exits 1 so you can give the address. Pairing again replaces the
+        strap. No Bluetooth bonding is involved: the Heart Rate service needs none.
+        """
+    static let options: [OptionSpec] = [
+        StrapAddressOption.typeSpec,
+        .value("seconds", "N", help: "How long to scan when no address is given (1 to 120). Default: 10."),
+        AdapterOption.spec,
+    ]
+    static let arguments = [ArgumentSpec("ADDRESS", help: "The strap's address, as `recoverydeck scan` shows it.", optional: true)]
+
+    let address: BluetoothAddress?
+    let addressType: BluetoothAddressType?
+    let seconds: Int
+    let adapter: String?
+
+    init(_ parsed: ParsedArguments) throws(CommandError) {
+        address = try parsed.positional(0).map { (text) throws(CommandError) in
+            try StrapAddressOption.address(text, what: "ADDRESS")
+        }
+        addressType = try StrapAddressOption.type(parsed)
+        seconds = try parsed.integer("seconds", in: 1...120) ?? 10
+        adapter = try AdapterOption.parse(parsed)
+    }
+
+    func validate() throws(CommandError) {
+        if address == nil && addressType != nil {
+            throw .usage("--address-type goes with an ADDRESS; a scan learns the type by itself.")
+        }
+    }
+
+    func run(_ context: Context) throws {
+        let store = try context.store()
+        let chosen: (address: BluetoothAddress, type: BluetoothAddressType, name: String?)
+        if let address {
+            chosen = (address, addressType ?? StrapAddressOption.guessedType(of: address), nil)
+        } else {
+            context.say("Scanning for \(seconds) s; wear the strap with moistened electrodes…")
+            let found = try ScanCommand.scan(adapter: adapter, seconds: seconds, context: context)
+            let straps = found.filter { $0.match == .polarH10Name }.isEmpty ? found : found.filter { $0.match == .polarH10Name }
+            guard !straps.isEmpty else { throw CommandError.failure(BlueZError.noStrapFound(seconds: seconds).description) }
+            var pick = straps[0]
+            if straps.count > 1 {
+                context.out(ScanCommand.table(straps))
+                guard context.inputIsTerminal else {
+                    throw CommandError.failure(BlueZError.severalStraps(count: straps.count).description)
+                }
+                pick = try Self.ask(context, among: straps)
+            }
+            chosen = (pick.address, pick.addressType, pick.name)
+        }
+        try store.setSetting(.strapAddress, chosen.address.description)
+        try store.setSetting(.strapAddressType, StrapAddressOption.settingValue(chosen.type))
+        let label = chosen.name.map { "\($0) (\(chosen.address))" } ?? chosen.address.description
+        context.out("Paired with \(label), \(StrapAddressOption.settingValue(chosen.type)) address.")
+    }
+
+    private static func ask(_ context: Context, among straps: [StrapCandidate]) throws -> StrapCandidate {
+        for (i, strap) in straps.enumerated() { context.say("\(i + 1)) \(strap.name ?? "?") \(strap.address)") }
+        guard let answer = context.ask("Which strap (1–\(straps.count))? "), let n = Int(answer), (1...straps.count).contains(n)
+        else { throw CommandError.failure("No strap chosen; nothing was changed.") }
+        return straps[n - 1]
+    }
+}
