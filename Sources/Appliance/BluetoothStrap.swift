@@ -21,8 +21,8 @@ final class BluetoothStrap: StrapSource {
         self.configuration = configuration
         self.store = store
         self.logger = logger
-        if let adapter = configuration.adapter, !(adapter.hasPrefix("hci") && UInt16(adapter.dropFirst(3)) != nil) {
-            throw .configuration("adapter \"\(adapter)\" is not a controller name such as hci0.")
+        if let adapter = configuration.adapter, Controller.index(named: adapter) == nil, BluetoothAddress(adapter) == nil {
+            throw .configuration("adapter \"\(adapter)\" is neither a controller name such as hci0 nor an address.")
         }
     }
 
@@ -48,8 +48,7 @@ final class BluetoothStrap: StrapSource {
         if link == nil || linkAddress != address {
             _ = link?.stop()
             do {
-                // The kernel routes from the controller that can reach the strap (BDADDR_ANY).
-                link = try StrapLink(.init(adapter: BluetoothAddress(rawValue: 0), strap: address, strapType: type))
+                link = try StrapLink(.init(adapter: try adapterAddress(), strap: address, strapType: type))
             } catch {
                 return [.failed(fault(for: error), reason: error.description)]
             }
@@ -60,6 +59,21 @@ final class BluetoothStrap: StrapSource {
         if link.state.isLive { return [.connected(address: "\(address)", batteryPercent: link.batteryPercent.map(Int.init))] }
         announced = false
         return translate(link.start(nowMs: nowMs))
+    }
+
+    /// The controller to connect from: the configured one (`hciN` or its address), else the first
+    /// powered one with LE on, found through the management interface (which needs CAP_NET_ADMIN).
+    /// Without that capability and with nothing configured, the kernel picks (BDADDR_ANY).
+    private func adapterAddress() throws(BlueZError) -> BluetoothAddress {
+        if let name = configuration.adapter, let address = BluetoothAddress(name) { return address }
+        do {
+            let socket = try ManagementSocket()
+            return try Controller.select(configuration.adapter, socket: socket).address
+        } catch {
+            guard configuration.adapter == nil, case .missingCapability = error else { throw error }
+            logger.info("no CAP_NET_ADMIN to choose a Bluetooth controller; the kernel picks one")
+            return BluetoothAddress(rawValue: 0)
+        }
     }
 
     func disconnect() -> [StrapEvent] {
@@ -113,8 +127,8 @@ final class BluetoothStrap: StrapSource {
                 } else {
                     logger.info("strap connection attempt failed: \(error)")
                 }
-            case .malformedMeasurement(let error):
-                logger.debug("malformed heart rate measurement: \(error)")
+            case .malformed(let input):
+                logger.debug("malformed input from the strap dropped: \(input)")
             }
         }
         return out

@@ -19,7 +19,7 @@ extension DaemonConfiguration {
         text("control_group", "group allowed on the control socket besides root", \.controlGroup),
         choice("panel", "`gpio` (the real panel) or `simulated` (in-process, driven by the control socket)", \.panel),
         choice("strap", "`bluetooth` (the paired H10) or `simulated` (a seeded virtual strap)", \.strap),
-        optionalText("adapter", "Bluetooth controller `hciN`; empty: the first powered one", \.adapter),
+        optionalText("adapter", "Bluetooth controller `hciN` or its address; empty: the first powered one", \.adapter),
         optionalText("strap_address", "strap address; empty: the one `recoverydeck pair` stored", \.strapAddress),
         ConfigurationKey(
             name: "strap_address_type", help: "`public` or `random`; empty: as paired",
