@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "Admin", dependencies: ["CSQLite", "RecoveryCore", "Platform"], swiftSettings: strict),
         .target(
             name: "Appliance",
-            dependencies: ["RecoveryCore", "HeartRateProtocol", "Platform", "Store", "BlueZ", "Panel"],
+            dependencies: ["RecoveryCore", "HeartRateProtocol", "Platform", "Store", "BlueZ", "Panel", "CSQLite"],
             swiftSettings: strict),
 
         // Executables.

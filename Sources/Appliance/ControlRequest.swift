@@ -15,8 +15,9 @@ public enum ControlRequest: Hashable, Sendable {
     case status
     /// Today's questionnaire or measurement changed outside the daemon (`recoverydeck checkin`).
     case dayChanged
-    /// Simulated panel only: `go`, `go-long`, or a key label.
-    case press(String)
+    /// Simulated panel only: presses (`go`, `go-long`, or a key label), each `afterMs` from now in session
+    /// time; one request for a whole sequence, so they all count from the same instant.
+    case press([Press])
     /// Simulated clock only: move time forward.
     case advance(seconds: Int64)
 
@@ -29,7 +30,15 @@ public enum ControlRequest: Hashable, Sendable {
         case .watch: .object([("request", .string("watch"))])
         case .status: .object([("request", .string("status"))])
         case .dayChanged: .object([("request", .string("day-changed"))])
-        case .press(let what): .object([("request", .string("press")), ("button", .string(what))])
+        case .press(let presses):
+            .object([
+                ("request", .string("press")),
+                (
+                    "presses",
+                    .array(
+                        presses.map { .object([("button", .string($0.button)), ("after_ms", .integer($0.afterMs))]) })
+                ),
+            ])
         case .advance(let s): .object([("request", .string("advance")), ("seconds", .integer(s))])
         }
     }
@@ -46,10 +55,23 @@ public enum ControlRequest: Hashable, Sendable {
         case "status": return .success(.status)
         case "day-changed": return .success(.dayChanged)
         case "press":
-            guard let what = json["button"]?.stringValue else {
-                return .failure(ControlRefusal(code: "bad_request", message: "press needs a \"button\"."))
+            // Either one press ("button", "after_ms") or a sequence ("presses": [{"button", "after_ms"}, …]).
+            let items = json["presses"]?.arrayValue ?? [json]
+            var presses: [Press] = []
+            for item in items {
+                guard let button = item["button"]?.stringValue else {
+                    return .failure(ControlRefusal(code: "bad_request", message: "press needs a \"button\"."))
+                }
+                let after = item["after_ms"]?.int64Value ?? 0
+                guard after >= 0 else {
+                    return .failure(ControlRefusal(code: "bad_request", message: "after_ms cannot be negative."))
+                }
+                presses.append(Press(button, afterMs: after))
             }
-            return .success(.press(what))
+            guard !presses.isEmpty else {
+                return .failure(ControlRefusal(code: "bad_request", message: "press needs at least one button."))
+            }
+            return .success(.press(presses))
         case "advance":
             guard let s = json["seconds"]?.int64Value, s > 0 else {
                 return .failure(ControlRefusal(code: "bad_request", message: "advance needs positive \"seconds\"."))
@@ -58,6 +80,17 @@ public enum ControlRequest: Hashable, Sendable {
         default:
             return .failure(ControlRefusal(code: "unknown_request", message: "Unknown request \"\(name)\"."))
         }
+    }
+}
+
+/// One press of the simulated panel's GO button or a key, some time from now.
+public struct Press: Hashable, Sendable {
+    public var button: String
+    public var afterMs: Int64
+
+    public init(_ button: String, afterMs: Int64 = 0) {
+        self.button = button
+        self.afterMs = afterMs
     }
 }
 

@@ -64,12 +64,12 @@ extension Daemon {
             refreshDay(now: now)
             publish(now: clock.monotonicMs())
             return ok([("date", .string(routine.day.today.iso))])
-        case .press(let what):
+        case .press(let presses):
             guard panel.simulated != nil else {
                 return ControlRefusal(code: "not_simulated", message: "Presses can be sent to a simulated panel only.")
                     .json
             }
-            guard panel.press(what, nowMs: now) else {
+            guard panel.schedule(presses: presses.map { ($0.afterMs, $0.button) }, startMs: now) else {
                 return ControlRefusal(code: "bad_button", message: "Press go, go-long, or a key 0-9, * or #.").json
             }
             return ok([])
@@ -83,8 +83,15 @@ extension Daemon {
             _ = clock.advance(ms: seconds * 1000)
             runDeadlines()
             publish(now: clock.monotonicMs())
-            return ok([("local", .string("\(clock.localTime().date.iso) \(clock.localTime().minuteOfDay)"))])
+            return ok([("clock", .string(clockText))])
         }
+    }
+
+    /// The local wall-clock time, "YYYY-MM-DD HH:MM:SS".
+    var clockText: String {
+        let local = clock.localTime()
+        let s = local.second
+        return "\(local.date.iso) \(local.minuteOfDay):\(s < 10 ? "0" : "")\(s)"
     }
 
     func ok(_ fields: [(String, JSONValue)]) -> JSONValue { .object([("ok", .bool(true))] + fields) }
@@ -96,6 +103,7 @@ extension Daemon {
         return .object([
             ("event", .string("snapshot")),
             ("date", .string(routine.day.today.iso)),
+            ("clock", .string(clockText)),
             ("phase", .string(s.phase.rawValue)),
             ("title", .string(s.title)),
             ("remaining_ms", JSONValue(s.remainingMs.map { Int64(Double($0) / clock.speed) })),

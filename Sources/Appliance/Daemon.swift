@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import CSQLite
 import Panel
 import Platform
 import RecoveryCore
@@ -45,6 +46,9 @@ public final class Daemon {
         public init() {}
     }
 
+    /// The soft limit on SQLite's heap (page cache and statements): a morning's reads fit many times.
+    public static let sqliteHeapLimitBytes: Int64 = 512 << 10
+
     public let configuration: DaemonConfiguration
     public let clock: DeckClock
     public let store: Store
@@ -87,6 +91,9 @@ public final class Daemon {
         }
         clock = DeckClock(speed: configuration.speed, simulatedStartEpoch: startEpoch)
 
+        // SQLite's page cache would otherwise grow with the database up to its 2 MB default: a box that
+        // runs for years keeps its memory flat by letting SQLite recycle pages beyond this.
+        sqlite3_soft_heap_limit64(Daemon.sqliteHeapLimitBytes)
         // The store first: nothing else is worth starting without it.
         Daemon.makeParentDirectory(of: configuration.database)
         do { store = try Store(path: configuration.database) } catch {
@@ -213,6 +220,11 @@ public final class Daemon {
         logger.notice(
             "ready", ["panel": configuration.panel.rawValue, "strap": configuration.strap.rawValue,
                 "db": configuration.database])
+        if configuration.strap == .bluetooth && configuration.speed != 1 {
+            logger.warning(
+                "speed \(configuration.speed) with a Bluetooth strap: right only for a strap simulator running as "
+                    + "fast; a real strap's heart does not speed up")
+        }
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.

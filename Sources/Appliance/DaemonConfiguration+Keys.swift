@@ -73,7 +73,8 @@ extension DaemonConfiguration {
             }, render: { $0.habits?.joined(separator: ", ") ?? "" }),
         choice("log_level", "journal verbosity: error, warning, notice, info, debug", \.logLevel),
         ConfigurationKey(
-            name: "speed", help: "simulation only: session time runs this many times faster (1 = real time)",
+            name: "speed",
+                help: "tests only: session time runs this many times faster; a real strap needs 1 (h10sim --speed N needs N)",
             apply: { (v, c) throws(ValueError) in
                 guard let s = Double(v), s >= 1, s <= 1000 else { throw ValueError(reason: "use a number from 1 to 1000") }
                 c.speed = s

@@ -37,7 +37,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public var logLevel = LogLevelName.info
 
     // Simulation: the demo, the torture and soak tests, the VM test.
-    /// Session time runs this many times faster than real time (simulated strap only).
+    /// Session time runs this many times faster than real time: the demo and the tests, with the virtual
+    /// strap or a strap simulator running as fast (`h10sim --speed`). 1 on a real box.
     public var speed = 1.0
     public var clock = ClockKind.system
     /// With `clock = simulated`: the local date and time at start.
@@ -112,9 +113,6 @@ public struct DaemonConfiguration: Hashable, Sendable {
         do { try pins.validate() } catch { throw ValueError(reason: "pins: \(error)") }
         if let start = reminderTime, start >= reminderWindowEnd {
             throw ValueError(reason: "reminder_time \(start) must come before reminder_window_end \(reminderWindowEnd)")
-        }
-        if speed != 1 && strap != .simulated {
-            throw ValueError(reason: "speed applies to the simulated strap only (strap = simulated)")
         }
         if clock == .simulated && strap != .simulated {
             throw ValueError(reason: "clock = simulated needs strap = simulated")

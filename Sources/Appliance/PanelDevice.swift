@@ -27,6 +27,9 @@ public final class PanelDevice {
 
     public init(simulatedWith pins: PinMap, buzzerEnabled: Bool) throws(PanelError) {
         let sim = try SimulatedPanel(pins: pins)
+        // The simulated panel keeps every lamp change for its own tests; a daemon running for months
+        // must not, and shows its lamps through `display` instead.
+        sim.panel.onOutputChange = nil
         simulated = sim
         panel = sim.panel
         self.buzzerEnabled = buzzerEnabled
@@ -98,13 +101,8 @@ public final class PanelDevice {
 
     // MARK: Hands (simulated panel only)
 
-    /// Presses on the simulated panel: `go` (150 ms), `go-long` (held 2.5 s), or a key by its label.
-    /// Returns false on the GPIO panel, or for an unknown key.
-    public func press(_ what: String, nowMs: Int64) -> Bool {
-        schedule(presses: [(0, what)], startMs: nowMs)
-    }
-
-    /// Schedules presses (`go`, `go-long` or a key label) at times from `startMs`, on the simulated panel.
+    /// Schedules presses on the simulated panel at times from `startMs`: `go` (held 150 ms), `go-long`
+    /// (held 2.5 s) or a key by its label (100 ms). False on the GPIO panel, or for an unknown key.
     public func schedule(presses: [(atMs: Int64, what: String)], startMs: Int64) -> Bool {
         guard let simulated else { return false }
         var entries: [PanelScript.Entry] = []

@@ -75,7 +75,6 @@ struct DaemonConfigurationTests {
     @Test(
         "Values that contradict each other are refused as a whole",
         arguments: [
-            ("speed = 20\n", "speed applies to the simulated strap only"),
             ("reminder_time = 10:30\n", "must come before reminder_window_end"),
             ("clock = simulated\n", "clock = simulated needs strap = simulated"),
             ("pin_red = 17\n", "pins"),

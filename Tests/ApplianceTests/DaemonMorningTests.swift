@@ -162,7 +162,7 @@ struct DaemonMorningTests {
             return reply != nil
         }
         #expect(reply?["error"]?.stringValue == "bad_request")
-        #expect(try h.request(.press("banana"))["error"]?.stringValue == "bad_button")
+        #expect(try h.request(.press([Press("banana")]))["error"]?.stringValue == "bad_button")
         #expect(h.phase == .idle)
     }
 }
