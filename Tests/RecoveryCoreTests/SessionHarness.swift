@@ -16,6 +16,8 @@ struct SessionHarness {
     /// Every phase entered, with the time.
     var phases: [(atMs: Int64, phase: MorningSession.Phase)] = []
     var strap = FakeStrap()
+    /// How late the daemon's timer fires after each deadline (a busy machine).
+    var timerLatenessMs: Int64 = 0
     /// Every notification delivered: when, and how many RR it carried.
     var delivered: [(atMs: Int64, rr: Int)] = []
 
@@ -48,7 +50,7 @@ struct SessionHarness {
         var repeats = 0
         var lastTickAt: Int64 = -1
         while true {
-            let deadline = session.nextDeadlineMs
+            let deadline = session.nextDeadlineMs.map { max($0 + timerLatenessMs, nowMs) }
             let notification = strap.nextNotificationMs(after: nowMs)
             let next = [deadline, notification].compactMap { $0 }.filter { $0 <= targetMs }.min()
             guard let next else { break }
@@ -77,7 +79,7 @@ struct SessionHarness {
     @discardableResult
     mutating func run(until phase: MorningSession.Phase, limitMs: Int64 = 1_000_000) -> Int64? {
         while session.phase != phase && nowMs < limitMs {
-            let deadline = session.nextDeadlineMs
+            let deadline = session.nextDeadlineMs.map { $0 + timerLatenessMs }
             let notification = strap.nextNotificationMs(after: nowMs)
             guard let next = [deadline, notification].compactMap({ $0 }).min() else { return nil }
             run(untilMs: max(next, nowMs))

@@ -65,6 +65,25 @@ struct SessionMorningFlowTests {
         #expect(h.log.contains { $0.action == .disconnectStrap })
     }
 
+    @Test("A late timer does not stretch a phase: lying 30 s, cue 3 s, standing 60 s exactly, rebuilt from the marks")
+    func lateTimerKeepsPhaseLengths() throws {
+        var h = SessionHarness()
+        h.timerLatenessMs = 37
+        h.startMorning()
+        h.run(until: .saving)
+        let m = try #require(h.saves.first?.0)
+        let lyingEnd = try #require(m.marks.lyingEndMs)
+        let standStart = try #require(m.marks.standStartMs)
+        #expect(try #require(m.marks.standEndMs) - standStart == 60_000)
+        #expect(standStart - lyingEnd == 3_000)
+        #expect(lyingEnd - m.marks.captureEndMs == 30_000)
+        let lying = OrthostaticCalculator.meanHeartRate(
+            rr: m.rawRR, heartRates: m.heartRates, phase: (lyingEnd - 30_000)..<lyingEnd)
+        #expect(lying?.bpm == m.orthostatic?.avgLyingHR)
+        // The sounds themselves come when the timer fires.
+        #expect(h.entered(.captureStanding).first! - standStart == 37)
+    }
+
     @Test("Saved: rising triple beep, the composite for 30 s, then dark (DESIGN §1 step 5)")
     func readoutAfterSave() throws {
         var h = SessionHarness()

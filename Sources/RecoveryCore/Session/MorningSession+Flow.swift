@@ -487,6 +487,9 @@ extension MorningSession {
             return endCapture(result, at: t)
         }
         guard let deadline = phaseDeadlineMs, t >= deadline else { return [] }
+        // Timed phases end on their schedule, not when a busy timer got round to it: every phase lasts
+        // exactly its spec length, and its edges in the marks rebuild it (lying = the 30 s before lyingEnd).
+        let at = deadline
         switch phase {
         case .idle, .saving:
             phaseDeadlineMs = nil
@@ -500,20 +503,20 @@ extension MorningSession {
             if firstHeartRateMs != nil { return goDegraded(at: t) }
             return endWithFault(.strapLost, at: t, detail: "silent after connecting")
         case .settleLying:
-            if hasFinishedCapture { return beginLying(at: t) }
+            if hasFinishedCapture { return beginLying(at: at) }
             phase = .captureRMSSD
-            phaseStartMs = t
-            captureStartMs = t
-            phaseDeadlineMs = degraded ? t + timings.degradedCaptureMs : nil
+            phaseStartMs = at
+            captureStartMs = at
+            phaseDeadlineMs = degraded ? at + timings.degradedCaptureMs : nil
             return []
         case .captureRMSSD:
-            return degraded ? endDegradedCapture(at: t) : []
+            return degraded ? endDegradedCapture(at: at) : []
         case .captureLyingHR:
-            return beginStandCue(at: t)
+            return beginStandCue(at: at)
         case .promptStand:
-            return standCueTick(at: t)
+            return standCueTick(at: at)
         case .captureStanding:
-            return complete(at: t)
+            return complete(at: at)
         case .paused:
             return endWithFault(.strapLost, at: t)
         case .offeringResume:

@@ -111,6 +111,7 @@ def main():
     close(phase_hr(p["standStartMs"], p["standEndMs"]), o["avgStandingHR"], "standing HR")
     peak = max(bpm[k] for k in range(len(bpm)) if p["standStartMs"] <= bpm_at[k] < p["standEndMs"])
     close(float(peak), o["peakStandingHR"], "peak standing HR")
+    # Phases end on their schedule (a late timer does not stretch them): exactly the spec's lengths.
     if p["standEndMs"] - p["standStartMs"] != 60000 or p["standStartMs"] - lying_end != 3000:
         raise SystemExit(f"phases {p}")
     print(f"lying {o['avgLyingHR']:.3f}, standing {o['avgStandingHR']:.3f}, peak {o['peakStandingHR']:.0f} bpm; "

@@ -8,8 +8,8 @@ here=$REPO/Tests/stages/daemon
 rrfile=$here/morning-rr.txt
 bt_fresh
 bt_power_on "$HCI_BOX"
-box=$SCENARIO_OUT/box
-mkdir -p "$box"
+# SQLite's WAL needs a real file system: the shared result folder is not one, the guest's /tmp is.
+box=$(mktemp -d)
 export RECOVERYDECK_DB=$box/recoverydeck.db
 export RECOVERYDECK_SOCKET=$box/control.sock
 day=$(date +%F)
@@ -77,4 +77,5 @@ PY
 "$BIN/recoverydeck" export --full > export2.json || fail "export failed"
 python3 "$here/check_morning.py" gap "$rrfile" export2.json "$day" | tee check2.txt || fail "the resumed morning is not whole"
 kill -TERM "$daemon_pid"; wait "$daemon_pid" || fail "recoverydeckd did not stop cleanly"
+cp "$box/recoverydeck.conf" "$SCENARIO_OUT/"
 say "both mornings complete"
