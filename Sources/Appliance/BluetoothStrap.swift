@@ -21,13 +21,17 @@ final class BluetoothStrap: StrapSource {
         self.configuration = configuration
         self.store = store
         self.logger = logger
-        if let adapter = configuration.adapter, Controller.index(named: adapter) == nil, BluetoothAddress(adapter) == nil {
+        if let adapter = configuration.adapter, Controller.index(named: adapter) == nil,
+            BluetoothAddress(adapter) == nil
+        {
             throw .configuration("adapter \"\(adapter)\" is neither a controller name such as hci0 nor an address.")
         }
     }
 
     var descriptors: [FileDescriptor] { link?.descriptors ?? [] }
-    func onReadable(_ fd: FileDescriptor, nowMs: Int64) -> [StrapEvent] { translate(link?.onReadable(fd, nowMs: nowMs) ?? []) }
+    func onReadable(_ fd: FileDescriptor, nowMs: Int64) -> [StrapEvent] {
+        translate(link?.onReadable(fd, nowMs: nowMs) ?? [])
+    }
     var nextDeadlineMs: Int64? { link?.nextDeadlineMs }
     func onDeadline(nowMs: Int64) -> [StrapEvent] { translate(link?.onDeadline(nowMs: nowMs) ?? []) }
 
@@ -44,7 +48,8 @@ final class BluetoothStrap: StrapSource {
         let typeText = configuration.strapAddressType ?? (try? store.setting(.strapAddressType)) ?? nil
         // H10 firmware before mid-2024 uses a random static address (DESIGN §5); the address says which.
         let type: BluetoothAddressType =
-            typeText == "public" ? .lePublic : (typeText == "random" || address.isStaticRandomForm ? .leRandom : .lePublic)
+            typeText == "public"
+            ? .lePublic : (typeText == "random" || address.isStaticRandomForm ? .leRandom : .lePublic)
         if link == nil || linkAddress != address {
             _ = link?.stop()
             do {
@@ -56,7 +61,9 @@ final class BluetoothStrap: StrapSource {
             generation += 1
         }
         guard let link else { return [] }
-        if link.state.isLive { return [.connected(address: "\(address)", batteryPercent: link.batteryPercent.map(Int.init))] }
+        if link.state.isLive {
+            return [.connected(address: "\(address)", batteryPercent: link.batteryPercent.map(Int.init))]
+        }
         announced = false
         return translate(link.start(nowMs: nowMs))
     }
@@ -100,7 +107,8 @@ final class BluetoothStrap: StrapSource {
                         announced = true
                         out.append(
                             .connected(
-                                address: linkAddress.map { "\($0)" }, batteryPercent: link?.batteryPercent.map(Int.init)))
+                                address: linkAddress.map { "\($0)" }, batteryPercent: link?.batteryPercent.map(Int.init)
+                            ))
                     }
                     if case .heartRateOnly = state, let message = state.message { logger.warning(message) }
                 case .lost(let loss):

@@ -1,8 +1,9 @@
+import Platform
+import Store
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Platform
-import Store
 
 /// The CLI's end of the control socket: one request, its reply, and for `watch` the packets after it.
 public final class ControlClient {

@@ -47,7 +47,11 @@ public enum ControlRequest: Hashable, Sendable {
     public static func parse(_ bytes: [UInt8]) -> Result<ControlRequest, ControlRefusal> {
         guard let text = String(validating: bytes, as: UTF8.self),
             let json = try? JSONValue.parse(text), let name = json["request"]?.stringValue
-        else { return .failure(ControlRefusal(code: "bad_request", message: "The request is not a JSON object with a \"request\" name.")) }
+        else {
+            return .failure(
+                ControlRefusal(
+                    code: "bad_request", message: "The request is not a JSON object with a \"request\" name."))
+        }
         switch name {
         case "measure": return .success(.measure(overwrite: json["overwrite"]?.boolValue ?? false))
         case "cancel": return .success(.cancel)

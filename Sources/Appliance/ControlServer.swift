@@ -1,8 +1,9 @@
+import Platform
+import Store
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Platform
-import Store
 
 /// The daemon's end of the control socket: accepts peers (checking their credentials), reads their
 /// requests, answers, and streams to watchers. Non-blocking throughout; a watcher too slow to keep up
@@ -80,7 +81,10 @@ public final class ControlServer {
             guard admitted else {
                 let name = group?.name ?? "the service's group"
                 _ = try? connection.send(
-                    Array(ControlRefusal(code: "permission", message: "Only root or members of \(name) may control the box.").json.serialized().utf8))
+                    Array(
+                        ControlRefusal(
+                            code: "permission", message: "Only root or members of \(name) may control the box."
+                        ).json.serialized().utf8))
                 connection.close()
                 continue
             }
@@ -94,7 +98,7 @@ public final class ControlServer {
 
     public func reply(_ fd: FileDescriptor, _ json: JSONValue) {
         guard let client = clients[fd] else { return }
-        do { try client.connection.send(Array(json.serialized().utf8)) } catch where error == .wouldBlock {
+        do { try client.connection.send(Array(json.serialized().utf8)) } catch  where error == .wouldBlock {
             // A full socket buffer: the reader is not reading; drop this packet.
         } catch {
             drop(fd)
@@ -110,7 +114,7 @@ public final class ControlServer {
         let bytes = Array(json.serialized().utf8)
         for fd in watchers {
             guard let client = clients[fd] else { continue }
-            do { try client.connection.send(bytes) } catch where error == .wouldBlock {
+            do { try client.connection.send(bytes) } catch  where error == .wouldBlock {
             } catch {
                 drop(fd)
             }

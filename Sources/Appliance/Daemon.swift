@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import CSQLite
 import Panel
 import Platform
 import RecoveryCore
 import Store
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Something the daemon did that a watcher (the demo's terminal, a test) may want to see.
 public enum DaemonEvent: Sendable {
@@ -116,7 +117,8 @@ public final class Daemon {
         }
         guard reminderTime < configuration.reminderWindowEnd else {
             throw .configuration(
-                "The reminder time \(reminderTime) is not before reminder_window_end \(configuration.reminderWindowEnd).")
+                "The reminder time \(reminderTime) is not before reminder_window_end \(configuration.reminderWindowEnd)."
+            )
         }
         var timings = SessionTimings.standard
         timings.readoutMs = 30_000
@@ -218,8 +220,11 @@ public final class Daemon {
         ready = true
         tellServiceManager([.ready, .status(lastStatus)])
         logger.notice(
-            "ready", ["panel": configuration.panel.rawValue, "strap": configuration.strap.rawValue,
-                "db": configuration.database])
+            "ready",
+            [
+                "panel": configuration.panel.rawValue, "strap": configuration.strap.rawValue,
+                "db": configuration.database,
+            ])
         if configuration.strap == .bluetooth && configuration.speed != 1 {
             logger.warning(
                 "speed \(configuration.speed) with a Bluetooth strap: right only for a strap simulator running as "
@@ -440,8 +445,11 @@ public final class Daemon {
                 try store.saveMorning(morning, recordedAt: clock.epochSeconds())
                 let readout = try readout(for: morning.date)
                 logger.notice(
-                    "morning saved", ["day": morning.date.iso, "quality": "\(morning.quality)",
-                        "orthostatic": morning.orthostaticStatus.rawValue])
+                    "morning saved",
+                    [
+                        "day": morning.date.iso, "quality": "\(morning.quality)",
+                        "orthostatic": morning.orthostaticStatus.rawValue,
+                    ])
                 observer?(.saved(morning, readout))
                 queue.append(.morningSaved(readout))
             } catch {

@@ -1,8 +1,9 @@
+import Platform
+import RecoveryCore
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Platform
-import RecoveryCore
 
 /// `recoverydeckd`'s command line, as a library function so tests can run it.
 public enum DaemonCommandLine {

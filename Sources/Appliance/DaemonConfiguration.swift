@@ -78,7 +78,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
         var seen: Set<String> = []
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let line =
+                raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             let trimmed = line.trimmed
             if trimmed.isEmpty { continue }
             guard let equals = trimmed.firstIndex(of: "=") else {
@@ -87,7 +88,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
             let key = String(trimmed[..<equals]).trimmed
             let value = String(trimmed[trimmed.index(after: equals)...]).trimmed
             guard let spec = keys.first(where: { $0.name == key }) else {
-                throw Problem(path: path, line: number, reason: "unknown key \"\(key)\" (see recoverydeckd --print-config)")
+                throw Problem(
+                    path: path, line: number, reason: "unknown key \"\(key)\" (see recoverydeckd --print-config)")
             }
             guard !seen.contains(key) else {
                 throw Problem(path: path, line: number, reason: "\"\(key)\" is set twice")

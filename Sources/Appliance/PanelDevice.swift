@@ -91,7 +91,9 @@ public final class PanelDevice {
     public func play(_ sound: Sound, nowMs: Int64) {
         lastSound = sound
         guard buzzerEnabled else { return }
-        do { try panel.play(PanelDevice.output(sound.pattern), nowMs: nowMs) } catch { faults.append(error.description) }
+        do { try panel.play(PanelDevice.output(sound.pattern), nowMs: nowMs) } catch {
+            faults.append(error.description)
+        }
     }
 
     public func darken(nowMs: Int64) {

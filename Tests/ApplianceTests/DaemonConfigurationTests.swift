@@ -11,7 +11,8 @@ struct DaemonConfigurationTests {
         let c = try DaemonConfiguration.parse("", path: "x.conf")
         #expect(c == DaemonConfiguration())
         #expect(c.pins.goButton == 17 && c.pins.keypadRows == [5, 6, 13, 19] && c.pins.keypadColumns == [12, 16, 20])
-        #expect(c.pins.red == 22 && c.pins.yellow == 23 && c.pins.green == 24 && c.pins.blue == 25 && c.pins.buzzer == 18)
+        #expect(
+            c.pins.red == 22 && c.pins.yellow == 23 && c.pins.green == 24 && c.pins.blue == 25 && c.pins.buzzer == 18)
         #expect(c.reminderWindowEnd == MinuteOfDay(hhmm: "10:00") && c.reminderTime == nil && !c.reminderBuzzer)
         #expect(c.panel == .gpio && c.strap == .bluetooth && c.speed == 1)
     }
@@ -82,13 +83,16 @@ struct DaemonConfigurationTests {
         ])
     func contradictions(text: String, says: String) {
         #expect(throws: DaemonConfiguration.Problem.self) { try DaemonConfiguration.parse(text, path: "x") }
-        do { _ = try DaemonConfiguration.parse(text, path: "x") } catch { #expect(error.description.contains(says), "\(error)") }
+        do { _ = try DaemonConfiguration.parse(text, path: "x") } catch {
+            #expect(error.description.contains(says), "\(error)")
+        }
     }
 
     @Test("recoverydeckd exits 78 (EX_CONFIG) on a bad file and 64 on a bad argument, touching nothing")
     func exitCodes() throws {
         let path = NSTemporaryDirectory() + "recoverydeck-bad-\(UUID().uuidString).conf"
-        try "database = /nonexistent/never-created.db\nbogus line\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "database = /nonexistent/never-created.db\nbogus line\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(DaemonCommandLine.main(["--config", path]) == 78)
         #expect(DaemonCommandLine.main(["--check-config", "--config", path]) == 78)

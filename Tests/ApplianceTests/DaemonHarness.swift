@@ -1,10 +1,10 @@
 import Foundation
+import Platform
+import Store
 import Testing
 
 @testable import Appliance
 @testable import RecoveryCore
-import Platform
-import Store
 
 /// A daemon in this process, on a simulated clock that steps from deadline to deadline at a huge speed,
 /// with a simulated panel, the virtual strap, a temporary database and a control socket: the whole box,

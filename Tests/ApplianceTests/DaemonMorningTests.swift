@@ -1,14 +1,16 @@
 import Foundation
+import Store
 import Testing
 
 @testable import Appliance
 @testable import RecoveryCore
-import Store
 
 /// The whole box in-process: simulated panel, virtual strap, the real daemon code and store.
 @Suite(.serialized)
 struct DaemonMorningTests {
-    @Test("Keyed questionnaire, GO, a whole morning: stored once, metrics equal the core's on the stored RR (spec §6.1, §5)")
+    @Test(
+        "Keyed questionnaire, GO, a whole morning: stored once, metrics equal the core's on the stored RR (spec §6.1, §5)"
+    )
     func fullMorningThroughTheDaemon() throws {
         let h = try DaemonHarness()
         h.keyQuestionnaire([5, 5, 4, 5, 6])
@@ -37,7 +39,9 @@ struct DaemonMorningTests {
         #expect(try h.store.day(DaemonHarness.today).isComplete)
     }
 
-    @Test("GO before the questionnaire is refused: nothing connects, nothing is stored, gate_refused recorded (spec §6.3)")
+    @Test(
+        "GO before the questionnaire is refused: nothing connects, nothing is stored, gate_refused recorded (spec §6.3)"
+    )
     func gateThroughTheDaemon() throws {
         let h = try DaemonHarness()
         h.press([(0, "go")])
@@ -109,7 +113,9 @@ struct DaemonMorningTests {
         #expect(h.daemon.panel.display == .dark)
     }
 
-    @Test("Control socket: measure refused before the check-in with its sentence; after it, measure starts and watch streams")
+    @Test(
+        "Control socket: measure refused before the check-in with its sentence; after it, measure starts and watch streams"
+    )
     func controlSocket() throws {
         let h = try DaemonHarness()
         let refused = try h.request(.measure(overwrite: false))

@@ -1,10 +1,10 @@
 import Foundation
-import Testing
-
-@testable import Appliance
 import Platform
 import RecoveryCore
 import Store
+import Testing
+
+@testable import Appliance
 
 /// The built `recoverydeckd` as systemd runs it: a separate process, `NOTIFY_SOCKET`, signals.
 @Suite(.serialized)
@@ -62,7 +62,9 @@ struct DaemonProcessTests {
             for (i, b) in notifyPath.utf8.enumerated() { raw[i] = b }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         #expect(bound == 0)
         let process = Process()
@@ -100,7 +102,8 @@ struct DaemonProcessTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try Store(path: dir + "/recoverydeck.db")
         let today = LocalDate(year: 2026, month: 3, day: 10)!
-        try store.saveQuestionnaire(Questionnaire(date: today, scores: SubjectiveScores([5, 5, 5, 5, 5])!), recordedAt: 0)
+        try store.saveQuestionnaire(
+            Questionnaire(date: today, scores: SubjectiveScores([5, 5, 5, 5, 5])!), recordedAt: 0)
         let process = Process()
         process.executableURL = try Self.executable
         process.arguments = ["--config", config]

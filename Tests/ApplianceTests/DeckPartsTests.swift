@@ -1,10 +1,10 @@
+import Panel
+import Platform
+import Store
 import Testing
 
 @testable import Appliance
 @testable import RecoveryCore
-import Panel
-import Platform
-import Store
 
 /// The daemon's parts on their own: the virtual strap, the pattern conversion, the stepped clock.
 struct DeckPartsTests {
@@ -21,7 +21,9 @@ struct DeckPartsTests {
         return events
     }
 
-    @Test("The virtual strap connects after its delay, then notifies each second with the RR that ended (an H10's rhythm)")
+    @Test(
+        "The virtual strap connects after its delay, then notifies each second with the RR that ended (an H10's rhythm)"
+    )
     func virtualStrapRhythm() throws {
         var options = VirtualStrap.Options()
         options.connectMs = 2000

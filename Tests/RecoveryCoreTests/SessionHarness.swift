@@ -21,7 +21,8 @@ struct SessionHarness {
     /// Every notification delivered: when, and how many RR it carried.
     var delivered: [(atMs: Int64, rr: Int)] = []
 
-    init(day: DayContext = DayContext(today: today, questionnaire: questionnaire), timings: SessionTimings = .standard) {
+    init(day: DayContext = DayContext(today: today, questionnaire: questionnaire), timings: SessionTimings = .standard)
+    {
         session = MorningSession(day: day, timings: timings)
         phases = [(0, .idle)]
     }

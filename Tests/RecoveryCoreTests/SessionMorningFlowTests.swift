@@ -31,10 +31,11 @@ struct SessionMorningFlowTests {
         #expect(cue - lying == 30_000)
         #expect(standing - cue == 3_000)
         #expect(saving - standing == 60_000)
-        #expect(h.phases.map(\.phase) == [
-            .idle, .connecting, .connectedLive, .settleLying, .captureRMSSD, .captureLyingHR, .promptStand,
-            .captureStanding, .saving,
-        ])
+        #expect(
+            h.phases.map(\.phase) == [
+                .idle, .connecting, .connectedLive, .settleLying, .captureRMSSD, .captureLyingHR, .promptStand,
+                .captureStanding, .saving,
+            ])
         #expect(h.sounds == [.standCount, .standCount, .standCount, .standNow])
         let standSounds = h.log.filter { if case .sound = $0.action { true } else { false } }.map(\.atMs)
         #expect(standSounds == [cue, cue + 1000, cue + 2000, cue + 3000])
@@ -102,7 +103,8 @@ struct SessionMorningFlowTests {
         #expect(h.session.phase == .idle && h.session.indication == .dark)
     }
 
-    @Test("Readout keys 1–5 show each channel after its number for 3 s; GO shows the composite again (DESIGN §1 step 5)")
+    @Test(
+        "Readout keys 1–5 show each channel after its number for 3 s; GO shows the composite again (DESIGN §1 step 5)")
     func readoutChannels() {
         var h = SessionHarness()
         h.startMorning()
@@ -130,7 +132,9 @@ struct SessionMorningFlowTests {
         #expect(h.session.phase == .idle)
     }
 
-    @Test("GO before today's questionnaire is refused: low beep, red blinks twice, nothing connects (spec §6.3; DESIGN §1)")
+    @Test(
+        "GO before today's questionnaire is refused: low beep, red blinks twice, nothing connects (spec §6.3; DESIGN §1)"
+    )
     func gateRefuses() {
         var h = SessionHarness(day: DayContext(today: SessionHarness.today))
         let actions = h.send(.go(.short))
@@ -143,7 +147,8 @@ struct SessionMorningFlowTests {
         h.run(untilMs: 1200)
         #expect(h.session.phase == .idle)
         // Yesterday's questionnaire does not open today's gate.
-        let yesterday = Questionnaire(date: SessionHarness.today.adding(days: -1), scores: SubjectiveScores([4, 4, 4, 4, 4])!)
+        let yesterday = Questionnaire(
+            date: SessionHarness.today.adding(days: -1), scores: SubjectiveScores([4, 4, 4, 4, 4])!)
         var stale = SessionHarness(day: DayContext(today: SessionHarness.today, questionnaire: yesterday))
         #expect(stale.send(.go(.short)).contains(.sound(.refused)))
         // Over SSH: declined with the reason, no panel blink.
@@ -152,9 +157,12 @@ struct SessionMorningFlowTests {
         #expect(ssh.session.phase == .idle)
     }
 
-    @Test("Remeasure: GO on a measured day asks (blue fast blink); GO within 5 s overwrites, at 5 s it is over (spec §6.1)")
+    @Test(
+        "Remeasure: GO on a measured day asks (blue fast blink); GO within 5 s overwrites, at 5 s it is over (spec §6.1)"
+    )
     func remeasure() throws {
-        let measured = DayContext(today: SessionHarness.today, questionnaire: SessionHarness.questionnaire, measured: true)
+        let measured = DayContext(
+            today: SessionHarness.today, questionnaire: SessionHarness.questionnaire, measured: true)
         var h = SessionHarness(day: measured)
         #expect(h.send(.go(.short)).contains(.sound(.confirmAsked)))
         #expect(h.session.indication == .confirmRemeasure)
@@ -282,7 +290,9 @@ struct SessionMorningFlowTests {
         #expect(h.session.indication == .offerRetry(.tooFewBeats))
     }
 
-    @Test("HR-only strap: the spec's sentence, then a degraded morning saved with rMSSD null and mean HR only (spec §4.1)")
+    @Test(
+        "HR-only strap: the spec's sentence, then a degraded morning saved with rMSSD null and mean HR only (spec §4.1)"
+    )
     func hrOnlyDegraded() throws {
         var h = SessionHarness()
         h.strap.rrIncluded = false
@@ -304,7 +314,9 @@ struct SessionMorningFlowTests {
         #expect(m.marks.captureEndMs - m.marks.captureStartMs == 60_000)
     }
 
-    @Test("Strap lost while standing: pause, resume on GO; the rMSSD part is kept and the orthostatic part redone (spec §4.2 step 5)")
+    @Test(
+        "Strap lost while standing: pause, resume on GO; the rMSSD part is kept and the orthostatic part redone (spec §4.2 step 5)"
+    )
     func dropoutDuringStandingResumes() throws {
         var h = SessionHarness()
         h.startMorning()
@@ -452,11 +464,14 @@ struct SessionMorningFlowTests {
         #expect(h.session.indication == .fault(.strapLost))
     }
 
-    @Test("* or recoverydeck cancel stops a session from any measuring phase; nothing is saved (spec §9.2: cancel always available)")
+    @Test(
+        "* or recoverydeck cancel stops a session from any measuring phase; nothing is saved (spec §9.2: cancel always available)"
+    )
     func cancelFromEveryPhase() {
-        for phase in [MorningSession.Phase.connecting, .connectedLive, .settleLying, .captureRMSSD, .captureLyingHR,
-            .promptStand, .captureStanding]
-        {
+        for phase in [
+            MorningSession.Phase.connecting, .connectedLive, .settleLying, .captureRMSSD, .captureLyingHR,
+            .promptStand, .captureStanding,
+        ] {
             for viaKeypad in [true, false] {
                 var h = SessionHarness()
                 h.send(.go(.short))

@@ -8,7 +8,9 @@ struct SessionQuestionnaireEntryTests {
     static let habits = ["alcohol", "late-caffeine", "hard-training", "late-night", "illness"]
 
     /// Keys typed one per second from t = 1 s (the entry was woken at t = 0); returns every action.
-    static func type(_ keys: String, into entry: inout QuestionnaireEntry, startMs: Int64 = 1000) -> [QuestionnaireEntry.Action] {
+    static func type(_ keys: String, into entry: inout QuestionnaireEntry, startMs: Int64 = 1000) -> [QuestionnaireEntry
+        .Action]
+    {
         var actions: [QuestionnaireEntry.Action] = []
         var t = startMs
         for ch in keys where ch != " " {
@@ -78,7 +80,9 @@ struct SessionQuestionnaireEntryTests {
         #expect(entry.status == .keying && entry.indication == before.indication)
     }
 
-    @Test("0 toggles habit mode; key N toggles the Nth configured habit with one beep on, two off (spec review §6 Block C)")
+    @Test(
+        "0 toggles habit mode; key N toggles the Nth configured habit with one beep on, two off (spec review §6 Block C)"
+    )
     func habitKeysToggleConfiguredHabits() throws {
         var entry = Self.fresh()
         var actions = Self.type("4 0", into: &entry)

@@ -37,7 +37,8 @@ struct SessionReminderTests {
         #expect(restarted.isShowing)
         // The next day it starts again.
         let tuesday = Self.monday.adding(days: 1)
-        #expect(restarted.evaluate(date: tuesday, minute: Self.at("06:30"), morningDone: false).contains(.sound(.reminder)))
+        #expect(
+            restarted.evaluate(date: tuesday, minute: Self.at("06:30"), morningDone: false).contains(.sound(.reminder)))
     }
 
     @Test("The window closes at its end: nothing shows or starts at or after 10:00 (FATNAG: window closes)")
@@ -73,7 +74,9 @@ struct SessionReminderTests {
         #expect(!off.isShowing)
         #expect(off.nextCheck(date: Self.monday, minute: Self.at("07:00")) == nil)
         var quiet = MorningReminder(schedule: .init(buzzer: false), firedOn: nil)
-        #expect(!quiet.evaluate(date: Self.monday, minute: Self.at("07:00"), morningDone: false).contains(.sound(.reminder)))
+        #expect(
+            !quiet.evaluate(date: Self.monday, minute: Self.at("07:00"), morningDone: false).contains(.sound(.reminder))
+        )
     }
 
     @Test("The next wake-up is the window's opening, its closing, or tomorrow's opening: nothing polls")

@@ -14,13 +14,17 @@ struct SessionRoutineTests {
         var date = SessionRoutineTests.today
         var log: [MorningRoutine.Action] = []
 
-        init(day: DayContext = DayContext(today: SessionRoutineTests.today), firedOn: LocalDate? = nil, buzzer: Bool = false) {
+        init(
+            day: DayContext = DayContext(today: SessionRoutineTests.today), firedOn: LocalDate? = nil,
+            buzzer: Bool = false
+        ) {
             routine = MorningRoutine(
                 configuration: .init(reminder: .init(buzzer: buzzer)), day: day, reminderFiredOn: firedOn)
         }
 
         var now: MorningRoutine.Now {
-            MorningRoutine.Now(monotonicMs: nowMs, epochSeconds: 1_773_100_800 + nowMs / 1000, localDate: date, localMinute: minute)
+            MorningRoutine.Now(
+                monotonicMs: nowMs, epochSeconds: 1_773_100_800 + nowMs / 1000, localDate: date, localMinute: minute)
         }
 
         @discardableResult
@@ -78,7 +82,8 @@ struct SessionRoutineTests {
         #expect(box.log.suffix(2) == [.sound(.wrongKey), .sound(.wrongKey)])
     }
 
-    @Test("The reminder blinks from 06:30 until the morning is saved, and yields to the entry and the session (spec §10)")
+    @Test(
+        "The reminder blinks from 06:30 until the morning is saved, and yields to the entry and the session (spec §10)")
     func reminderUnderneath() {
         var box = Box(day: DayContext(today: Self.today, questionnaire: SessionHarness.questionnaire))
         box.send(.tick)

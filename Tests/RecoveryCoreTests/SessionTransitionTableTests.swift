@@ -36,7 +36,8 @@ struct SessionTransitionTableTests {
 
     /// A harness brought to `phase` the way a person would get there.
     static func prepared(_ phase: Phase) -> SessionHarness {
-        let measured = DayContext(today: SessionHarness.today, questionnaire: SessionHarness.questionnaire, measured: true)
+        let measured = DayContext(
+            today: SessionHarness.today, questionnaire: SessionHarness.questionnaire, measured: true)
         var h = SessionHarness()
         switch phase {
         case .idle:
@@ -124,7 +125,9 @@ struct SessionTransitionTableTests {
             .goShort: .settleLying, .goLong: .settleLying, .star: .idle, .cancel: .idle, .strapDisconnected: .paused,
             .strapFailed: .showingFault, .tick: .settleLying,
         ],
-        .offeringRetry: [.goShort: .connectedLive, .goLong: .connectedLive, .star: .idle, .cancel: .idle, .tick: .idle],
+        .offeringRetry: [
+            .goShort: .connectedLive, .goLong: .connectedLive, .star: .idle, .cancel: .idle, .tick: .idle,
+        ],
         .saving: [.saved: .readout, .saveFailed: .showingFault],
         .readout: [.measure: .idle, .measureOverwrite: .connecting, .cancel: .idle, .tick: .idle],
         .showingFault: [
@@ -160,7 +163,9 @@ struct SessionTransitionTableTests {
             let start = row.phase
             var guardCount = 0
             while h.session.phase == start && guardCount < 10_000 {
-                guard let next = [h.session.nextDeadlineMs, h.strap.nextNotificationMs(after: h.nowMs)].compactMap({ $0 }).min()
+                guard
+                    let next = [h.session.nextDeadlineMs, h.strap.nextNotificationMs(after: h.nowMs)].compactMap({ $0 })
+                        .min()
                 else { break }
                 h.run(untilMs: max(next, h.nowMs))
                 guardCount += 1
@@ -172,7 +177,8 @@ struct SessionTransitionTableTests {
         #expect(saved == (row.expected == .saving && row.phase != .saving ? 1 : 0))
         // Leaving a measuring phase for idle or a fault always releases the strap.
         if h.session.phase == .idle || h.session.phase == .showingFault,
-            row.phase != .idle && row.phase != .readout && row.phase != .showingFault && row.phase != .confirmingRemeasure
+            row.phase != .idle && row.phase != .readout && row.phase != .showingFault
+                && row.phase != .confirmingRemeasure
                 && row.phase != .saving
         {
             #expect(h.strap.linkRequested == false)

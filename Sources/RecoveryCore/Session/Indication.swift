@@ -118,7 +118,8 @@ public enum Indication: Hashable, Sendable {
         case .offerResume: "strap back: GO resumes, hold GO 2 s restarts, `*` cancels"
         case .offerRetry(let f): "\(f.code): GO within 30 s retries, `*` gives up"
         case .readout(let l): "readout: today's composite is \(l.rawValue)"
-        case .channel(let n, let l): "readout, key \(n): the \(PanelReadout.channelNames[n - 1]) channel is \(l.rawValue)"
+        case .channel(let n, let l):
+            "readout, key \(n): the \(PanelReadout.channelNames[n - 1]) channel is \(l.rawValue)"
         case .fault(let f): f.sentence
         case .refused: "GO refused: today's questionnaire first"
         }

@@ -74,7 +74,8 @@ public struct LightPattern: Hashable, Sendable, CustomStringConvertible {
     public static func solid(after delayMs: Int, forMs ms: Int) -> LightPattern {
         LightPattern(
             steps: [Step(on: false, ms: delayMs), Step(on: true, ms: ms)], repeats: false, rest: false,
-            name: delayMs > 0 ? "on for \(Self.seconds(ms)) after \(Self.seconds(delayMs))" : "on for \(Self.seconds(ms))")
+            name: delayMs > 0
+                ? "on for \(Self.seconds(ms)) after \(Self.seconds(delayMs))" : "on for \(Self.seconds(ms))")
     }
 
     /// `n` blinks, then a slow blink for `ms`, then off: a channel still building its baseline.

@@ -51,7 +51,9 @@ public enum LightTable {
         out.append("")
         out.append("| key | questionnaire | habit mode | measuring | readout |")
         out.append("|---|---|---|---|---|")
-        out.append("| 1–7 | score for the current item | toggle habit N (low beep past the list) | low beep | 1–5: show channel N |")
+        out.append(
+            "| 1–7 | score for the current item | toggle habit N (low beep past the list) | low beep | 1–5: show channel N |"
+        )
         out.append("| 8, 9 | low beep | toggle habit 8, 9 (low beep past the list) | low beep | low beep |")
         out.append("| 0 | habit mode on | habit mode off | low beep | low beep |")
         out.append("| `*` | back one item | habit mode off | cancel the session | low beep |")
@@ -74,7 +76,10 @@ public enum LightTable {
             ("stand cue (3-2-1, long tone)", timings.standCueMs),
             ("standing heart rate", timings.standingMs),
             ("GO to a connected strap, at most", timings.connectTimeoutMs),
-            ("connected: first RR awaited (then degraded mode), or any data (then `strap_lost`)", timings.firstRRWaitMs),
+            (
+                "connected: first RR awaited (then degraded mode), or any data (then `strap_lost`)",
+                timings.firstRRWaitMs
+            ),
             ("no notification while measuring counts as losing the strap", timings.silenceMs),
             ("paused: strap must be back within", timings.reconnectWaitMs),
             ("strap back: no answer resumes by itself after", timings.resumeOfferMs),

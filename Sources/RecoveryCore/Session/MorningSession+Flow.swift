@@ -310,7 +310,8 @@ extension MorningSession {
             standBeepsGiven += 1
             let interval = timings.standCueMs / 3
             phaseDeadlineMs =
-                standBeepsGiven < 3 ? phaseStartMs + Int64(standBeepsGiven) * interval : phaseStartMs + timings.standCueMs
+                standBeepsGiven < 3
+                ? phaseStartMs + Int64(standBeepsGiven) * interval : phaseStartMs + timings.standCueMs
             return [.sound(.standCount)]
         }
         phase = .captureStanding

@@ -17,7 +17,9 @@ extension PanelReadout {
         }
         let channels = Channel.allCases.map { light(readout[$0].state) }
         let words = readout.channels.map(\.words).joined(separator: ", ")
-        let head = composite == .building ? "baselines building (\(readout.completeDaysInNorm) of 14 complete days)" : composite.rawValue
+        let head =
+            composite == .building
+            ? "baselines building (\(readout.completeDaysInNorm) of 14 complete days)" : composite.rawValue
         self.init(composite: composite, channels: channels, summary: "\(head): \(words) — \(Baselines.compositeLabel)")
     }
 }

@@ -76,7 +76,8 @@ extension MorningSession {
             phase: phase, title: title, remainingMs: remaining, phaseProgress: progress, overallProgress: overall,
             bpm: isMeasuring ? lastBPM.map(Int.init) : nil, rrOK: isMeasuring && lastHadRR, degraded: degraded,
             acceptedBeats: accepted, acceptedSeconds: acceptedSeconds,
-            fault: phase == .showingFault ? fault : (phase == .offeringRetry ? retryFault : nil), indication: indication)
+            fault: phase == .showingFault ? fault : (phase == .offeringRetry ? retryFault : nil), indication: indication
+        )
     }
 
     /// The large phase title (spec §9.2).

@@ -10,7 +10,9 @@ struct CancelCommand: Command {
         written whole and cannot be cancelled.
         """
     static let options: [OptionSpec] = [
-        .value("socket", "PATH", help: "The daemon's control socket (default $RECOVERYDECK_SOCKET, else /run/recoverydeck/control.sock)."),
+        .value(
+            "socket", "PATH",
+            help: "The daemon's control socket (default $RECOVERYDECK_SOCKET, else /run/recoverydeck/control.sock).")
     ]
 
     let socket: String?

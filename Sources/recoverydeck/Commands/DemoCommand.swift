@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Appliance
 import Platform
 import RecoveryCore
 import Store
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `recoverydeck demo`: a live morning through the real daemon code, on any Linux machine: a virtual
 /// strap, a simulated panel, a temporary database holding the synthetic person's earlier mornings, and
@@ -67,7 +68,8 @@ struct DemoCommand: Command {
         context.out(
             "RecoveryDeck demo: a live morning of synthetic person \(seed) through the real daemon, with a "
                 + "virtual strap and a simulated panel, \(Int(speed))× real time.")
-        context.out("\(DemoCommand.historyDays) earlier mornings are in a temporary database; times below are session time.")
+        context.out(
+            "\(DemoCommand.historyDays) earlier mornings are in a temporary database; times below are session time.")
         context.out("")
 
         var configuration = DaemonConfiguration()

@@ -16,7 +16,9 @@ struct MeasureCommand: Command {
         .flag("overwrite", help: "Replace today's measurement (the remeasure confirmation)."),
         .flag("wait", help: "Follow the session until it is saved or ends."),
         .flag("json", help: "With --wait: print each snapshot as a JSON line."),
-        .value("socket", "PATH", help: "The daemon's control socket (default $RECOVERYDECK_SOCKET, else /run/recoverydeck/control.sock)."),
+        .value(
+            "socket", "PATH",
+            help: "The daemon's control socket (default $RECOVERYDECK_SOCKET, else /run/recoverydeck/control.sock)."),
     ]
 
     let overwrite: Bool
@@ -46,7 +48,8 @@ struct MeasureCommand: Command {
         let ending = try SessionFollower(context: context, json: json).follow(watcher, first: first, untilDone: true)
         switch ending {
         case .saved: context.say("Morning saved.")
-        case .ended(let fault): throw CommandError.failure("The session ended without saving\(fault.map { " (\($0))" } ?? "").")
+        case .ended(let fault):
+            throw CommandError.failure("The session ended without saving\(fault.map { " (\($0))" } ?? "").")
         case .idle: throw CommandError.failure("The session ended without saving.")
         }
     }

@@ -1,8 +1,9 @@
+import Appliance
+import Store
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Appliance
-import Store
 
 /// Follows a session over the control socket and draws it: one line redrawn in place on a terminal, a
 /// line per change otherwise, or the raw snapshots as JSON lines. Ends when the session ends.

@@ -10,7 +10,8 @@ struct SessionView {
         var parts: [String] = [snapshot["title"]?.stringValue ?? "?"]
         if let progress = snapshot["progress"]?.doubleValue {
             let filled = Int((progress * Double(barWidth)).rounded(.down))
-            let bar = String(repeating: "#", count: max(0, min(barWidth, filled)))
+            let bar =
+                String(repeating: "#", count: max(0, min(barWidth, filled)))
                 + String(repeating: ".", count: max(0, barWidth - filled))
             parts.append("[\(bar)] \(Int((progress * 100).rounded(.down)))%")
         }
@@ -41,7 +42,9 @@ struct SessionView {
     static func lamps(_ snapshot: JSONValue) -> String {
         var lit: [String] = []
         for lamp in ["red", "yellow", "green", "blue"] {
-            if let pattern = snapshot["lamps"]?[lamp]?.stringValue, pattern != "off" { lit.append("\(lamp): \(pattern)") }
+            if let pattern = snapshot["lamps"]?[lamp]?.stringValue, pattern != "off" {
+                lit.append("\(lamp): \(pattern)")
+            }
         }
         return lit.isEmpty ? "dark" : lit.joined(separator: ", ")
     }
