@@ -120,8 +120,7 @@ public final class Daemon {
                 "The reminder time \(reminderTime) is not before reminder_window_end \(configuration.reminderWindowEnd)."
             )
         }
-        var timings = SessionTimings.standard
-        timings.readoutMs = 30_000
+        let timings = SessionTimings.standard
         let schedule = MorningReminder.Schedule(
             enabled: configuration.reminderEnabled, start: reminderTime, end: configuration.reminderWindowEnd,
             buzzer: configuration.reminderBuzzer)

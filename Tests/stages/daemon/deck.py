@@ -59,9 +59,19 @@ class Control:
     """One connection to the control socket: a JSON object per SOCK_SEQPACKET packet each way."""
 
     def __init__(self, path, timeout=10):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self.sock.settimeout(timeout)
-        self.sock.connect(path)
+        # The socket file appears at bind(), a moment before listen(): a refusal then means "not yet".
+        deadline = time.monotonic() + timeout
+        while True:
+            self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            self.sock.settimeout(timeout)
+            try:
+                self.sock.connect(path)
+                return
+            except ConnectionRefusedError:
+                self.sock.close()
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
 
     def send(self, request):
         self.sock.send(json.dumps(request).encode())
