@@ -51,7 +51,7 @@ struct StrapCommand: Command {
         let link = try StrapLink(.init(adapter: controller.address, strap: strap, strapType: type))
         let signals = try SignalFD(signals: [.interrupt, .terminate])
         defer { signals.close() }
-        let printer = StrapPrinter(context: context, json: json)
+        var printer = StrapPrinter(context: context, json: json)
         if !json { context.say("Connecting to \(strap) (\(StrapAddressOption.settingValue(type))) through \(controller.name)…") }
 
         let startMs = SystemClock.monotonicMs()
@@ -120,8 +120,14 @@ struct StrapCommand: Command {
 struct StrapPrinter {
     let context: Context
     let json: Bool
+    private var lastFailure: BlueZError?
 
-    func print(_ event: StrapLinkEvent) {
+    init(context: Context, json: Bool) {
+        self.context = context
+        self.json = json
+    }
+
+    mutating func print(_ event: StrapLinkEvent) {
         var line = JSONLine()
         switch event {
         case .state(let state):
@@ -152,7 +158,13 @@ struct StrapPrinter {
         case .connectFailed(let error):
             line.add("event", "connectFailed")
             line.add("message", error.description)
-            json ? context.out(line.text) : context.say(error.description)
+            if json {
+                context.out(line.text)
+            } else if error != lastFailure {
+                // Each attempt fails alike while the strap stays away: say it once.
+                context.say(error.description)
+            }
+            lastFailure = error
         case .malformed(let input):
             line.add("event", "malformed")
             line.add("message", input.description)
@@ -175,7 +187,7 @@ struct StrapPrinter {
             line.add("firstRRAfterConnectMs", s.firstRRAfterConnectMs)
             line.add("cpuMicrosecondsPerNotification", number: perNotification ?? 0)
             context.out(line.text)
-        } else {
+        } else if s.connections > 0 {
             var text = "\(s.notifications) notifications, \(s.rrIntervals) RR intervals"
             if s.malformedMeasurements > 0 { text += ", \(s.malformedMeasurements) malformed" }
             if s.losses > 0 { text += ", \(s.losses) link losses" }
