@@ -116,7 +116,7 @@ public enum ATTSocket {
     static func classify(_ errno: Errno, call: String, peer: BluetoothAddress) -> BlueZError {
         switch errno {
         case .busy: .attChannelBusy(address: peer)
-        case .rfkilled: .rfkillBlocked(name: "the adapter", hard: false)
+        case .rfkilled: .rfkillBlocked(name: "", hard: false)
         case .timedOut, .hostDown, .connectionRefused, .connectionReset:
             .strapUnreachable(address: peer, seconds: 0)
         default:

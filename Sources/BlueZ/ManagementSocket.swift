@@ -30,6 +30,12 @@ public final class ManagementSocket {
         descriptor = FileDescriptor(rawValue: fd)
     }
 
+    /// Takes over an already open descriptor with the management channel's packet boundaries
+    /// (tests hand in one end of a `SOCK_SEQPACKET` socket pair).
+    init(descriptor: FileDescriptor) {
+        self.descriptor = descriptor
+    }
+
     deinit { descriptor.close() }
 
     /// Sends one command without waiting for its reply (which arrives as an event).

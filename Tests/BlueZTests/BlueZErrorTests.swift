@@ -12,7 +12,7 @@ import Testing
     static let all: [BlueZError] = [
         .bluetoothUnsupported, .noAdapter, .adapterNotFound(name: "hci3", available: ["hci0", "hci1"]),
         .adapterNotFound(name: "hci3", available: []), .rfkillBlocked(name: "hci0", hard: false),
-        .rfkillBlocked(name: "hci0", hard: true), .adapterPoweredOff(name: "hci0"), .lowEnergyDisabled(name: "hci0"),
+        .rfkillBlocked(name: "hci0", hard: true), .rfkillBlocked(name: "", hard: false), .adapterPoweredOff(name: "hci0"), .lowEnergyDisabled(name: "hci0"),
         .missingCapability(command: "discovery"), .strapUnreachable(address: strap, seconds: 10),
         .attChannelBusy(address: strap), .noStrapFound(seconds: 10), .severalStraps(count: 2),
         .managementFailure(command: "Start Discovery", status: .busy), .managementTimeout(command: "Read Controller Information"),
@@ -40,6 +40,12 @@ import Testing
         #expect(text.contains("A0:9E:1A:12:34:56"))
         #expect(text.contains("within 10 s"))
         #expect(text.contains("the strap may be connected to a phone app"))
+    }
+
+    @Test func anRfkillBlockOfNoNamedAdapterSpeaksOfBluetooth() {
+        #expect(
+            ATTSocket.classify(.rfkilled, call: "connect", peer: Self.strap).description
+                == "Bluetooth is blocked by rfkill: run `rfkill unblock bluetooth` and try again.")
     }
 
     @Test func unknownAdapterListsTheOnesThereAre() {
