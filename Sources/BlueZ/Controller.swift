@@ -61,7 +61,8 @@ extension Controller {
             chosen = found
         } else {
             guard let first = controllers.first else { throw .noAdapter }
-            chosen = controllers.first { $0.isPowered && $0.lowEnergyEnabled } ?? controllers.first { $0.isPowered } ?? first
+            chosen =
+                controllers.first { $0.isPowered && $0.lowEnergyEnabled } ?? controllers.first { $0.isPowered } ?? first
         }
         if !chosen.isPowered {
             throw Rfkill.block(of: chosen.name, in: rfkill) ?? .adapterPoweredOff(name: chosen.name)

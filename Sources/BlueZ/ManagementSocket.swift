@@ -87,7 +87,9 @@ public final class ManagementSocket {
 
     private func readNow() throws(BlueZError) -> MgmtEventPacket? {
         while true {
-            let result = buffer.withUnsafeMutableBytes { b in Result { () throws(Errno) -> Int in try descriptor.read(into: b) } }
+            let result = buffer.withUnsafeMutableBytes { b in
+                Result { () throws(Errno) -> Int in try descriptor.read(into: b) }
+            }
             switch result {
             case .success(let count):
                 do {

@@ -12,9 +12,10 @@ public struct StrapCandidate: Hashable, Sendable {
     public var match: StrapMatch
     public var lastSeenMs: Int64
 
-    public init(address: BluetoothAddress, addressType: BluetoothAddressType, name: String?, rssi: Int8?,
-        match: StrapMatch, lastSeenMs: Int64)
-    {
+    public init(
+        address: BluetoothAddress, addressType: BluetoothAddressType, name: String?, rssi: Int8?,
+        match: StrapMatch, lastSeenMs: Int64
+    ) {
         self.address = address
         self.addressType = addressType
         self.name = name

@@ -83,9 +83,11 @@ final class VirtualStrap<Source: BeatSource> {
         while true {
             let now = SystemClock.monotonicMs()
             if try handleTimers(nowMs: now) { return }
-            var fds = [pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: management.descriptor.rawValue, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: management.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
+            ]
             if let client { fds.append(pollfd(fd: client.fd.rawValue, events: Int16(POLLIN), revents: 0)) }
             let wait = nextDeadlineMs.map { Int32(clamping: max(0, $0 - now)) } ?? -1
             _ = poll(&fds, nfds_t(fds.count), wait)
@@ -145,7 +147,8 @@ final class VirtualStrap<Source: BeatSource> {
     private func advertise() throws(SimulatorError) {
         do {
             try management.addAdvertising(
-                instance: Self.advertisingInstance, data: AdvertisingData.strap(name: options.advertisedName, includeFlags: false),
+                instance: Self.advertisingInstance,
+                data: AdvertisingData.strap(name: options.advertisedName, includeFlags: false),
                 controller: controller.index)
         } catch {
             throw .bluetooth(error)
@@ -161,7 +164,8 @@ final class VirtualStrap<Source: BeatSource> {
     private func renewAdvertising(nowMs: Int64) {
         try? management.removeAdvertising(instance: Self.advertisingInstance, controller: controller.index)
         try? management.addAdvertising(
-            instance: Self.advertisingInstance, data: AdvertisingData.strap(name: options.advertisedName, includeFlags: false),
+            instance: Self.advertisingInstance,
+            data: AdvertisingData.strap(name: options.advertisedName, includeFlags: false),
             controller: controller.index)
         renewAdvertisingAtMs = nowMs + Self.renewAdvertisingMs
     }
@@ -213,7 +217,9 @@ final class VirtualStrap<Source: BeatSource> {
 
     private func notify(_ measurement: HeartRateMeasurement) {
         guard let current = client else { return }
-        guard let pdu = server.notification(measurement.encoded(), at: handles.heartRateMeasurement.value) else { return }
+        guard let pdu = server.notification(measurement.encoded(), at: handles.heartRateMeasurement.value) else {
+            return
+        }
         _ = try? ATTSocket.send(current.fd, pdu)
         notifications += 1
         if !options.quiet {

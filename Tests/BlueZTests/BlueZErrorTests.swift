@@ -12,10 +12,12 @@ import Testing
     static let all: [BlueZError] = [
         .bluetoothUnsupported, .noAdapter, .adapterNotFound(name: "hci3", available: ["hci0", "hci1"]),
         .adapterNotFound(name: "hci3", available: []), .rfkillBlocked(name: "hci0", hard: false),
-        .rfkillBlocked(name: "hci0", hard: true), .rfkillBlocked(name: "", hard: false), .adapterPoweredOff(name: "hci0"), .lowEnergyDisabled(name: "hci0"),
+        .rfkillBlocked(name: "hci0", hard: true), .rfkillBlocked(name: "", hard: false),
+        .adapterPoweredOff(name: "hci0"), .lowEnergyDisabled(name: "hci0"),
         .missingCapability(command: "discovery"), .strapUnreachable(address: strap, seconds: 10),
         .attChannelBusy(address: strap), .noStrapFound(seconds: 10), .severalStraps(count: 2),
-        .managementFailure(command: "Start Discovery", status: .busy), .managementTimeout(command: "Read Controller Information"),
+        .managementFailure(command: "Start Discovery", status: .busy),
+        .managementTimeout(command: "Read Controller Information"),
         .noHeartRateService(address: strap), .system(call: "connect", errno: Errno(rawValue: 5)),
     ]
 
@@ -49,7 +51,8 @@ import Testing
     }
 
     @Test func unknownAdapterListsTheOnesThereAre() {
-        #expect(BlueZError.adapterNotFound(name: "hci3", available: ["hci0", "hci1"]).description.contains("hci0, hci1"))
+        #expect(
+            BlueZError.adapterNotFound(name: "hci3", available: ["hci0", "hci1"]).description.contains("hci0, hci1"))
     }
 
     @Test func managementStatusIsNamedNotNumbered() {

@@ -10,14 +10,17 @@ import Testing
         if powered { current.insert(.powered) }
         if le { current.insert(.lowEnergy) }
         let info = ControllerInfo(
-            address: BluetoothAddress(rawValue: 0x00AA_0100_0000 + UInt64(index)), bluetoothVersion: 9, manufacturer: 1521,
+            address: BluetoothAddress(rawValue: 0x00AA_0100_0000 + UInt64(index)), bluetoothVersion: 9,
+            manufacturer: 1521,
             supportedSettings: [.powered, .lowEnergy, .advertising], currentSettings: current, classOfDevice: 0,
             name: "", shortName: "")
         return Controller(index: index, info: info)
     }
 
     @Test func withoutAdapterTheFirstPoweredControllerIsChosen() throws {
-        let all = [Self.controller(0, powered: false), Self.controller(1, powered: true), Self.controller(2, powered: true)]
+        let all = [
+            Self.controller(0, powered: false), Self.controller(1, powered: true), Self.controller(2, powered: true),
+        ]
         #expect(try Controller.choose(nil, from: all, rfkill: []).name == "hci1")
     }
 
@@ -66,7 +69,8 @@ import Testing
 
     /// mgmt-api.txt: Command Complete carries the opcode and status; a failure becomes a sentence.
     @Test func managementRepliesAreMatchedByOpcodeAndIndexAndFailuresExplained() throws {
-        let ok = MgmtEventPacket(index: 2, event: .commandComplete(.startDiscovery, status: .success, reply: .discovery(.le)))
+        let ok = MgmtEventPacket(
+            index: 2, event: .commandComplete(.startDiscovery, status: .success, reply: .discovery(.le)))
         #expect(try ManagementSocket.reply(to: .startDiscovery, index: 2, in: ok) == .discovery(.le))
         #expect(try ManagementSocket.reply(to: .startDiscovery, index: 1, in: ok) == nil, "another controller's reply")
         #expect(try ManagementSocket.reply(to: .stopDiscovery, index: 2, in: ok) == nil, "another command's reply")

@@ -18,7 +18,9 @@ import Testing
     }
 
     @Test func readsEverySwitchWithItsBlocks() {
-        let switches = read([("phy0", "wlan", "0", "0"), ("hci0", "bluetooth", "1", "0"), ("hci1", "bluetooth", "0", "1")])
+        let switches = read([
+            ("phy0", "wlan", "0", "0"), ("hci0", "bluetooth", "1", "0"), ("hci1", "bluetooth", "0", "1"),
+        ])
         #expect(
             switches == [
                 RfkillSwitch(index: 0, name: "phy0", type: "wlan", softBlocked: false, hardBlocked: false),

@@ -13,7 +13,10 @@ import Testing
 /// the `StrapLink`, the other kept as the strap's.
 final class SocketPairTransport: ATTTransport {
     /// What the next `connect` does.
-    enum Plan { case connectAtOnce, pending, refuse(BlueZError) }
+    enum Plan {
+        case connectAtOnce, pending
+        case refuse(BlueZError)
+    }
 
     var plans: [Plan] = []
     private(set) var strapEnds: [FileDescriptor] = []

@@ -61,7 +61,8 @@ import Testing
 
         /// The strap notifies a Heart Rate Measurement value.
         func notify(_ value: [UInt8]) {
-            strap.send(ATTPDU.handleValueNotification(handle: handles.heartRateMeasurement.value, value: value).encoded())
+            strap.send(
+                ATTPDU.handleValueNotification(handle: handles.heartRateMeasurement.value, value: value).encoded())
             readable()
         }
     }

@@ -19,7 +19,8 @@ import Testing
 
         init() {
             var pair: [CInt] = [-1, -1]
-            precondition(socketpair(AF_UNIX, CInt(SOCK_SEQPACKET.rawValue) | CInt(SOCK_NONBLOCK.rawValue), 0, &pair) == 0)
+            precondition(
+                socketpair(AF_UNIX, CInt(SOCK_SEQPACKET.rawValue) | CInt(SOCK_NONBLOCK.rawValue), 0, &pair) == 0)
             kernel = FileDescriptor(rawValue: pair[1])
             let info = ControllerInfo(
                 address: BluetoothAddress("00:AA:01:02:00:02")!, bluetoothVersion: 9, manufacturer: 1521,
@@ -37,7 +38,9 @@ import Testing
             var out: [MgmtCommandPacket] = []
             var buffer = [UInt8](repeating: 0, count: 512)
             while true {
-                let n = buffer.withUnsafeMutableBytes { recv(kernel.rawValue, $0.baseAddress, $0.count, CInt(MSG_DONTWAIT)) }
+                let n = buffer.withUnsafeMutableBytes {
+                    recv(kernel.rawValue, $0.baseAddress, $0.count, CInt(MSG_DONTWAIT))
+                }
                 guard n > 0, let packet = try? MgmtCommandPacket(bytes: Array(buffer[..<n])) else { return out }
                 out.append(packet)
             }
@@ -64,7 +67,9 @@ import Testing
         #expect(h.commands() == [MgmtCommandPacket(index: 2, command: .startDiscovery(.le))])
         h.kernelSends(.commandComplete(.startDiscovery, status: .success, reply: .discovery(.le)))
         h.found("C4:11:22:33:44:55", .leRandom, rssi: -58, .strap(name: "Polar H10 1A2B3C4D"))
-        h.found("A0:9E:1A:00:00:01", .lePublic, rssi: -71, AdvertisingData(fields: [.localName("Kitchen scale", complete: true)]))
+        h.found(
+            "A0:9E:1A:00:00:01", .lePublic, rssi: -71,
+            AdvertisingData(fields: [.localName("Kitchen scale", complete: true)]))
         #expect(h.events.count == 1)
         guard case .found(let strap) = h.events.first else {
             Issue.record("no strap reported")
@@ -81,8 +86,12 @@ import Testing
         let h = Harness()
         h.events += h.scanner.start(nowMs: 0)
         // Advertisement: Heart Rate service only (a match already); scan response: the name.
-        h.found("A0:9E:1A:12:34:56", .lePublic, rssi: -60, AdvertisingData(fields: [.serviceUUIDs16([0x180D], complete: true)]))
-        h.found("A0:9E:1A:12:34:56", .lePublic, rssi: -61, AdvertisingData(fields: [.localName("Polar H10 0A0B0C0D", complete: true)]))
+        h.found(
+            "A0:9E:1A:12:34:56", .lePublic, rssi: -60,
+            AdvertisingData(fields: [.serviceUUIDs16([0x180D], complete: true)]))
+        h.found(
+            "A0:9E:1A:12:34:56", .lePublic, rssi: -61,
+            AdvertisingData(fields: [.localName("Polar H10 0A0B0C0D", complete: true)]))
         let names = h.events.compactMap { if case .found(let c) = $0 { c.name } else { nil } }
         #expect(names == ["Polar H10 0A0B0C0D"], "reported again once the name is known")
         #expect(h.scanner.candidates[BluetoothAddress("A0:9E:1A:12:34:56")!]?.match == .polarH10Name)

@@ -66,7 +66,9 @@ import Testing
             source: RRFileReplay(intervals: Array(repeating: 300, count: 40)), speed: 1, heartRateOnly: false)
         pacer.start(atMs: 0)
         var counts: [Int] = []
-        while !pacer.isFinished { counts.append(pacer.advance(subscribed: true, rrCapacity: 2)?.rrIntervals.count ?? 0) }
+        while !pacer.isFinished {
+            counts.append(pacer.advance(subscribed: true, rrCapacity: 2)?.rrIntervals.count ?? 0)
+        }
         #expect(counts.allSatisfy { $0 <= 2 })
         #expect(counts.reduce(0, +) == 40)
     }
@@ -96,7 +98,9 @@ import Testing
         while let rr = b.nextRR() { outB.append(rr) }
         #expect(outA == outB, "same seed, same artifacts")
         #expect(outA != Self.file, "a rate of 0.2 over 60 beats changes some")
-        #expect(outA.reduce(0) { $0 + Int($1) } == Self.file.reduce(0) { $0 + Int($1) }, "merged and split beats keep the time")
+        #expect(
+            outA.reduce(0) { $0 + Int($1) } == Self.file.reduce(0) { $0 + Int($1) },
+            "merged and split beats keep the time")
     }
 
     @Test func optionsParseAndRefuseWithOneSentence() throws {
@@ -105,6 +109,7 @@ import Testing
         #expect(throws: SimulatorError.self) { try SimulatorOptions.parse(["--dropout", "20"]) }
         #expect(throws: SimulatorError.self) { try SimulatorOptions.parse(["--adapter", "eth0"]) }
         #expect(throws: SimulatorError.self) { try SimulatorOptions.parse(["--speed", "0"]) }
-        #expect(SimulatorOptions().advertisedName.hasPrefix("Polar H10 ") && SimulatorOptions().advertisedName.count == 18)
+        #expect(
+            SimulatorOptions().advertisedName.hasPrefix("Polar H10 ") && SimulatorOptions().advertisedName.count == 18)
     }
 }

@@ -88,9 +88,13 @@ struct JSONLine {
         parts.append(Self.string(key) + ":" + (text.map(Self.string) ?? "null"))
     }
 
-    mutating func add(_ key: String, _ number: Int64?) { parts.append(Self.string(key) + ":" + (number.map(String.init) ?? "null")) }
+    mutating func add(_ key: String, _ number: Int64?) {
+        parts.append(Self.string(key) + ":" + (number.map(String.init) ?? "null"))
+    }
 
-    mutating func add(_ key: String, number: Double) { parts.append(Self.string(key) + ":" + Formatting.fixed(number, digits: 3)) }
+    mutating func add(_ key: String, number: Double) {
+        parts.append(Self.string(key) + ":" + Formatting.fixed(number, digits: 3))
+    }
 
     mutating func add(_ key: String, _ numbers: [Int]) {
         parts.append(Self.string(key) + ":[" + numbers.map(String.init).joined(separator: ",") + "]")

@@ -52,7 +52,9 @@ struct StrapCommand: Command {
         let signals = try SignalFD(signals: [.interrupt, .terminate])
         defer { signals.close() }
         var printer = StrapPrinter(context: context, json: json)
-        if !json { context.say("Connecting to \(strap) (\(StrapAddressOption.settingValue(type))) through \(controller.name)…") }
+        if !json {
+            context.say("Connecting to \(strap) (\(StrapAddressOption.settingValue(type))) through \(controller.name)…")
+        }
 
         let startMs = SystemClock.monotonicMs()
         let endMs = startMs + Int64(seconds) * 1000
@@ -93,7 +95,8 @@ struct StrapCommand: Command {
     private func target(_ context: Context) throws -> (BluetoothAddress, BluetoothAddressType) {
         if let address {
             var type = addressType
-            if type == nil, let store = try? context.store(), (try? store.setting(.strapAddress)) == address.description {
+            if type == nil, let store = try? context.store(), (try? store.setting(.strapAddress)) == address.description
+            {
                 type = StrapAddressOption.type(settingValue: (try? store.setting(.strapAddressType)) ?? nil)
             }
             return (address, type ?? StrapAddressOption.guessedType(of: address))
@@ -144,7 +147,8 @@ struct StrapPrinter {
                 context.out(line.text)
             } else {
                 let bpm = sample.bpm.map { "\($0) bpm" } ?? "-- bpm"
-                let rr = sample.rrRaw.map { Formatting.fixed(Double($0) * 1000 / 1024, digits: 0) }.joined(separator: " ")
+                let rr = sample.rrRaw.map { Formatting.fixed(Double($0) * 1000 / 1024, digits: 0) }.joined(
+                    separator: " ")
                 context.out(rr.isEmpty ? bpm : "\(bpm)  RR \(rr) ms")
             }
         case .battery(let percent):
@@ -174,7 +178,9 @@ struct StrapPrinter {
 
     func summary(_ link: StrapLink, cpuMicroseconds: Int64?, notificationsMeasured: Int) {
         let s = link.statistics
-        let perNotification = cpuMicroseconds.map { notificationsMeasured > 0 ? Double($0) / Double(notificationsMeasured) : 0 }
+        let perNotification = cpuMicroseconds.map {
+            notificationsMeasured > 0 ? Double($0) / Double(notificationsMeasured) : 0
+        }
         if json {
             var line = JSONLine()
             line.add("event", "summary")
