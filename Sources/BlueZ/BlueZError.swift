@@ -48,7 +48,8 @@ public enum BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
         case .adapterNotFound(let name, let available):
             available.isEmpty
                 ? "There is no Bluetooth adapter \(name) and none at all: check the controller and its driver."
-                : "There is no Bluetooth adapter \(name): use --adapter with one of \(available.joined(separator: ", "))."
+                : "There is no Bluetooth adapter \(name): use --adapter with one of "
+                    + available.joined(separator: ", ") + "."
         case .rfkillBlocked(let name, let hard):
             // The kernel's ERFKILL on a socket does not say which adapter: then say "Bluetooth".
             {
