@@ -45,7 +45,7 @@ python3 - client.log <<'PY' >> "$SCENARIO_OUT/figures"
 import json, sys
 summary = [json.loads(l) for l in open(sys.argv[1]) if '"event":"summary"' in l][-1]
 print(f"connect_to_live_ms {summary['firstLiveAfterConnectMs']} ms (connect() to notifications enabled; TCG VM)")
-print(f"connect_to_first_rr_ms {summary['firstRRAfterConnectMs']} ms (TCG VM; h10sim --speed 4 notifies 250 ms after enabling)")
+print(f"connect_to_first_rr_ms {summary['firstRRAfterConnectMs']} ms (TCG VM; includes ~500 ms h10sim waits at --speed 4 for the file's first beat)")
 print(f"cpu_per_notification_us {summary['cpuMicrosecondsPerNotification']:.0f} us ({summary['notifications']} notifications, user+system, client process)")
 PY
 cat "$SCENARIO_OUT/figures"
