@@ -25,6 +25,7 @@ fi
 
 swift build --product h10sim
 swift build --product recoverydeck
+swift build --product recoverydeckd  # for daemon scenarios
 bin=$(swift build --show-bin-path)
 
 set +e
