@@ -20,11 +20,6 @@ extension Store {
     func writeMeasurement(_ m: MorningMeasurement, recordedAt: Int64) throws(StoreError) {
         let rr = try SampleEncoding.encode(rr: m.rawRR)
         let hr = try SampleEncoding.encode(heartRates: m.heartRates)
-        let qualityText: String
-        switch m.quality {
-        case .ok: qualityText = "ok"
-        case .fail(let reason): qualityText = reason.rawValue
-        }
         try database.run("DELETE FROM measurement WHERE day = ?1", [.text(m.date.iso)])
         try database.run(
             """
@@ -37,7 +32,7 @@ extension Store {
                 ?22, ?23, ?24, ?25, ?26, ?27)
             """,
             [
-                .text(m.date.iso), .integer(m.startedAtEpoch), .integer(m.durationMs), .text(qualityText),
+                .text(m.date.iso), .integer(m.startedAtEpoch), .integer(m.durationMs), .text(m.quality.code),
                 SQLValue(m.hrv?.accepted), SQLValue(m.hrv?.rejected), SQLValue(m.hrv?.artifactRatio),
                 SQLValue(m.hrv?.rmssdMs), SQLValue(m.hrv?.meanRRMs), SQLValue(m.hrv?.meanHRBpm),
                 SQLValue(m.hrv?.sdnnMs), SQLValue(m.meanHRBpm), .text(m.orthostaticStatus.rawValue),
@@ -61,12 +56,7 @@ extension Store {
             (row) throws(StoreError) -> MorningMeasurement in
             let day = try Store.date(row, 0)
             let qualityText = row.text(3) ?? ""
-            let quality: Quality
-            if qualityText == "ok" {
-                quality = .ok
-            } else if let reason = QualityFailure(rawValue: qualityText) {
-                quality = .fail(reason)
-            } else {
+            guard let quality = Quality(code: qualityText) else {
                 throw .corrupt("the measurement of \(day) has an unknown quality \"\(qualityText)\"", sql: sql)
             }
             let statusText = row.text(12) ?? ""

@@ -45,7 +45,7 @@ struct RRAnalyzeCommand: Command {
             ("rmssd_ms", JSONValue(m.rmssdMs)), ("mean_rr_ms", JSONValue(m.meanRRMs)),
             ("mean_hr_bpm", JSONValue(m.meanHRBpm)), ("sdnn_ms", JSONValue(m.sdnnMs)),
             ("accepted", JSONValue(m.accepted)), ("rejected", JSONValue(m.rejected)),
-            ("artifact_ratio", .number(m.artifactRatio)), ("quality", .string(Wording.quality(result.quality))),
+            ("artifact_ratio", .number(m.artifactRatio)), ("quality", .string(result.quality.code)),
         ]
         if json {
             var all = fields

@@ -47,7 +47,7 @@ struct HistoryReport {
                         Wording.value(m?.hrv?.rmssdMs, .rmssd), Wording.value(m?.orthostatic?.avgLyingHR, .lyingHR),
                         Wording.value(m?.orthostatic?.gapPeak, .gapPeak),
                         Wording.value(m?.orthostatic?.gapAvg, .gapAvg),
-                        m.map { Wording.quality($0.quality) } ?? Wording.dash,
+                        m.map { $0.quality.code } ?? Wording.dash,
                         m?.orthostaticStatus.rawValue ?? Wording.dash, Wording.composite(line.composite),
                     ], HistoryReport.widths))
         }
@@ -75,7 +75,7 @@ struct HistoryReport {
                             ("lyingHR", JSONValue(m?.orthostatic?.avgLyingHR)),
                             ("gapPeak", JSONValue(m?.orthostatic?.gapPeak)),
                             ("gapAvg", JSONValue(m?.orthostatic?.gapAvg)),
-                            ("quality", JSONValue(m.map { Wording.quality($0.quality) })),
+                            ("quality", JSONValue(m.map { $0.quality.code })),
                             ("orthostaticStatus", JSONValue(m?.orthostaticStatus.rawValue)),
                             ("complete", .bool(line.record?.isComplete ?? false)),
                             ("light", composite),

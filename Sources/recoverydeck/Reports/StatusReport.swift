@@ -59,7 +59,7 @@ struct StatusReport {
 
     private var measurementLines: [String] {
         guard let m = record.measurement else { return ["Measurement   not yet"] }
-        var first = "Measurement   \(Wording.clock(m.startedAtEpoch)), quality \(Wording.quality(m.quality))"
+        var first = "Measurement   \(Wording.clock(m.startedAtEpoch)), quality \(m.quality.code)"
         if let rmssd = m.hrv?.rmssdMs { first += ": rMSSD \(Formatting.fixed(rmssd, digits: 1)) ms" }
         if let hr = m.meanHRBpm { first += ", mean HR \(Formatting.fixed(hr, digits: 0)) bpm" }
         var lines = [first]
