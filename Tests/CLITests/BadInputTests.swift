@@ -171,6 +171,7 @@ struct BadInputTests {
         defer { cli.remove() }
         for args in [
             Self.checkin(replacing: "--fatigue", with: "0"), ["delete", "--all"], ["history", "--days", "0"],
+            Self.checkin(replacing: "--habit", with: "beer"),
         ] {
             #expect(try cli.run(args).status == 64)
         }

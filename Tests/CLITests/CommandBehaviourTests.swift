@@ -20,6 +20,7 @@ struct CommandBehaviourTests {
             #expect(refused.stdout.isEmpty)
             #expect(refused.stderr.hasPrefix("recoverydeck \(command): Today's check-in comes first"))
         }
+        #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "a refusal creates no database")
         #expect(try cli.run(["checkin"] + Self.scores + ["--habit", "alcohol", "--note", "fine"] + now).status == 0)
         let status = try cli.run(["status"] + now)
         #expect(status.status == 0)

@@ -81,6 +81,23 @@ final class Context {
         }
     }
 
+    /// The database when its file exists, else nil, creating nothing: for commands that only read, or that may
+    /// still refuse, so a refusal on a box with no data leaves no empty database behind.
+    /// A path given by hand (`--db`, `RECOVERYDECK_DB`) whose folder is missing is more likely a typing mistake than a
+    /// box with no data yet: opening it names the path and the reason instead.
+    func existingStore() throws -> Store? {
+        if openedStore != nil { return try store() }
+        let path = try databasePath()
+        if access(path, F_OK) == 0 { return try store() }
+        let givenByHand = databaseOption != nil || !(environment("RECOVERYDECK_DB") ?? "").isEmpty
+        if givenByHand, let slash = path.lastIndex(of: "/"), slash > path.startIndex,
+            access(String(path[..<slash]), F_OK) != 0
+        {
+            return try store()
+        }
+        return nil
+    }
+
     private static func makeDirectories(for file: String) throws(CommandError) {
         var prefix = ""
         for part in file.split(separator: "/").dropLast() {
