@@ -106,6 +106,7 @@ names=$("$cli" --help | awk '/^COMMANDS:/ { on = 1; next } on && /^  [^ ]/ { sub
 page=deploy/man/recoverydeck.1
 completion=deploy/completion/recoverydeck.bash
 top=$(sed -n 's/^ *local commands="\(.*\)"$/\1/p' "$completion")
+before=$failures
 while IFS= read -r name; do
     [ -n "$name" ] || continue
     grep -qE "^\.B $name( |\$)" "$page" || fail "recoverydeck(1) does not describe '$name'"
@@ -116,13 +117,28 @@ while IFS= read -r name; do
         [[ " $group " == *" ${name#* } "* ]] || fail "the completion does not offer '$name'"
     fi
 done <<<"$names"
-pass "manual page and completion cover: $(echo $names | tr '\n' ' ')"
 # The completion, loaded by bash-completion, completes what a person types.
 complete_words() {
     bash -c 'source /usr/share/bash-completion/bash_completion; source "$1"; shift
         COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
         _recoverydeck; printf "%s\n" "${COMPREPLY[@]}"' _ "$completion" "$@"
 }
+# Every option of every command's --help: offered by the completion after that command, and named
+# in the manual page.
+manual=$(LC_ALL=C.UTF-8 MANWIDTH=200 man -l -Tutf8 "$page" 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g; s/.\x08//g')
+while IFS= read -r name; do
+    [ -n "$name" ] || continue
+    # shellcheck disable=SC2086 # a group name is two words
+    options=$("$cli" $name --help | awk '/^OPTIONS:/ { on = 1; next } /^[A-Z ]+:$/ { on = 0 } on' |
+        grep -oE '^  (-[a-z], )?--[a-z-]+' | sed 's/.*--/--/' | grep -vx -- '--help')
+    # shellcheck disable=SC2086
+    offered=" $(complete_words recoverydeck $name -- | tr '\n' ' ') "
+    for option in $options; do
+        [[ "$offered" == *" $option "* ]] || fail "the completion does not offer '$name $option'"
+        grep -qF -- "$option" <<<"$manual" || fail "recoverydeck(1) does not name '$name $option'"
+    done
+done <<<"$names"
+[ $failures = "$before" ] && pass "manual page and completion cover every command and option: $(echo $names | tr '\n' ' ')"
 [ "$(complete_words recoverydeck doc)" = doctor ] || fail "'recoverydeck doc<TAB>' does not complete to doctor"
 [ "$(complete_words recoverydeck import c)" = csv ] || fail "'recoverydeck import c<TAB>' does not complete to csv"
 [ "$(complete_words recoverydeck report --s)" = --svg ] || fail "'recoverydeck report --s<TAB>' does not complete to --svg"
