@@ -192,50 +192,14 @@ export RECOVERYDECK_DB="$rep/r.db"
 "$cli" --now 2026-05-30T08:00 report --days 90 --svg "$rep/r.svg" 2>/dev/null || fail "report --svg failed"
 unset RECOVERYDECK_DB
 rsvg-convert "$rep/r.svg" -o "$rep/r.png" || fail "rsvg-convert could not render the report"
-python3 - "$rep/r.png" <<'PY' || fail "the rendered report is not what a person should see"
-# Decodes the PNG (8-bit RGB/RGBA, as rsvg-convert writes) and checks what a person would see.
-import struct, sys, zlib
-data = open(sys.argv[1], "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-pos, idat = 8, b""
-while pos < len(data):
-    length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + length]
-    if kind == b"IHDR":
-        width, height, depth, color = struct.unpack(">IIBB", body[:10])
-    elif kind == b"IDAT":
-        idat += body
-    pos += 12 + length
-assert depth == 8 and color in (2, 6), f"unexpected PNG format {depth}/{color}"
-bpp = 4 if color == 6 else 3
-raw = zlib.decompress(idat)
-stride = width * bpp
-rows, prev, i = [], bytearray(stride), 0
-for _ in range(height):
-    f = raw[i]; line = bytearray(raw[i + 1:i + 1 + stride]); i += 1 + stride
-    for x in range(stride):
-        a = line[x - bpp] if x >= bpp else 0
-        b = prev[x]; c = prev[x - bpp] if x >= bpp else 0
-        if f == 1: line[x] = (line[x] + a) & 255
-        elif f == 2: line[x] = (line[x] + b) & 255
-        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    rows.append(line); prev = line
-def count(rgb):
-    return sum(1 for r in rows for x in range(0, stride, bpp) if tuple(r[x:x + 3]) == rgb)
-total = width * height
-white = count((255, 255, 255))
-band = count((0xC6, 0xDB, 0xEF))
-green = count((0x2B, 0x8A, 0x2B))
-print(f"report.png {width}x{height}: band {100 * band / total:.1f} %, non-white {100 * (total - white) / total:.1f} %, green {green} px")
-assert width == 960 and height > 900, f"size {width}x{height}"
-assert total - white > 0.10 * total, "the picture is almost blank"
-assert band > 0.05 * total, "the 60-day band is missing"
-assert green > 200, "the lights row has no green day"
-PY
+python3 Tests/stages/70-packaging-png.py report "$rep/r.png" || fail "the rendered report is not what a person should see"
 pass "report --svg renders through rsvg-convert with the band, values and lights"
+
+# --- The wiring picture is its drawing, rendered (hardware/README.md says how). ---------------------
+rsvg-convert -w 1240 hardware/wiring.svg -o "$work/wiring.png" || fail "rsvg-convert could not render hardware/wiring.svg"
+python3 Tests/stages/70-packaging-png.py same "$work/wiring.png" hardware/wiring.png &&
+    pass "hardware/wiring.png is hardware/wiring.svg rendered" ||
+    fail "hardware/wiring.png is stale: render it again from hardware/wiring.svg"
 
 # --- Install, upgrade, remove, purge into a scratch root (dpkg --root, scripts run with DPKG_ROOT). ---
 sr="$work/scratch"
