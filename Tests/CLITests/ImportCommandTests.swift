@@ -95,6 +95,17 @@ struct ImportCommandTests {
         #expect(forced.stdout.contains("2026-03-02  replace the box's record (--force)"))
     }
 
+    @Test("a dry run before the box has a database shows every day as added and creates no database")
+    func dryRunCreatesNothing() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let file = try write("Date,rMSSD\n2026-03-01,55\n", "h.csv", in: cli)
+        let dry = try cli.run(["import", "csv", file, "--map", "date=Date,rmssd=rMSSD", "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout == "2026-03-01  add: rMSSD 55.0 ms\n")
+        #expect(!FileManager.default.fileExists(atPath: cli.databasePath))
+    }
+
     @Test("usage errors exit 64 before the database is touched")
     func usage() throws {
         let cli = try RecoveryDeckProcess()
