@@ -159,6 +159,36 @@ if "$daemon" --help 2>&1 | grep -q -- '--print-config'; then
         grep -qw -- "$key" <<<"$manual5" || fail "recoverydeck.conf(5) does not document '$key'"
     done
     [ $failures = "$before" ] && pass "deploy/recoverydeck.conf and recoverydeck.conf(5) match the daemon's $(grep -c . <<<"$defaults") keys"
+
+    # The unit's system call filter (@system-service without @privileged and @resources) allows every
+    # call the daemon makes: started unprivileged with the simulated panel and strap, traced, stopped.
+    expand() { # the system calls of a systemd group, nested groups expanded
+        systemd-analyze syscall-filter "$1" | awk 'NR > 1 && $1 !~ /^#/ && NF { print $1 }' | while read -r m; do
+            case "$m" in @*) expand "$m" ;; *) echo "$m" ;; esac
+        done
+    }
+    sim="$work/simulated"
+    mkdir -p "$sim"
+    chmod 0711 "$work"
+    chown nobody "$sim"
+    # control_group: the daemon's own group, as recoverydeck is on the box.
+    printf 'database = %s/r.db\ncontrol_socket = %s/control.sock\ncontrol_group = nogroup\npanel = simulated\nstrap = simulated\nspeed = 20\n' \
+        "$sim" "$sim" >"$sim/d.conf"
+    cp "$daemon" "$sim/recoverydeckd"
+    timeout -s TERM 8 setpriv --reuid=nobody --regid=nogroup --clear-groups \
+        strace -f -qq -o "$sim/trace" "$sim/recoverydeckd" --config "$sim/d.conf" >"$sim/log" 2>&1 || true
+    grep -q 'ready' "$sim/log" || fail "the simulated daemon did not start: $(cat "$sim/log")"
+    calls=$(sed -E 's/^[0-9]+ +//' "$sim/trace" 2>/dev/null | grep -oE '^[a-z_0-9]+\(' | tr -d '(' | sort -u)
+    [ -n "$calls" ] || fail "strace recorded no system call of the daemon"
+    before=$failures
+    allowed=$(expand @system-service | sort -u)
+    denied=$( (expand @privileged; expand @resources) | sort -u)
+    for call in $calls; do
+        if ! grep -qx "$call" <<<"$allowed" || grep -qx "$call" <<<"$denied"; then
+            fail "the unit's SystemCallFilter refuses $call, which the daemon calls"
+        fi
+    done
+    [ $failures = "$before" ] && pass "the unit's system call filter allows all $(wc -w <<<"$calls") system calls of a simulated run"
 else
     # The daemon of this tree predates its configuration file; nothing to compare with yet.
     echo "70-packaging: NOT CHECKED: recoverydeckd has no --print-config, so the configuration documents were not compared with it" >&2
