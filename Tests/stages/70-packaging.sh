@@ -271,6 +271,37 @@ grep -q 'purge deletes the measurement history in /var/lib/recoverydeck' "$work/
 [ ! -e "$sr/etc/recoverydeck/recoverydeck.conf" ] || fail "purge left the configuration"
 pass "upgrade keeps configuration and data; remove keeps data and says so; purge deletes it and says so"
 
+# --- The maintainer scripts on a box that runs systemd: enable and start on first install, restart on
+# upgrade, stop on remove. systemd's tools are stubs that log their calls; /run is private so that
+# /run/systemd/system exists for the scripts alone. (Purge is covered above: it deletes data.) ---
+stubs="$work/stubs"
+mkdir -p "$stubs"
+for tool in systemd-sysusers udevadm deb-systemd-helper deb-systemd-invoke systemctl install; do
+    printf '#!/bin/sh\necho "%s $*" >>"%s/calls"\n' "$tool" "$stubs" >"$stubs/$tool"
+    chmod +x "$stubs/$tool"
+done
+maint() { # SCRIPT ARGS…: run a maintainer script as dpkg would on a live systemd box; prints the calls
+    rm -f "$stubs/calls"
+    unshare -m sh -c 'mount -t tmpfs tmpfs /run && mkdir -p /run/systemd/system && PATH="$0:$PATH" exec sh "$@"' \
+        "$stubs" "$@" >"$stubs/out" 2>&1 || fail "$* failed: $(cat "$stubs/out")"
+    cat "$stubs/calls" 2>/dev/null
+}
+before=$failures
+calls=$(maint deploy/debian/postinst configure "")
+for expected in "systemd-sysusers recoverydeck.conf" "deb-systemd-helper enable recoverydeckd.service" \
+    "systemctl --system daemon-reload" "deb-systemd-invoke start recoverydeckd.service"; do
+    grep -qxF "$expected" <<<"$calls" || fail "first install does not run '$expected': $calls"
+done
+grep -q 'installed. Pair the strap' "$stubs/out" || fail "first install does not say what to do next"
+calls=$(maint deploy/debian/postinst configure 1.0.0)
+grep -qxF "deb-systemd-invoke try-restart recoverydeckd.service" <<<"$calls" || fail "upgrade does not restart: $calls"
+grep -q "invoke start" <<<"$calls" && fail "upgrade starts a stopped daemon: $calls"
+calls=$(maint deploy/debian/prerm remove)
+grep -qxF "deb-systemd-invoke stop recoverydeckd.service" <<<"$calls" || fail "remove does not stop the daemon: $calls"
+calls=$(maint deploy/debian/prerm upgrade 1.0.1)
+[ -z "$calls" ] || fail "prerm upgrade touches the service: $calls"
+[ $failures = "$before" ] && pass "maintainer scripts enable and start, restart on upgrade, stop on remove"
+
 echo "70-packaging: $((($(date +%s) - started))) s" >&2
 if [ $failures -gt 0 ]; then
     echo "70-packaging: $failures failure(s)" >&2
