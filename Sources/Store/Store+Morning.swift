@@ -4,10 +4,12 @@ extension Store {
     /// Saves a finished morning in one transaction (DESIGN §4): the day's measurement row, replacing
     /// an earlier one for the same day (remeasure overwrites, spec §6.1, no versions), and the
     /// analytics events the morning implies (`AnalyticsEvent.describing(_:at:)`). After a crash at
-    /// any instant the day is either as it was or complete.
+    /// any instant the day is either as it was or complete. A day the box measured is the box's own from then
+    /// on: its imported mark goes, so a later history import leaves it alone unless forced.
     public func saveMorning(_ morning: MorningMeasurement, recordedAt: Int64) throws(StoreError) {
         try database.transaction { () throws(StoreError) in
             try writeMeasurement(morning, recordedAt: recordedAt)
+            try clearImportedMark(morning.date)
             for event in AnalyticsEvent.describing(morning, at: recordedAt) { try writeEvent(event) }
         }
     }

@@ -65,4 +65,24 @@ struct ForeignFileTests {
             missing.stderr
                 == "recoverydeck status: cannot use the database \(missingFolder): No such file or directory.\n")
     }
+
+    @Test("root creating the database in the service's directory hands it to that directory's owner")
+    func rootCreatesForTheDirectoryOwner() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let state = cli.directory.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let nobody: UInt32 = 65534
+        let root = getuid() == 0
+        if root { #expect(chown(state.path, nobody, nobody) == 0) }
+        let db = state.appendingPathComponent("recoverydeck.db").path
+        let outcome = try cli.run(
+            ["--db", db, "checkin", "--fatigue", "4", "--mood", "4", "--soreness", "4", "--stress", "4", "--sleep", "4"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        var info = stat()
+        #expect(stat(db, &info) == 0)
+        // As root the file belongs to the directory's owner (the daemon's user); otherwise to whoever ran it.
+        #expect(info.st_uid == (root ? nobody : getuid()))
+        #expect(info.st_mode & 0o777 == 0o600)
+    }
 }

@@ -100,4 +100,7 @@ struct JSONLine {
     }
 
     var text: String { JSONValue.object(members).serialized() }
+
+    /// A JSON string literal (RFC 8259 §7), for lines assembled by hand.
+    static func string(_ text: String) -> String { JSONValue.string(text).serialized() }
 }
