@@ -10,7 +10,8 @@ public enum BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
     case noAdapter
     /// `--adapter hciN` names a controller that does not exist.
     case adapterNotFound(name: String, available: [String])
-    /// The controller exists but an rfkill switch blocks it.
+    /// The controller exists but an rfkill switch blocks it (`name` empty when the kernel did not
+    /// say which).
     case rfkillBlocked(name: String, hard: Bool)
     /// The controller exists but is powered off.
     case adapterPoweredOff(name: String)
@@ -47,12 +48,17 @@ public enum BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
         case .adapterNotFound(let name, let available):
             available.isEmpty
                 ? "There is no Bluetooth adapter \(name) and none at all: check the controller and its driver."
-                : "There is no Bluetooth adapter \(name): use --adapter with one of \(available.joined(separator: ", "))."
+                : "There is no Bluetooth adapter \(name): use --adapter with one of "
+                    + available.joined(separator: ", ") + "."
         case .rfkillBlocked(let name, let hard):
-            hard
-                ? "Bluetooth adapter \(name) is switched off by a hardware switch (rfkill hard block): turn the "
-                    + "switch on and try again."
-                : "Bluetooth adapter \(name) is blocked by rfkill: run `rfkill unblock bluetooth` and try again."
+            // The kernel's ERFKILL on a socket does not say which adapter: then say "Bluetooth".
+            {
+                let subject = name.isEmpty ? "Bluetooth" : "Bluetooth adapter \(name)"
+                return hard
+                    ? "\(subject) is switched off by a hardware switch (rfkill hard block): turn the switch on and "
+                        + "try again."
+                    : "\(subject) is blocked by rfkill: run `rfkill unblock bluetooth` and try again."
+            }()
         case .adapterPoweredOff(let name):
             "Bluetooth adapter \(name) is powered off: run `bluetoothctl power on` (or `btmgmt -i \(name) power on`) "
                 + "and try again."
@@ -66,8 +72,8 @@ public enum BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "(close Polar Beat, Elite HRV or similar), out of range, or asleep — wear it with moistened "
                 + "electrodes to wake it."
         case .attChannelBusy(let address):
-            "Another program on this box is already connected to the strap \(address): run "
-                + "`bluetoothctl disconnect \(address)` and try again."
+            "Another program on this box is already connected to the strap \(address) (a measurement under way, "
+                + "or bluetoothd): wait for it to end, or run `bluetoothctl disconnect \(address)`, and try again."
         case .noStrapFound(let seconds):
             "No Polar H10 found in \(seconds) s: wear the strap with moistened electrodes (it sleeps off-body), "
                 + "and disconnect it from phone apps, which make it invisible."

@@ -30,6 +30,12 @@ public final class ManagementSocket {
         descriptor = FileDescriptor(rawValue: fd)
     }
 
+    /// Takes over an already open descriptor with the management channel's packet boundaries
+    /// (tests hand in one end of a `SOCK_SEQPACKET` socket pair).
+    init(descriptor: FileDescriptor) {
+        self.descriptor = descriptor
+    }
+
     deinit { descriptor.close() }
 
     /// Sends one command without waiting for its reply (which arrives as an event).
@@ -81,7 +87,9 @@ public final class ManagementSocket {
 
     private func readNow() throws(BlueZError) -> MgmtEventPacket? {
         while true {
-            let result = buffer.withUnsafeMutableBytes { b in Result { () throws(Errno) -> Int in try descriptor.read(into: b) } }
+            let result = buffer.withUnsafeMutableBytes { b in
+                Result { () throws(Errno) -> Int in try descriptor.read(into: b) }
+            }
             switch result {
             case .success(let count):
                 do {

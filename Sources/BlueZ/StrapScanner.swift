@@ -12,9 +12,10 @@ public struct StrapCandidate: Hashable, Sendable {
     public var match: StrapMatch
     public var lastSeenMs: Int64
 
-    public init(address: BluetoothAddress, addressType: BluetoothAddressType, name: String?, rssi: Int8?,
-        match: StrapMatch, lastSeenMs: Int64)
-    {
+    public init(
+        address: BluetoothAddress, addressType: BluetoothAddressType, name: String?, rssi: Int8?,
+        match: StrapMatch, lastSeenMs: Int64
+    ) {
         self.address = address
         self.addressType = addressType
         self.name = name
@@ -70,11 +71,11 @@ public final class StrapScanner {
         return socket.hasBacklog ? events + onReadable(nowMs: nowMs) : events
     }
 
-    /// Stops discovering (and tells the kernel, if this scanner started it).
+    /// Stops discovering (and tells the kernel, if this scanner started a discovery).
     public func stop() {
         scanning = false
         retryAtMs = nil
-        if discovering {
+        if discovering || pendingStart {
             try? socket.send(.stopDiscovery(.le), to: controller.index)
             discovering = false
         }
@@ -120,7 +121,9 @@ public final class StrapScanner {
             guard pendingStart else { return [] }
             pendingStart = false
             if status.isSuccess {
-                discovering = true
+                // A start that completes after `stop` (the kernel refuses to stop a discovery still
+                // starting): stop it now.
+                if !scanning { try? socket.send(.stopDiscovery(.le), to: controller.index) } else { discovering = true }
                 return []
             }
             if status == .busy {

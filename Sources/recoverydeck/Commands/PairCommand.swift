@@ -19,7 +19,9 @@ struct PairCommand: Command {
         .value("seconds", "N", help: "How long to scan when no address is given (1 to 120). Default: 10."),
         AdapterOption.spec,
     ]
-    static let arguments = [ArgumentSpec("ADDRESS", help: "The strap's address, as `recoverydeck scan` shows it.", optional: true)]
+    static let arguments = [
+        ArgumentSpec("ADDRESS", help: "The strap's address, as `recoverydeck scan` shows it.", optional: true)
+    ]
 
     let address: BluetoothAddress?
     let addressType: BluetoothAddressType?
@@ -49,8 +51,11 @@ struct PairCommand: Command {
         } else {
             context.say("Scanning for \(seconds) s; wear the strap with moistened electrodes…")
             let found = try ScanCommand.scan(adapter: adapter, seconds: seconds, context: context)
-            let straps = found.filter { $0.match == .polarH10Name }.isEmpty ? found : found.filter { $0.match == .polarH10Name }
-            guard !straps.isEmpty else { throw CommandError.failure(BlueZError.noStrapFound(seconds: seconds).description) }
+            let straps =
+                found.filter { $0.match == .polarH10Name }.isEmpty ? found : found.filter { $0.match == .polarH10Name }
+            guard !straps.isEmpty else {
+                throw CommandError.failure(BlueZError.noStrapFound(seconds: seconds).description)
+            }
             var pick = straps[0]
             if straps.count > 1 {
                 context.out(ScanCommand.table(straps))
@@ -69,7 +74,8 @@ struct PairCommand: Command {
 
     private static func ask(_ context: Context, among straps: [StrapCandidate]) throws -> StrapCandidate {
         for (i, strap) in straps.enumerated() { context.say("\(i + 1)) \(strap.name ?? "?") \(strap.address)") }
-        guard let answer = context.ask("Which strap (1–\(straps.count))? "), let n = Int(answer), (1...straps.count).contains(n)
+        guard let answer = context.ask("Which strap (1–\(straps.count))? "), let n = Int(answer),
+            (1...straps.count).contains(n)
         else { throw CommandError.failure("No strap chosen; nothing was changed.") }
         return straps[n - 1]
     }

@@ -41,7 +41,9 @@ struct ScanCommand: Command {
     }
 
     /// Discovers for `seconds` (sooner on Ctrl-C) and returns the straps, strongest signal first.
-    static func scan(adapter: String?, seconds: Int, context: Context, stopWhen: (StrapCandidate) -> Bool = { _ in false })
+    static func scan(
+        adapter: String?, seconds: Int, context: Context, stopWhen: (StrapCandidate) -> Bool = { _ in false }
+    )
         throws -> [StrapCandidate]
     {
         let (socket, controller) = try AdapterOption.open(adapter)
@@ -89,7 +91,8 @@ struct ScanCommand: Command {
         for c in found {
             lines.append(
                 Formatting.padded(c.name ?? "?", nameWidth) + "  " + c.address.description + "  "
-                    + Formatting.padded(typeName(c.addressType), 6) + "  " + Formatting.leftPadded(c.rssi.map(String.init) ?? "?", 4))
+                    + Formatting.padded(typeName(c.addressType), 6) + "  "
+                    + Formatting.leftPadded(c.rssi.map(String.init) ?? "?", 4))
         }
         return lines.joined(separator: "\n")
     }

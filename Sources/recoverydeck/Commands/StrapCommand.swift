@@ -51,8 +51,10 @@ struct StrapCommand: Command {
         let link = try StrapLink(.init(adapter: controller.address, strap: strap, strapType: type))
         let signals = try SignalFD(signals: [.interrupt, .terminate])
         defer { signals.close() }
-        let printer = StrapPrinter(context: context, json: json)
-        if !json { context.say("Connecting to \(strap) (\(StrapAddressOption.settingValue(type))) through \(controller.name)…") }
+        var printer = StrapPrinter(context: context, json: json)
+        if !json {
+            context.say("Connecting to \(strap) (\(StrapAddressOption.settingValue(type))) through \(controller.name)…")
+        }
 
         let startMs = SystemClock.monotonicMs()
         let endMs = startMs + Int64(seconds) * 1000
@@ -93,7 +95,8 @@ struct StrapCommand: Command {
     private func target(_ context: Context) throws -> (BluetoothAddress, BluetoothAddressType) {
         if let address {
             var type = addressType
-            if type == nil, let store = try? context.store(), (try? store.setting(.strapAddress)) == address.description {
+            if type == nil, let store = try? context.store(), (try? store.setting(.strapAddress)) == address.description
+            {
                 type = StrapAddressOption.type(settingValue: (try? store.setting(.strapAddressType)) ?? nil)
             }
             return (address, type ?? StrapAddressOption.guessedType(of: address))
@@ -120,8 +123,14 @@ struct StrapCommand: Command {
 struct StrapPrinter {
     let context: Context
     let json: Bool
+    private var lastFailure: BlueZError?
 
-    func print(_ event: StrapLinkEvent) {
+    init(context: Context, json: Bool) {
+        self.context = context
+        self.json = json
+    }
+
+    mutating func print(_ event: StrapLinkEvent) {
         var line = JSONLine()
         switch event {
         case .state(let state):
@@ -138,7 +147,8 @@ struct StrapPrinter {
                 context.out(line.text)
             } else {
                 let bpm = sample.bpm.map { "\($0) bpm" } ?? "-- bpm"
-                let rr = sample.rrRaw.map { Formatting.fixed(Double($0) * 1000 / 1024, digits: 0) }.joined(separator: " ")
+                let rr = sample.rrRaw.map { Formatting.fixed(Double($0) * 1000 / 1024, digits: 0) }.joined(
+                    separator: " ")
                 context.out(rr.isEmpty ? bpm : "\(bpm)  RR \(rr) ms")
             }
         case .battery(let percent):
@@ -152,7 +162,13 @@ struct StrapPrinter {
         case .connectFailed(let error):
             line.add("event", "connectFailed")
             line.add("message", error.description)
-            json ? context.out(line.text) : context.say(error.description)
+            if json {
+                context.out(line.text)
+            } else if error != lastFailure {
+                // Each attempt fails alike while the strap stays away: say it once.
+                context.say(error.description)
+            }
+            lastFailure = error
         case .malformed(let input):
             line.add("event", "malformed")
             line.add("message", input.description)
@@ -162,7 +178,9 @@ struct StrapPrinter {
 
     func summary(_ link: StrapLink, cpuMicroseconds: Int64?, notificationsMeasured: Int) {
         let s = link.statistics
-        let perNotification = cpuMicroseconds.map { notificationsMeasured > 0 ? Double($0) / Double(notificationsMeasured) : 0 }
+        let perNotification = cpuMicroseconds.map {
+            notificationsMeasured > 0 ? Double($0) / Double(notificationsMeasured) : 0
+        }
         if json {
             var line = JSONLine()
             line.add("event", "summary")
@@ -175,7 +193,7 @@ struct StrapPrinter {
             line.add("firstRRAfterConnectMs", s.firstRRAfterConnectMs)
             line.add("cpuMicrosecondsPerNotification", number: perNotification ?? 0)
             context.out(line.text)
-        } else {
+        } else if s.connections > 0 {
             var text = "\(s.notifications) notifications, \(s.rrIntervals) RR intervals"
             if s.malformedMeasurements > 0 { text += ", \(s.malformedMeasurements) malformed" }
             if s.losses > 0 { text += ", \(s.losses) link losses" }

@@ -79,7 +79,9 @@ for i in 0..<notifications {
     let rr = (0..<count).map { UInt16(800 + ($0 + i) % 300) }
     rrSent += rr.count
     let value = HeartRateMeasurement(beatsPerMinute: 62, sensorContact: .detected, rrIntervals: rr).encoded()
-    guard let pdu = server.notification(value, at: handles.heartRateMeasurement.value) else { fatalError("not subscribed") }
+    guard let pdu = server.notification(value, at: handles.heartRateMeasurement.value) else {
+        fatalError("not subscribed")
+    }
     send(transport.strapEnd, pdu)
     now += 1000
     let before = threadCPUNanoseconds()
