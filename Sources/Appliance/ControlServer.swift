@@ -30,7 +30,8 @@ public final class ControlServer {
         listener = try UnixListener.listen(at: address, mode: 0o660)
         group = try? ServiceGroup.named(groupName)
         ownUID = getuid()
-        if let group { _ = chown(path, UInt32.max, group.gid) }
+        // Under the packaged unit the daemon already runs as the group (and its filter refuses chown).
+        if let group, getegid() != group.gid { _ = chown(path, UInt32.max, group.gid) }
     }
 
     public var descriptors: [FileDescriptor] { [listener.descriptor] + Array(clients.keys) }
