@@ -5,7 +5,7 @@ import RecoveryCore
 /// What the person did at the panel, in the core's words.
 public enum PanelInput: Hashable, Sendable {
     case go(GoPress)
-    case key(RecoveryCore.KeypadKey)
+    case key(KeypadKey)
 }
 
 /// The panel as the daemon uses it: the GPIO panel or the simulated one behind the same calls. It turns
@@ -26,10 +26,9 @@ public final class PanelDevice {
     }
 
     public init(simulatedWith pins: PinMap, buzzerEnabled: Bool) throws(PanelError) {
+        // The simulated panel records every lamp and buzzer change, keeping the latest few thousand: a
+        // daemon that runs it for months (the soak test's year of mornings) stays the same size.
         let sim = try SimulatedPanel(pins: pins)
-        // The simulated panel keeps every lamp change for its own tests; a daemon running for months
-        // must not, and shows its lamps through `display` instead.
-        sim.panel.onOutputChange = nil
         simulated = sim
         panel = sim.panel
         self.buzzerEnabled = buzzerEnabled
@@ -65,8 +64,7 @@ public final class PanelDevice {
             switch event {
             case .goLongPress: result.append(.go(.long))
             case .goReleased(let wasLong): if !wasLong { result.append(.go(.short)) }
-            case .keyPressed(let key):
-                if let core = RecoveryCore.KeypadKey(label: label(ofPanelKey: key)) { result.append(.key(core)) }
+            case .keyPressed(let key): result.append(.key(key))
             case .fault(let error): faults.append(error.description)
             case .goPressed, .keyReleased: break
             }
@@ -117,10 +115,10 @@ public final class PanelDevice {
                     .init(atMs: at, action: .goDown), .init(atMs: at + PanelScript.goLongHoldMs, action: .goUp),
                 ]
             default:
-                guard let down = panelAction(pressing: what, down: true),
-                    let up = panelAction(pressing: what, down: false)
-                else { return false }
-                entries += [.init(atMs: at, action: down), .init(atMs: at + PanelScript.keyHoldMs, action: up)]
+                guard let key = KeypadKey(label: what) else { return false }
+                entries += [
+                    .init(atMs: at, action: .keyDown(key)), .init(atMs: at + PanelScript.keyHoldMs, action: .keyUp(key)),
+                ]
             }
         }
         simulated.schedule(PanelScript(entries: entries), startMs: startMs)

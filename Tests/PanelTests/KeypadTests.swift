@@ -1,4 +1,5 @@
 import Panel
+import RecoveryCore
 import Testing
 
 @Suite("Keypad: 3×4 matrix scanned only while a key is down (DESIGN §2)")

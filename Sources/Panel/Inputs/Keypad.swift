@@ -1,4 +1,5 @@
 import Platform
+import RecoveryCore
 
 /// A 3×4 matrix keypad without diodes: rows are outputs, columns pulled-up inputs (DESIGN §2).
 /// Idle, every row is driven low, so any key pulls its column low and the column's edge wakes the loop;

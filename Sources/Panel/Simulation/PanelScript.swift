@@ -1,3 +1,5 @@
+import RecoveryCore
+
 /// Something a person does at the panel, as the simulation performs it.
 public enum PanelAction: Hashable, Sendable, CustomStringConvertible {
     case goDown
@@ -15,15 +17,20 @@ public enum PanelAction: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A timed list of panel actions, for tests and the demo. Text form, one action per line, `#` comments:
+/// A timed list of panel actions, for tests and the demo. Text form, one action per line:
 ///
-///     t=1000 key 5        press 5 for 100 ms
-///     t=2s key-down *     (times in ms, or seconds with `s`, from the script's start)
+///     # a morning                   a line whose first word starts with # is a comment
+///     t=1000 key 5                  press 5 for 100 ms
+///     t=2s key-down *               times in ms, or seconds with `s`, from the script's start
 ///     t=2300 key-up *
-///     t=5000 go           press GO for 150 ms
-///     t=8000 go-long      hold GO for 2.5 s
+///     t=3000 key #    # submit      the key `#` is the word after `key`; a comment follows the action
+///     t=5000 go                     press GO for 150 ms
+///     t=8000 go-long                hold GO for 2.5 s
 ///     t=9000 go-down
 ///     t=9400 go-up
+///
+/// A key is named by its printed label (`0`–`9`, `*`, `#`) or as `star` / `hash`. After a complete action
+/// only a comment (a word starting with `#`) may follow, so `#` as the key and `#` as a comment never mix.
 public struct PanelScript: Hashable, Sendable {
     public struct Entry: Hashable, Sendable {
         public var atMs: Int64
@@ -53,28 +60,33 @@ public struct PanelScript: Hashable, Sendable {
         var entries: [Entry] = []
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let lineNumber = index + 1
-            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
-            if words.isEmpty { continue }
+            let words = rawLine.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            if words.isEmpty || words[0].hasPrefix("#") { continue }
             guard words[0].hasPrefix("t="), let at = PanelScript.parseTime(String(words[0].dropFirst(2))) else {
                 throw .invalidScript(
                     line: lineNumber, "expected a time such as t=1000 or t=2.5s, found \"\(words[0])\"")
             }
-            guard words.count >= 2 else { throw .invalidScript(line: lineNumber, "no action after the time") }
+            guard words.count >= 2, !words[1].hasPrefix("#") else {
+                throw .invalidScript(line: lineNumber, "no action after the time")
+            }
             let command = words[1]
-            let argument = words.count >= 3 ? words[2] : nil
-            if words.count > 3 { throw .invalidScript(line: lineNumber, "unexpected \"\(words[3])\" after the action") }
+            // The words after the action's own (its key, for the key actions) must be a comment.
+            func end(after used: Int) throws(PanelError) {
+                let rest = words.dropFirst(used)
+                guard let extra = rest.first, !extra.hasPrefix("#") else { return }
+                if used == 2 {
+                    throw .invalidScript(line: lineNumber, "\"\(command)\" takes no argument, found \"\(extra)\"")
+                }
+                throw .invalidScript(line: lineNumber, "unexpected \"\(extra)\" after the action")
+            }
             func key() throws(PanelError) -> KeypadKey {
-                guard let argument, let key = KeypadKey(argument) else {
+                let argument = words.count >= 3 ? words[2] : nil
+                guard let argument, let key = PanelScript.key(named: argument) else {
                     throw .invalidScript(
                         line: lineNumber, "\"\(command)\" needs a key: 0-9, * or #, found \"\(argument ?? "")\"")
                 }
+                try end(after: 3)
                 return key
-            }
-            func noArgument() throws(PanelError) {
-                if let argument {
-                    throw .invalidScript(line: lineNumber, "\"\(command)\" takes no argument, found \"\(argument)\"")
-                }
             }
             switch command {
             case "key":
@@ -85,18 +97,18 @@ public struct PanelScript: Hashable, Sendable {
             case "key-down": entries.append(Entry(atMs: at, action: .keyDown(try key())))
             case "key-up": entries.append(Entry(atMs: at, action: .keyUp(try key())))
             case "go":
-                try noArgument()
+                try end(after: 2)
                 entries += [Entry(atMs: at, action: .goDown), Entry(atMs: at + PanelScript.goHoldMs, action: .goUp)]
             case "go-long":
-                try noArgument()
+                try end(after: 2)
                 entries += [
                     Entry(atMs: at, action: .goDown), Entry(atMs: at + PanelScript.goLongHoldMs, action: .goUp),
                 ]
             case "go-down":
-                try noArgument()
+                try end(after: 2)
                 entries.append(Entry(atMs: at, action: .goDown))
             case "go-up":
-                try noArgument()
+                try end(after: 2)
                 entries.append(Entry(atMs: at, action: .goUp))
             default:
                 throw .invalidScript(
@@ -105,6 +117,15 @@ public struct PanelScript: Hashable, Sendable {
             }
         }
         self.init(entries: entries)
+    }
+
+    /// A key by its printed label, or `star` / `hash` for the two that are not digits.
+    static func key(named word: String) -> KeypadKey? {
+        switch word {
+        case "star": .star
+        case "hash": .hash
+        default: KeypadKey(label: word)
+        }
     }
 
     /// `1500` (ms) or `1.5s`; nil for anything else or a negative time.

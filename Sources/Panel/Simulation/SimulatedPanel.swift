@@ -1,4 +1,5 @@
 import Platform
+import RecoveryCore
 
 /// One change of a light or the buzzer, with its time: the simulated panel's record.
 public struct PanelChange: Hashable, Sendable, CustomStringConvertible {
@@ -31,19 +32,32 @@ public struct TimedPanelEvent: Hashable, Sendable, CustomStringConvertible {
 /// The real `Panel` code on a `SimulatedChip`, with hands: it presses GO and keypad keys (now, or from a
 /// script at their times) and records every light and buzzer change. It keeps the event-loop contract, so
 /// a daemon runs it like the hardware panel; `run(untilMs:)` drives it on a virtual clock for tests.
+///
+/// The records keep the latest `recordCapacity` entries each (a ring): a daemon on the simulated panel runs
+/// for months (the soak test: a year of mornings) and must not grow with every press and blink.
 public final class SimulatedPanel {
+    /// Entries kept of each record: a whole morning's presses and lamp changes many times over.
+    public static let defaultRecordCapacity = 4096
+
     public let chip: SimulatedChip
     public let panel: Panel
-    /// Every output change so far, in time order.
-    public private(set) var timeline: [PanelChange] = []
-    /// Every action performed so far.
-    public private(set) var actions: [PanelScript.Entry] = []
+    private var changes: RecentLog<PanelChange>
+    private var performed: RecentLog<PanelScript.Entry>
+    /// The latest output changes (at most `recordCapacity`), in time order.
+    public var timeline: [PanelChange] { changes.entries }
+    /// The latest actions performed (at most `recordCapacity`), in time order.
+    public var actions: [PanelScript.Entry] { performed.entries }
+    /// Entries dropped from `timeline` and `actions` to stay within the capacity.
+    public var droppedRecords: (changes: Int, actions: Int) { (changes.droppedCount, performed.droppedCount) }
     private var pending: [PanelScript.Entry] = []
     private let readiness: EventLoop
 
-    public init(pins: PinMap = .standard, timing: PanelTiming = .standard, label: String = "simulated-panel")
-        throws(PanelError)
-    {
+    public init(
+        pins: PinMap = .standard, timing: PanelTiming = .standard, label: String = "simulated-panel",
+        recordCapacity: Int = SimulatedPanel.defaultRecordCapacity
+    ) throws(PanelError) {
+        changes = RecentLog(capacity: recordCapacity)
+        performed = RecentLog(capacity: recordCapacity)
         let chip = SimulatedChip(label: label)
         self.chip = chip
         panel = try Panel(chip: chip, pins: pins, timing: timing)
@@ -54,7 +68,7 @@ public final class SimulatedPanel {
             throw .lineFailed(offset: pins.goButton, error)
         }
         panel.onOutputChange = { [unowned self] output, on, atMs in
-            self.timeline.append(PanelChange(atMs: atMs, output: output, on: on))
+            self.changes.append(PanelChange(atMs: atMs, output: output, on: on))
         }
     }
 
@@ -66,7 +80,7 @@ public final class SimulatedPanel {
     /// The panel hears of it through its descriptors, like a real edge.
     public func perform(_ action: PanelAction, nowMs: Int64) {
         chip.nowMs = nowMs
-        actions.append(PanelScript.Entry(atMs: nowMs, action: action))
+        performed.append(PanelScript.Entry(atMs: nowMs, action: action))
         let pins = panel.pins
         switch action {
         case .goDown: chip.setGrounded(pins.goButton, true)

@@ -1,6 +1,7 @@
 /// One key of the 3×4 keypad (DESIGN §2): digits 1–7 score, 8 and 9 are unused by the questionnaire,
-/// `*` goes back, `0` switches habit mode, `#` submits.
-public enum KeypadKey: Hashable, Sendable, CustomStringConvertible {
+/// `*` goes back, `0` switches habit mode, `#` submits. The one key type of the box: the panel scans it, the
+/// simulated panel presses it, the questionnaire and the session read it.
+public enum KeypadKey: Hashable, Sendable, CustomStringConvertible, CaseIterable {
     case digit(Int)
     case star
     case hash
@@ -26,9 +27,8 @@ public enum KeypadKey: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { label }
 
-    /// All twelve keys in faceplate order (row by row).
-    public static let all: [KeypadKey] =
-        (1...9).map { .digit($0) } + [.star, .digit(0), .hash]
+    /// All twelve keys in faceplate order (row by row: 1 2 3, 4 5 6, 7 8 9, * 0 #).
+    public static let allCases: [KeypadKey] = (1...9).map { .digit($0) } + [.star, .digit(0), .hash]
 }
 
 /// How the GO button was pressed (DESIGN §2: debounce 30 ms; long press 2 s).
