@@ -53,15 +53,26 @@ struct DaemonMorningTests {
         #expect(try h.store.events().contains { $0.kind.rawValue == "gate_refused" })
     }
 
-    @Test("An HR-only strap gives a degraded morning: rMSSD null, mean HR kept, the spec's sentence said (spec §4.1)")
+    @Test(
+        "An HR-only strap gives a degraded morning: rMSSD null, mean HR and the orthostatic numbers from BPM, day not complete (spec §4.1, §5.2, §7.2)"
+    )
     func heartRateOnly() throws {
         let h = try DaemonHarness { $0.simulatedHROnly = true }
         h.keyQuestionnaire()
         h.press([(0, "go")])
         #expect(h.run { h.phase == .readout })
         let m = try #require(try h.store.measurement(on: DaemonHarness.today))
-        #expect(m.hrv == nil && m.quality == .fail(.rrUnavailable) && m.meanHRBpm != nil)
+        #expect(m.hrv == nil && m.quality == .fail(.rrUnavailable) && m.rawRR.isEmpty)
         #expect(h.sentences.contains(MorningFault.rrUnavailable.sentence))
+        // Mean HR over the capture: the mean of the strap's BPM values in it, never an rMSSD.
+        let capture = m.marks.captureStartMs..<m.marks.captureEndMs
+        let bpm = m.heartRates.filter { capture.contains($0.receivedAtMs) }.map { Double($0.bpm) }
+        #expect(abs(try #require(m.meanHRBpm) - bpm.reduce(0, +) / Double(bpm.count)) < 1e-9)
+        // The orthostatic test is real measured heart rate (spec §5.2: the mean of BPM samples per phase).
+        #expect(m.orthostaticStatus == .completed)
+        #expect(OrthostaticCalculator.result(rr: m.rawRR, heartRates: m.heartRates, marks: m.marks) == m.orthostatic)
+        #expect(m.orthostatic != nil)
+        // rMSSD missing: not a complete day (spec §7.2), so it does not count towards the 14 that build baselines.
         #expect(!(try h.store.day(DaemonHarness.today)).isComplete)
     }
 
@@ -77,6 +88,11 @@ struct DaemonMorningTests {
         let m = try #require(try h.store.measurement(on: DaemonHarness.today))
         #expect(m.orthostaticStatus == .completed && m.quality == .ok)
         #expect(try h.store.events().contains { $0.kind.rawValue == "strap_dropout" })
+        // Re-analysis from the stored marks gives the stored numbers: the lying phase is the 30 s before the
+        // stand cue, after the settle that followed the resume, not everything since the capture.
+        let lyingEnd = try #require(m.marks.lyingEndMs)
+        #expect(lyingEnd - MorningProtocol.lyingMs > m.marks.captureEndMs + MorningProtocol.settleMs)
+        #expect(OrthostaticCalculator.result(rr: m.rawRR, heartRates: m.heartRates, marks: m.marks) == m.orthostatic)
     }
 
     @Test("Shutting down mid-session writes nothing: the day stays as it was (spec §11.2 item 5)")

@@ -291,7 +291,7 @@ struct SessionMorningFlowTests {
     }
 
     @Test(
-        "HR-only strap: the spec's sentence, then a degraded morning saved with rMSSD null and mean HR only (spec §4.1)"
+        "HR-only strap: the spec's sentence, then a degraded morning: rMSSD null, mean HR and orthostatic from BPM (spec §4.1, §5.2)"
     )
     func hrOnlyDegraded() throws {
         var h = SessionHarness()
@@ -349,6 +349,42 @@ struct SessionMorningFlowTests {
         #expect(m.marks.lyingEndMs == h.entered(.promptStand).last!)
         #expect(abs(try #require(m.orthostatic).avgLyingHR - 60_000 / 1020.02) < 0.1)
         #expect(h.records.contains("strap_dropout") && h.records.contains("session_resumed"))
+    }
+
+    @Test(
+        "A resumed morning's marks rebuild its lying phase (the 30 s before lyingEnd): re-analysis equals the session (spec §6.1, §4.2)"
+    )
+    func resumedMorningReanalysedFromMarks() throws {
+        var h = SessionHarness()
+        h.startMorning()
+        h.run(until: .captureLyingHR)
+        h.run(untilMs: h.nowMs + 12_000)
+        h.strap.sending = false
+        h.send(.strapDisconnected)
+        h.run(untilMs: h.nowMs + 6000)
+        // Back after getting up to fix the strap: a faster heart (about 66 bpm) for the rest of the morning.
+        h.strap.pattern = [922, 942]
+        h.strap.sending = true
+        h.strap.startMs = h.nowMs
+        h.strap.lastNotifyMs = nil
+        h.send(.strapConnected(address: nil, batteryPercent: nil))
+        h.run(until: .offeringResume)
+        h.send(.go(.short))
+        h.run(until: .saving)
+        let m = try #require(h.saves.first?.0)
+        let o = try #require(m.orthostatic)
+        let lyingEnd = try #require(m.marks.lyingEndMs)
+        // A settle (and the pause before it) sits between the capture and the lying phase.
+        #expect(lyingEnd - MorningProtocol.lyingMs > m.marks.captureEndMs + MorningProtocol.settleMs)
+        let phases = try #require(OrthostaticCalculator.phases(of: m.marks))
+        #expect(phases.lying == h.entered(.captureLyingHR).last!..<h.entered(.promptStand).last!)
+        #expect(OrthostaticCalculator.result(rr: m.rawRR, heartRates: m.heartRates, marks: m.marks) == o)
+        // The lying HR is the resumed heart's (922/942 raw alternate: 60000 / 910.16 ms), not a blend with the
+        // beats before the drop-out.
+        #expect(abs(o.avgLyingHR - 60_000 / 910.15625) < 0.1)
+        let sinceCapture = OrthostaticCalculator.meanHeartRate(
+            rr: m.rawRR, heartRates: m.heartRates, phase: m.marks.captureEndMs..<lyingEnd)
+        #expect(abs(try #require(sinceCapture).bpm - o.avgLyingHR) > 1)
     }
 
     @Test("Strap lost during the capture: the capture restarts whole after a fresh settle")

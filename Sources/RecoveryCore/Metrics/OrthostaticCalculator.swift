@@ -75,14 +75,24 @@ public enum OrthostaticCalculator {
         return OrthostaticResult(avgLyingHR: lyingHR.bpm, avgStandingHR: standingHR.bpm, peakStandingHR: peak)
     }
 
-    /// The phases from a session's marks: lying `[captureEnd, lyingEnd)`, standing `[standStart, standEnd)`.
+    /// The lying and standing phases of a stored morning, rebuilt from its marks (spec §6.1): lying is the
+    /// `MorningProtocol.lyingMs` (30 s) before `lyingEnd`, standing `[standStart, standEnd)`. Phases end on their
+    /// schedule, so the lying phase always ends at `lyingEnd` and lasts exactly 30 s; it does not always begin
+    /// at `captureEnd`: a morning resumed after a drop-out settles again between the capture and the lying
+    /// phase. Nil when the marks hold no orthostatic part.
+    public static func phases(of marks: PhaseMarks) -> (lying: Range<Int64>, standing: Range<Int64>)? {
+        guard let lyingEnd = marks.lyingEndMs, let standStart = marks.standStartMs, let standEnd = marks.standEndMs,
+            lyingEnd - MorningProtocol.lyingMs >= marks.captureEndMs, standEnd > standStart
+        else { return nil }
+        return ((lyingEnd - MorningProtocol.lyingMs)..<lyingEnd, standStart..<standEnd)
+    }
+
+    /// The orthostatic result from a stored morning's marks (`phases(of:)`): a re-analysis gives what the session
+    /// computed.
     public static func result<RR: Collection<RRInterval>, HR: Collection<HeartRateReading>>(
         rr: RR, heartRates: HR, marks: PhaseMarks
     ) -> OrthostaticResult? {
-        guard let lyingEnd = marks.lyingEndMs, let standStart = marks.standStartMs, let standEnd = marks.standEndMs,
-            lyingEnd > marks.captureEndMs, standEnd > standStart
-        else { return nil }
-        return result(
-            rr: rr, heartRates: heartRates, lying: marks.captureEndMs..<lyingEnd, standing: standStart..<standEnd)
+        guard let phases = phases(of: marks) else { return nil }
+        return result(rr: rr, heartRates: heartRates, lying: phases.lying, standing: phases.standing)
     }
 }

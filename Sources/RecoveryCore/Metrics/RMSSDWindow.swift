@@ -14,8 +14,8 @@
 /// itself (4 KiB), so a beat writes no shared storage and needs no copy-on-write check.
 public struct RMSSDWindow: Sendable {
     public struct Configuration: Hashable, Sendable {
-        public var settleMs: Int64 = 15_000
-        public var maximumCaptureMs: Int64 = 90_000
+        public var settleMs: Int64 = MorningProtocol.settleMs
+        public var maximumCaptureMs: Int64 = MorningProtocol.captureMaxMs
         public var minimumAccepted: Int = Quality.minimumAccepted
         public var minimumAcceptedSumMs: Double = Quality.minimumAcceptedSumMs
 

@@ -93,6 +93,8 @@ public struct PhaseMarks: Hashable, Sendable {
     public var settleStartMs: Int64
     public var captureStartMs: Int64
     public var captureEndMs: Int64
+    /// The stand cue's start. The lying phase is the 30 s before it (`OrthostaticCalculator.phases(of:)`); it
+    /// follows `captureEndMs` directly unless a drop-out was resumed in between.
     public var lyingEndMs: Int64?
     public var standStartMs: Int64?
     public var standEndMs: Int64?
@@ -118,7 +120,9 @@ public struct MorningMeasurement: Hashable, Sendable {
     public var durationMs: Int64
     /// nil in degraded (HR-only) mode: rMSSD is never derived from BPM (spec §4.1).
     public var hrv: HRVMetrics?
-    /// Mean HR over the capture; in degraded mode the only value kept.
+    /// Mean HR over the capture. In degraded (HR-only) mode the only capture value: the strap's BPM averaged,
+    /// with `hrv` nil; the orthostatic numbers are still kept, from BPM (spec §5.2 allows the mean of BPM
+    /// samples), and the day is not complete (spec §7.2: rMSSD missing).
     public var meanHRBpm: Double?
     public var quality: Quality
     public var orthostaticStatus: OrthostaticStatus

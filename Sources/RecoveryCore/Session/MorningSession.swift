@@ -14,7 +14,11 @@
 ///   strap connects (the person is already lying still).
 /// - HR without RR for `firstRRWaitMs` after connecting: degraded mode (spec §4.1): the spec's sentence is
 ///   said, the capture is 60 s of heart rate, and the morning is saved with `rmssd` null, quality
-///   `rr_unavailable`, and the orthostatic numbers from BPM. A degraded session stays degraded.
+///   `rr_unavailable`, the capture's mean HR from BPM, and the orthostatic numbers from BPM. The spec's
+///   "store mean HR only" is kept for the capture (no rMSSD, SDNN or mean RR from BPM); the orthostatic
+///   part keeps its numbers because spec §5.2 allows the mean of BPM samples per phase and they are
+///   measured heart rate. The day is not complete (spec §7.2: rMSSD missing), so it never counts towards
+///   the 14 complete days that build baselines. A degraded session stays degraded.
 /// - Holding GO 2 s before the stand cue asks to skip the orthostatic part; GO within 5 s confirms
 ///   (spec §6.2). Confirmed during the lying phase, the morning completes at once.
 /// - Strap lost (disconnected, or silent for `silenceMs`) while measuring: pause. When it is back, GO

@@ -2,20 +2,20 @@
 /// scaled by the demo's speed factor). The protocol's numbers are the spec's; the rest are the box's
 /// own choices, chosen for a person lying in bed with a strap on.
 public struct SessionTimings: Hashable, Sendable {
-    // The protocol (RecoveryDeck spec §5.1, §6.1; DESIGN §3).
+    // The protocol (RecoveryDeck spec §5.1, §6.1; DESIGN §3), from `MorningProtocol`.
     /// Lying still before the rMSSD capture; RR here are discarded for rMSSD.
-    public var settleMs: Int64 = 15_000
+    public var settleMs: Int64 = MorningProtocol.settleMs
     /// The rMSSD capture gives up this long after the settle (then the floors decide quality).
-    public var captureMaxMs: Int64 = 90_000
+    public var captureMaxMs: Int64 = MorningProtocol.captureMaxMs
     /// HR-only strap (spec §4.1 degraded mode): the capture is 60 s of heart rate by the wall clock,
     /// matching the 60 s of RR the window would have taken.
     public var degradedCaptureMs: Int64 = 60_000
     /// Lying heart rate after the capture.
-    public var lyingMs: Int64 = 30_000
+    public var lyingMs: Int64 = MorningProtocol.lyingMs
     /// The stand cue: one short beep per second (3, 2, 1), then the long tone.
-    public var standCueMs: Int64 = 3_000
+    public var standCueMs: Int64 = MorningProtocol.standCueMs
     /// Standing heart rate, from the long tone.
-    public var standingMs: Int64 = 60_000
+    public var standingMs: Int64 = MorningProtocol.standingMs
 
     // The box's own (documented in deploy/LIGHTS.md and the README).
     /// GO to a live strap: after this the session ends with `strapNotFound`.
