@@ -49,6 +49,17 @@ struct DeviationTests {
         #expect(d.isConcerning)
     }
 
+    @Test("the subjective channel is named as a score: \"Your subjective score was 48 % below baseline.\"")
+    func subjectiveNamedAsScore() throws {
+        var records = days(count: 40, today: today, todayRMSSD: 50)
+        // Today's five scores average 2.6 against a norm of 5.0 every day.
+        records[records.count - 1].questionnaire = Questionnaire(
+            date: today, scores: SubjectiveScores([2, 3, 3, 2, 3])!)
+        let d = try #require(deviations(days: records, today: today).first { $0.channel == .subjective })
+        #expect(d.sentence == "Your subjective score was 48 % below baseline.")
+        #expect(d.isConcerning)
+    }
+
     @Test("fewer than 21 days in the norm: no statement, and the wait says how many more days")
     func floor() {
         let short = days(count: 15, today: today, todayRMSSD: 30)

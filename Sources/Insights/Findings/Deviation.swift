@@ -23,11 +23,14 @@ public struct Deviation: Sendable, Equatable {
 
     public var tier: Tier { .t0 }
 
-    /// "Your rMSSD was 12 % below baseline."
+    /// "Your rMSSD was 12 % below baseline.", "Your subjective score was 46 % below baseline."
     public var sentence: String {
         let whole = Int(abs(percent).rounded())
-        return "Your \(channel.label) was \(whole) % \(side.rawValue) baseline."
+        return "Your \(subject) was \(whole) % \(side.rawValue) baseline."
     }
+
+    /// The channel as the subject of a sentence: the subjective channel is the mean of the five scores.
+    var subject: String { channel == .subjective ? "subjective score" : channel.label }
 }
 
 /// Today's T0 deviations, one per channel whose value today lies outside its norm's ±1 SD band; channels
