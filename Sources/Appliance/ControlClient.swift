@@ -41,6 +41,9 @@ public final class ControlClient {
     /// Sends `request` and waits up to `timeoutMs` for the reply.
     public func send(_ request: ControlRequest, timeoutMs: Int32 = 5000) throws(Unreachable) -> JSONValue {
         do { try connection.send(Array(request.json.serialized().utf8)) } catch {
+            // A peer the daemon turns away gets its reason and the close at once: the reason may already be
+            // waiting when the request can no longer be sent.
+            if let refusal = try? next(timeoutMs: 0) { return refusal }
             throw Unreachable(description: "Cannot talk to recoverydeckd: \(error).")
         }
         guard let reply = try next(timeoutMs: timeoutMs) else {
@@ -58,9 +61,14 @@ public final class ControlClient {
             if errno == EINTR { return nil }
             throw Unreachable(description: "Waiting for recoverydeckd failed: \(Errno.current).")
         }
-        let packet: [UInt8]?
+        var packet: [UInt8]?
         do { packet = try connection.receive(maximumBytes: ControlRequest.maximumPacket) } catch {
-            throw Unreachable(description: "The connection to recoverydeckd failed: \(error).")
+            // The kernel reports a reset before the packets queued ahead of it (a refusal's reason): read on.
+            guard error == .connectionReset,
+                let queued = try? connection.receive(maximumBytes: ControlRequest.maximumPacket),
+                !queued.isEmpty
+            else { throw Unreachable(description: "The connection to recoverydeckd failed: \(error).") }
+            packet = queued
         }
         guard let packet else { return nil }
         if packet.isEmpty { throw Unreachable(description: "recoverydeckd closed the connection.") }

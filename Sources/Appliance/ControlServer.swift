@@ -43,6 +43,8 @@ public final class ControlServer {
         case refused(FileDescriptor, ControlRefusal)
         case accepted(FileDescriptor)
         case closed(FileDescriptor)
+        /// A peer that is not root, the daemon's user or in the group: told why and closed.
+        case turnedAway(PeerCredentials)
     }
 
     public func onReadable(_ fd: FileDescriptor) -> [Incoming] {
@@ -86,13 +88,24 @@ public final class ControlServer {
                         ControlRefusal(
                             code: "permission", message: "Only root or members of \(name) may control the box."
                         ).json.serialized().utf8))
+                // Closing over an unread request would reset the connection, and the peer would read the reset
+                // before the reason: discard what it already sent.
+                ControlServer.discardPending(connection)
                 connection.close()
+                incoming.append(.turnedAway(peer))
                 continue
             }
             clients[connection.descriptor] = Client(connection: connection, peer: peer)
             incoming.append(.accepted(connection.descriptor))
         }
         return incoming
+    }
+
+    /// Reads and drops whatever `connection` has waiting.
+    private static func discardPending(_ connection: UnixConnection) {
+        while let packet = try? connection.receive(maximumBytes: ControlRequest.maximumPacket), !packet.isEmpty {
+            continue
+        }
     }
 
     public func peer(_ fd: FileDescriptor) -> PeerCredentials? { clients[fd]?.peer }

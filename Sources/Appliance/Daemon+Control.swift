@@ -15,6 +15,10 @@ extension Daemon {
                 control.reply(client, refusal.json)
             case .request(let client, let request):
                 control.reply(client, answer(request, from: client, control))
+            case .turnedAway(let peer):
+                logger.warning(
+                    "control socket: refused a peer that is not root, the daemon's user or in \(configuration.controlGroup)",
+                    ["peer.uid": String(peer.uid), "peer.pid": String(peer.pid)])
             }
         }
         for gone in control.takeDropped() { watched.remove(gone) }
@@ -49,12 +53,18 @@ extension Daemon {
             }
             return ok([("phase", .string(routine.session.phase.rawValue)), ("date", .string(routine.day.today.iso))])
         case .cancel:
+            let before = routine.session.phase
+            let measuring = routine.session.isMeasuring
             let actions = process(.cancel, now: now)
             publish(now: clock.monotonicMs())
             if let decline = actions.lazy.compactMap({ if case .declined(let d) = $0 { d } else { nil } }).first {
                 return ControlRefusal(code: decline.rawValue, message: decline.sentence).json
             }
-            return ok([("phase", .string(routine.session.phase.rawValue))])
+            // `cancelled` false: no session was running, only a readout or a fault code was cleared.
+            return ok([
+                ("phase", .string(routine.session.phase.rawValue)), ("was", .string(before.rawValue)),
+                ("cancelled", .bool(measuring)),
+            ])
         case .watch:
             control.startWatching(client)
             return ok([("snapshot", snapshotJSON(routine.session.snapshot(atMs: now)))])

@@ -117,7 +117,8 @@ public final class PanelDevice {
             default:
                 guard let key = KeypadKey(label: what) else { return false }
                 entries += [
-                    .init(atMs: at, action: .keyDown(key)), .init(atMs: at + PanelScript.keyHoldMs, action: .keyUp(key)),
+                    .init(atMs: at, action: .keyDown(key)),
+                    .init(atMs: at + PanelScript.keyHoldMs, action: .keyUp(key)),
                 ]
             }
         }

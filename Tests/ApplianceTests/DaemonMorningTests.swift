@@ -54,6 +54,29 @@ struct DaemonMorningTests {
     }
 
     @Test(
+        "HRV only at the panel: GO held 2 s during the capture asks, GO confirms; the morning saves without the stand (spec §6.2; DESIGN §1)"
+    )
+    func hrvOnlyFromThePanel() throws {
+        let h = try DaemonHarness()
+        h.keyQuestionnaire()
+        // Connected at ~2 s, the capture from ~17 s: held at 30 s, long press at 32 s, confirmed at 34 s.
+        h.press([(0, "go"), (30_000, "go-long"), (34_000, "go")])
+        #expect(h.run { h.sounds.contains(.confirmAsked) })
+        #expect(h.daemon.panel.display == Indication.confirmSkip.display)
+        #expect(h.run { h.phase == .readout })
+        #expect(!h.sounds.contains(.standCount) && !h.sounds.contains(.standNow))
+        let m = try #require(try h.store.measurement(on: DaemonHarness.today))
+        #expect(m.orthostaticStatus == .skipped && m.orthostatic == nil && m.quality == .ok)
+        #expect(try h.store.day(DaemonHarness.today).isComplete)
+        #expect(try h.store.events().contains { $0.kind.rawValue == "orthostatic_skipped" })
+        // The simulated panel recorded every lamp change: the question's yellow fast blink (125 ms steps) for
+        // the 2 s between the long press and the confirmation, then dark.
+        let yellow = try #require(h.daemon.panel.simulated?.timeline).filter { $0.output == .yellow }
+        #expect((14...18).contains(yellow.count) && yellow.first?.on == true && yellow.last?.on == false)
+        #expect(zip(yellow, yellow.dropFirst()).allSatisfy { $1.atMs - $0.atMs == 125 })
+    }
+
+    @Test(
         "An HR-only strap gives a degraded morning: rMSSD null, mean HR and the orthostatic numbers from BPM, day not complete (spec §4.1, §5.2, §7.2)"
     )
     func heartRateOnly() throws {
@@ -156,10 +179,15 @@ struct DaemonMorningTests {
         }
         #expect(phases.first == "connecting" && phases.last == "readout")
         #expect(phases.contains("captureRMSSD") && phases.contains("captureStanding"))
+        // Cancel during the readout cancels no session: it darkens the panel, and the morning stays saved.
+        let cleared = try h.request(.cancel)
+        #expect(cleared["cancelled"]?.boolValue == false && cleared["was"]?.stringValue == "readout")
+        #expect(h.phase == .idle)
+        #expect(try h.store.measurement(on: DaemonHarness.today) != nil)
         // Once measured: a plain measure is declined, --overwrite starts again.
         #expect(try h.request(.measure(overwrite: false))["error"]?.stringValue == "already_measured")
         #expect(try h.request(.measure(overwrite: true))["ok"]?.boolValue == true)
-        #expect(try h.request(.cancel)["ok"]?.boolValue == true)
+        #expect(try h.request(.cancel)["cancelled"]?.boolValue == true)
         #expect(try h.request(.cancel)["error"]?.stringValue == "nothing_to_cancel")
     }
 
@@ -168,9 +196,15 @@ struct DaemonMorningTests {
         let h = try DaemonHarness()
         let q = Questionnaire(date: DaemonHarness.today, scores: SubjectiveScores([4, 4, 4, 4, 4])!)
         try h.store.saveQuestionnaire(q, recordedAt: 0)
-        #expect(try h.request(.dayChanged)["ok"]?.boolValue == true)
+        // `recoverydeck checkin` only writes the database: GO itself re-reads the day.
         h.press([(0, "go")])
         #expect(h.run { h.phase == .connecting })
+        #expect(h.run { h.phase == .captureRMSSD })
+        // After a delete over SSH, day-changed brings the gate back before anyone presses GO.
+        #expect(try h.request(.cancel)["cancelled"]?.boolValue == true)
+        _ = try h.store.deleteDay(DaemonHarness.today)
+        #expect(try h.request(.dayChanged)["ok"]?.boolValue == true)
+        #expect(h.daemon.routine.day.questionnaire == nil)
     }
 
     @Test("Bad control requests get one sentence and change nothing")

@@ -96,6 +96,55 @@ struct DaemonProcessTests {
         #expect(process.terminationStatus == 0)
     }
 
+    @Test(
+        "A peer that is not root, the daemon's user or in the service's group is refused with one sentence and changes nothing",
+        .enabled(if: geteuid() == 0, "connecting as another user needs root"))
+    func refusedPeer() throws {
+        let (dir, config) = try Self.box(speed: 20, extra: "control_group = recoverydeck-test-no-such-group")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try Store(path: dir + "/recoverydeck.db")
+        let today = LocalDate(year: 2026, month: 3, day: 10)!
+        try store.saveQuestionnaire(
+            Questionnaire(date: today, scores: SubjectiveScores([5, 5, 5, 5, 5])!), recordedAt: 0)
+        let daemon = Process()
+        daemon.executableURL = try Self.executable
+        daemon.arguments = ["--config", config]
+        daemon.environment = ["TZ": "UTC"]
+        let log = Pipe()
+        daemon.standardError = log
+        try daemon.run()
+        defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
+        let socket = dir + "/control.sock"
+        #expect(Self.waitFor(5) { FileManager.default.fileExists(atPath: socket) })
+        // Past the file permissions (0660), so that only the peer-credential check stands in the way.
+        chmod(dir, 0o755)
+        chmod(socket, 0o666)
+        // `recoverydeck measure` as nobody: with today's questionnaire in, an admitted peer would start a morning.
+        let cli = Process()
+        cli.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        let recoverydeck = try Self.executable.deletingLastPathComponent().appendingPathComponent("recoverydeck")
+        cli.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", recoverydeck.path, "measure", "--socket", socket,
+        ]
+        let output = Pipe()
+        cli.standardError = output
+        cli.standardOutput = FileHandle.nullDevice
+        try cli.run()
+        cli.waitUntilExit()
+        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(cli.terminationStatus == 1)
+        #expect(
+            said == "recoverydeck measure: Only root or members of the service's group may control the box.\n")
+        // Nothing started, nothing written.
+        let status = try ControlClient(path: socket).send(.status)
+        #expect(status["snapshot"]?["phase"]?.stringValue == "idle")
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        #expect(try store.measurement(on: today) == nil)
+        let journal = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(journal.contains("<4>control socket: refused a peer") && journal.contains("peer.uid=65534"))
+    }
+
     @Test("SIGTERM mid-session: exit 0, the day as it was (no measurement), the database intact, the socket gone")
     func sigtermMidSession() throws {
         let (dir, config) = try Self.box(speed: 20)
