@@ -79,7 +79,7 @@ public final class PanelDevice {
         self.display = display
         for lamp in Lamp.allCases {
             do {
-                try panel.show(PanelDevice.output(display[lamp]), on: PanelDevice.output(lamp), nowMs: nowMs)
+                try panel.show(OutputPattern(display[lamp]), on: PanelDevice.output(lamp), nowMs: nowMs)
             } catch {
                 faults.append(error.description)
             }
@@ -89,7 +89,7 @@ public final class PanelDevice {
     public func play(_ sound: Sound, nowMs: Int64) {
         lastSound = sound
         guard buzzerEnabled else { return }
-        do { try panel.play(PanelDevice.output(sound.pattern), nowMs: nowMs) } catch {
+        do { try panel.play(OutputPattern(sound.pattern), nowMs: nowMs) } catch {
             faults.append(error.description)
         }
     }
@@ -135,7 +135,7 @@ public final class PanelDevice {
 
     public func close() { panel.close() }
 
-    // MARK: Pattern conversion
+    // MARK: Lamps to outputs
 
     static func output(_ lamp: Lamp) -> PanelOutput {
         switch lamp {
@@ -144,15 +144,5 @@ public final class PanelDevice {
         case .green: .green
         case .blue: .blue
         }
-    }
-
-    static func output(_ pattern: LightPattern) -> OutputPattern {
-        let steps = pattern.steps.map { OutputPattern.Step(on: $0.on, ms: Int64($0.ms)) }
-        if pattern.repeats { return OutputPattern(name: pattern.name, steps: [], loop: steps) }
-        return OutputPattern(name: pattern.name, steps: steps, finalLevel: pattern.rest)
-    }
-
-    static func output(_ pattern: BuzzerPattern) -> OutputPattern {
-        OutputPattern(name: pattern.name, steps: pattern.steps.map { OutputPattern.Step(on: $0.on, ms: Int64($0.ms)) })
     }
 }

@@ -84,13 +84,13 @@ struct DeckPartsTests {
         var patterns = Indication.catalogue.flatMap { i in Lamp.allCases.map { i.display[$0] } }
         patterns += [LightPattern.count(3, then: true)]
         for pattern in patterns {
-            let output = PanelDevice.output(pattern)
+            let output = OutputPattern(pattern)
             for t in stride(from: Int64(0), to: 12_000, by: 25) {
                 #expect(output.level(atElapsedMs: t) == pattern.isOn(atMs: t), "\(pattern.name) at \(t)")
             }
         }
         for sound in Sound.allCases {
-            let output = PanelDevice.output(sound.pattern)
+            let output = OutputPattern(sound.pattern)
             for t in stride(from: Int64(0), to: 3000, by: 10) {
                 #expect(output.level(atElapsedMs: t) == sound.pattern.isOn(atMs: t), "\(sound) at \(t)")
             }

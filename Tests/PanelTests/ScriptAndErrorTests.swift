@@ -99,9 +99,9 @@ struct PanelScriptTests {
                 + sim.drainReadable(nowMs: now)
             {
                 events.append(e)
-                if case .keyPressed = e.event { try sim.panel.play(.shortBeep, nowMs: e.atMs) }
+                if case .keyPressed = e.event { try sim.panel.play(OutputPattern(BuzzerPattern.short), nowMs: e.atMs) }
                 if e.event == .goReleased(wasLongPress: false) {
-                    try sim.panel.show(.blinks(1), on: .blue, nowMs: e.atMs)
+                    try sim.panel.show(OutputPattern(LightPattern.count(1)), on: .blue, nowMs: e.atMs)
                 }
             }
         }
@@ -109,7 +109,7 @@ struct PanelScriptTests {
             events.map(\.description) == ["t=1030 key-down 5", "t=1130 key-up 5", "t=3030 go-down", "t=3180 go-up"])
         #expect(
             sim.timeline.map(\.description) == [
-                "t=1030 buzzer on", "t=1090 buzzer off", "t=3180 blue on", "t=3430 blue off",
+                "t=1030 buzzer on", "t=1100 buzzer off", "t=3180 blue on", "t=3480 blue off",
             ])
         #expect(sim.actions.map(\.action) == [.keyDown(.digit(5)), .keyUp(.digit(5)), .goDown, .goUp])
     }
@@ -247,7 +247,7 @@ struct SimulatedPanelRecordTests {
         while let next = sim.nextDeadlineMs, next <= 300_000 {
             now = next
             for event in sim.onDeadline(nowMs: now) + sim.drainReadable(nowMs: now).map(\.event) {
-                if case .keyPressed = event { try sim.panel.play(.shortBeep, nowMs: now) }
+                if case .keyPressed = event { try sim.panel.play(OutputPattern(BuzzerPattern.short), nowMs: now) }
             }
         }
         #expect(sim.actions.count == 16 && sim.timeline.count == 16)

@@ -67,6 +67,8 @@ struct SessionNoHalfMorningTests {
             #expect(standEnd - standStart == timings.standingMs)
             #expect(standStart - lyingEnd == timings.standCueMs)
             #expect(lyingEnd >= m.marks.captureEndMs + timings.lyingMs)
+            // Resumed or not, the stored marks rebuild what the session measured.
+            #expect(OrthostaticCalculator.result(rr: m.rawRR, heartRates: m.heartRates, marks: m.marks) == o)
         case .skipped:
             #expect(m.orthostatic == nil && m.marks.standStartMs == nil)
         case .failed:
