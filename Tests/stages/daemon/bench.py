@@ -1,7 +1,11 @@
-"""Figures for the README (a benchmark, not a test; run on a release build):
+"""Figures for the README (a benchmark, not a test; run on a release build linked as the package links it,
+with the Swift runtime static: deploy/build-deb):
 
-    swift build -c release --product recoverydeckd
+    swift build -c release --static-swift-stdlib --product recoverydeckd
     python3 Tests/stages/daemon/bench.py [--bin .build/release]
+
+(With the Swift runtime as shared libraries, the pages of libswiftCore & co. the process touches add about
+2.5 MB to VmRSS; the private, dirty part is the same.)
 
 - start to READY: spawn → the READY=1 datagram on NOTIFY_SOCKET (fresh database), median of 20;
 - RSS during a morning: VmRSS sampled every 50 ms through a whole simulated session, and VmHWM;
@@ -69,7 +73,10 @@ def session_rss(daemon):
             break
         time.sleep(0.05)
     with open(f"/proc/{process.pid}/status") as f:
-        hwm = next(int(l.split()[1]) for l in f if l.startswith("VmHWM"))
+        status = {l.split(":")[0]: l.split()[1] for l in f if l.startswith(("VmHWM", "RssAnon", "RssFile"))}
+    hwm = int(status["VmHWM"])
+    print(f"RSS at the readout: {status['RssAnon']} kB anonymous (heap, stacks), {status['RssFile']} kB file pages "
+          f"(the executable and shared libraries)")
     process.terminate()
     process.wait(10)
     shutil.rmtree(work)
