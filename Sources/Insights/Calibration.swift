@@ -5,7 +5,7 @@
 public struct CalibrationSettings: Sendable, Equatable {
     /// Lag-one autocorrelation of both series, in (−1, 1).
     public var rho: Double
-    /// Days per series.
+    /// Days per series (calendar days, some without a value, when `missing` > 0).
     public var n: Int
     public var trials: Int
     public var resamples: Int
@@ -16,10 +16,13 @@ public struct CalibrationSettings: Sendable, Equatable {
     public var alpha: Double
     /// The reporting floor |r| ≥ 0.25 that findings also need (Health Engine: "|r| ≥ 0.25 floor").
     public var floor: Double
+    /// Chance that a day has no value (both series lose it): the n days are a calendar with gaps, and the
+    /// test sees only the days left, with their dates. 0 = every day present.
+    public var missing: Double
 
     public init(
         rho: Double, n: Int, trials: Int, resamples: Int, seed: UInt64, effect: Double = 0, alpha: Double = 0.05,
-        floor: Double = Scan.minimumEffect
+        floor: Double = Scan.minimumEffect, missing: Double = 0
     ) {
         self.rho = rho
         self.n = n
@@ -29,6 +32,7 @@ public struct CalibrationSettings: Sendable, Equatable {
         self.effect = effect
         self.alpha = alpha
         self.floor = floor
+        self.missing = missing
     }
 
     /// Why the settings cannot run, as one sentence; nil when they can.
@@ -39,6 +43,7 @@ public struct CalibrationSettings: Sendable, Equatable {
         if resamples < 10 { return "resamples must be at least 10" }
         if !(effect > -1 && effect < 1) { return "effect must lie strictly between -1 and 1" }
         if !(alpha > 0 && alpha < 1) { return "alpha must lie strictly between 0 and 1" }
+        if !(missing >= 0 && missing <= 0.5) { return "missing must lie between 0 and 0.5" }
         return nil
     }
 }
@@ -88,16 +93,23 @@ public enum Calibration {
         let verdicts: [(naive: Bool, plain: Bool, engine: Bool, floor: Bool, big: Bool)?] = parallel.map(s.trials) {
             i in
             var rng = SeededGenerator(seed: s.seed, stream: i)
-            let x = autoregressive(rho: s.rho, n: s.n, rng: &rng)
+            var x = autoregressive(rho: s.rho, n: s.n, rng: &rng)
             let z = autoregressive(rho: s.rho, n: s.n, rng: &rng)
             let k = (1 - s.effect * s.effect).squareRoot()
             var y = z
             for t in 0..<s.n { y[t] = s.effect * x[t] + k * z[t] }
+            var days: [Int]? = nil
+            if s.missing > 0 {
+                let kept = (0..<s.n).filter { _ in rng.unit() >= s.missing }
+                x = kept.map { x[$0] }
+                y = kept.map { y[$0] }
+                days = kept
+            }
             let testSeed = rng.next()
-            guard let e = engine.run(x: x, y: y, seed: testSeed),
-                let b = plain.run(x: x, y: y, seed: testSeed)
+            guard let e = engine.run(x: x, y: y, days: days, seed: testSeed),
+                let b = plain.run(x: x, y: y, days: days, seed: testSeed)
             else { return nil }
-            let naive = StudentT.pearsonP(r: e.r, n: s.n) < s.alpha
+            let naive = StudentT.pearsonP(r: e.r, n: x.count) < s.alpha
             let big = abs(e.r) >= s.floor
             return (naive, b.p < s.alpha, e.p < s.alpha, e.p < s.alpha && big, big)
         }

@@ -3,7 +3,9 @@
   (statsmodels/stats/tests/test_multi.py) and 300 seeded random families, with ties;
 - the Sokal-windowed integrated autocorrelation time against emcee.autocorr.integrated_time (c = 5) on seeded
   AR(1) series;
-- Pearson r against numpy.corrcoef.
+- Pearson r against numpy.corrcoef;
+- the engine's effective number of days on series with missing days (Bartlett's sum over calendar lags from
+  present pairs) against a numpy FFT implementation of the same definition.
 The engine side answers through `insights-bench oracle` (a line protocol). Exits non-zero on any mismatch."""
 import logging
 import subprocess
@@ -51,6 +53,63 @@ for rho in (0.0, 0.3, 0.5, 0.7, 0.85, 0.95):
                 x[t] = rho * x[t - 1] + e[t]
             tau = emcee.autocorr.integrated_time(x, c=5, quiet=True)[0]
             cases.append(("tau", " ".join(repr(float(v)) for v in x), tau, 1e-9, f"tau rho={rho} n={n} #{rep}"))
+
+
+
+def calendar_acf(v, days):
+    """rho(k) over calendar lags from present pairs only, shrunk by (1 - k/T); and the pair counts N_k."""
+    span = days[-1] - days[0] + 1
+    c = v - v.mean()
+    z = np.zeros(span)
+    a = np.zeros(span)
+    z[days - days[0]] = c
+    a[days - days[0]] = 1
+    num = np.fft.irfft(np.abs(np.fft.rfft(z, 2 * span)) ** 2)[:span]
+    pairs = np.rint(np.fft.irfft(np.abs(np.fft.rfft(a, 2 * span)) ** 2)[:span])
+    k = np.arange(span)
+    per_pair = np.where(pairs > 0, num / np.maximum(pairs, 1), 0.0) / (num[0] / len(v))
+    return (1 - k / span) * per_pair, pairs, span
+
+
+def sokal(rho, c=5.0):
+    taus = 2.0 * np.cumsum(rho) - 1.0
+    m = np.arange(len(taus)) < c * taus
+    return int(np.argmin(m)) if np.any(m) else len(taus) - 1
+
+
+def calendar_effective_n(x, y, days):
+    """Bartlett's n / (1 + 2 sum_k (N_k/n) rho_x(k) rho_y(k)) with per-pair rho's, over the wider Sokal window."""
+    n = len(x)
+    rx, pairs, span = calendar_acf(x, days)
+    ry, _, _ = calendar_acf(y, days)
+    w = max(sokal(rx), sokal(ry))
+    k = np.arange(1, w + 1)
+    ux, uy = rx[1 : w + 1] / (1 - k / span), ry[1 : w + 1] / (1 - k / span)
+    s = 1 + 2 * np.sum(pairs[1 : w + 1] / n * (1 - k / span) * ux * uy)
+    return n / max(1.0, s)
+
+
+# The engine's effective n with missing days: calendar lags, present pairs only (numpy FFT implementation of the
+# same definition, Sources/Insights/Statistics/AssociationTest.swift). Without gaps it is the plain biased form.
+for k in range(60):
+    rho = float(rng.choice([0.0, 0.5, 0.7, 0.85]))
+    span = int(rng.integers(40, 400))
+    e = rng.standard_normal((2, span))
+    xy = np.empty((2, span))
+    xy[:, 0] = e[:, 0] / np.sqrt(1 - rho * rho)
+    for t in range(1, span):
+        xy[:, t] = rho * xy[:, t - 1] + e[:, t]
+    keep = rng.uniform(size=span) >= (0.0 if k % 5 == 0 else rng.uniform(0.05, 0.5))
+    if k % 7 == 1:
+        hole = int(rng.integers(0, span - 20))
+        keep[hole : hole + 20] = False  # a holiday
+    keep[0] = keep[-1] = True
+    days = np.nonzero(keep)[0]
+    x, y = xy[0, keep], xy[1, keep]
+    want = calendar_effective_n(x, y, days)
+    payload = f"{len(x)} " + " ".join(repr(float(v)) for v in np.concatenate([x, y])) + " " + " ".join(
+        str(int(d)) for d in days)
+    cases.append(("bartlett", payload, want, 1e-9, f"effective n rho={rho} span={span} present={len(x)} #{k}"))
 
 for k in range(100):
     n = int(rng.integers(3, 500))

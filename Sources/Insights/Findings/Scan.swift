@@ -4,8 +4,9 @@ import RecoveryCore
 /// days is one test of one family; BH-FDR at q = 0.10 over that whole family; |r| ≥ 0.25; then tiers.
 ///
 /// Pairing: a test keeps exactly the days on which both its values exist (missing is missing: a day
-/// without the feature or the outcome is out of that test, never filled), and the engine treats those
-/// days as one series in date order.
+/// without the feature or the outcome is out of that test, never filled). The engine takes those days in
+/// date order and knows their dates, so two values either side of a gap are not counted as neighbours when
+/// the autocorrelation correction is set (`AssociationTest`).
 public struct Scan: Sendable {
     /// Health Engine: "|r| ≥ 0.25 floor".
     public static let minimumEffect = 0.25
@@ -81,7 +82,8 @@ public struct Scan: Sendable {
         let test = AssociationTest(resamples: resamples, method: method)
         let seed = self.seed
         let results = Scan.testFamily(
-            candidates.map { ($0.pairs.x, $0.pairs.y) }, test: test, seed: seed, parallel: parallel)
+            candidates.map { ($0.pairs.x, $0.pairs.y) }, days: candidates.map(\.pairs.days), test: test,
+            seed: seed, parallel: parallel)
         var tested: [(Candidate, Association)] = []
         for (c, a) in zip(candidates, results) {
             if let a {
@@ -126,10 +128,11 @@ public struct Scan: Sendable {
     /// The family step alone: one engine test per pair of series, test i seeded from stream i of `seed`, spread
     /// over the caller's cores. (Exposed for the benchmark, which times exactly this step.)
     public static func testFamily(
-        _ pairs: [(x: [Double], y: [Double])], test: AssociationTest, seed: UInt64, parallel: ParallelFor
+        _ pairs: [(x: [Double], y: [Double])], days: [[Int]]? = nil, test: AssociationTest, seed: UInt64,
+        parallel: ParallelFor
     ) -> [Association?] {
         parallel.map(pairs.count) { i in
-            test.run(x: pairs[i].x, y: pairs[i].y, seed: SeededGenerator.derivedSeed(seed, stream: i))
+            test.run(x: pairs[i].x, y: pairs[i].y, days: days?[i], seed: SeededGenerator.derivedSeed(seed, stream: i))
         }
     }
 
@@ -146,8 +149,10 @@ public struct Scan: Sendable {
 
         // T2: same sign and p < 0.05 in each of two non-overlapping halves (first and second half of the days).
         let half = c.pairs.x.count / 2
-        let first = test.run(x: Array(c.pairs.x[..<half]), y: Array(c.pairs.y[..<half]), seed: seed)
-        let second = test.run(x: Array(c.pairs.x[half...]), y: Array(c.pairs.y[half...]), seed: seed &+ 1)
+        let p = c.pairs
+        let first = test.run(x: Array(p.x[..<half]), y: Array(p.y[..<half]), days: Array(p.days[..<half]), seed: seed)
+        let second = test.run(
+            x: Array(p.x[half...]), y: Array(p.y[half...]), days: Array(p.days[half...]), seed: seed &+ 1)
         finding.halves = [first, second]
         let stable = [first, second].allSatisfy { h in
             guard let h else { return false }

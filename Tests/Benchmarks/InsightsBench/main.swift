@@ -1,5 +1,5 @@
 // insights-bench: figures for the insights engine (calibration grid, scan timings). Prints, asserts nothing.
-//   insights-bench grid [--trials T] [--resamples B] [--seed S] [--rho list] [--n list] [--effect r]
+//   insights-bench grid [--trials T] [--resamples B] [--seed S] [--rho list] [--n list] [--effect r] [--missing f]
 //   insights-bench scan [--tests K] [--n N] [--resamples B] [--threads 1|2] [--repeat R]
 import Dispatch
 import Glibc
@@ -48,6 +48,7 @@ case "grid":
     let resamples = Int(options["resamples"] ?? "2000") ?? 2000
     let seed = UInt64(options["seed"] ?? "20260802") ?? 20_260_802
     let effect = Double(options["effect"] ?? "0") ?? 0
+    let missing = Double(options["missing"] ?? "0") ?? 0
     let asJSON = options["json"] != nil
     if !asJSON { print("rho\tn\ttrials\tnaive\tblock\tengine\tengine+floor\tfloor-only\tseconds") }
     for rho in list("rho", [0, 0.3, 0.5, 0.7, 0.85]) {
@@ -56,12 +57,14 @@ case "grid":
             // Each cell its own seed so Monte Carlo errors are independent between cells.
             let cellSeed = seed ^ (UInt64(rho * 1000) << 20) ^ UInt64(n)
             let s = CalibrationSettings(
-                rho: rho, n: Int(n), trials: trials, resamples: resamples, seed: cellSeed, effect: effect)
+                rho: rho, n: Int(n), trials: trials, resamples: resamples, seed: cellSeed, effect: effect,
+                missing: missing)
             let o = Calibration.run(s, parallel: dispatchParallel)
             let took = monotonicSeconds() - started
             if asJSON {
                 print(
-                    "{\"rho\": \(rho), \"n\": \(Int(n)), \"effect\": \(effect), \"trials\": \(o.trials), "
+                    "{\"rho\": \(rho), \"n\": \(Int(n)), \"effect\": \(effect), \"missing\": \(missing), "
+                        + "\"trials\": \(o.trials), "
                         + "\"resamples\": \(resamples), \"naive\": \(o.naiveRate), \"block_bootstrap\": "
                         + "\(o.blockBootstrapRate), \"engine\": \(o.engineRate), \"engine_with_floor\": "
                         + "\(o.engineWithFloorRate), \"floor_only\": \(o.floorOnlyRate), \"seconds\": \(took)}")
@@ -149,6 +152,13 @@ case "oracle":
             print(benjaminiHochbergQValues(values).map { "\($0)" }.joined(separator: " "))
         case "tau":
             if let t = Autocorrelation.integratedTime(values) { print("\(t.tau) \(t.window)") } else { print("nil") }
+        case "bartlett":
+            // bartlett n x1…xn y1…yn d1…dn → the engine's effective n on those days
+            let n = Int(values[0])
+            let days = values[(2 * n + 1)...(3 * n)].map { Int($0) }
+            let a = AssociationTest(resamples: 20).run(
+                x: Array(values[1...n]), y: Array(values[(n + 1)...(2 * n)]), days: days, seed: 1)
+            print(a.map { "\($0.effectiveN)" } ?? "nil")
         case "pearson":
             let n = Int(values[0])
             let r = pearson(Array(values[1...n]), Array(values[(n + 1)...(2 * n)]))
