@@ -127,4 +127,30 @@ public enum Calibration {
         }
         return outcome
     }
+
+    /// The shift test's calibration: `trials` AR(1) series of n values at lag-one autocorrelation ρ, with the
+    /// mean moved by `shift` marginal standard deviations after the middle day (0 = no shift: the rejection
+    /// rate is the false-positive rate). Counts p < α, and p < α with |r| ≥ `floor` (what a finding needs).
+    public static func runShifts(
+        rho: Double, n: Int, trials: Int, resamples: Int, seed: UInt64, shift: Double = 0, alpha: Double = 0.05,
+        floor: Double = Scan.minimumEffect, parallel: ParallelFor = .serial
+    ) -> (trials: Int, rejections: Int, withFloor: Int) {
+        let test = ShiftTest(resamples: resamples)
+        let step = shift / (1 - rho * rho).squareRoot()
+        let verdicts: [(Bool, Bool)?] = parallel.map(trials) { i in
+            var rng = SeededGenerator(seed: seed, stream: i)
+            var x = autoregressive(rho: rho, n: n, rng: &rng)
+            for t in (n / 2)..<n { x[t] += step }
+            guard let m = test.run(x, seed: rng.next()) else { return nil }
+            return (m.p < alpha, m.p < alpha && abs(m.r) >= floor)
+        }
+        var out = (trials: 0, rejections: 0, withFloor: 0)
+        for v in verdicts {
+            guard let v else { continue }
+            out.trials += 1
+            if v.0 { out.rejections += 1 }
+            if v.1 { out.withFloor += 1 }
+        }
+        return out
+    }
 }

@@ -86,7 +86,9 @@ struct InsightsCommandTests {
         #expect((alcohol["ci"] as? [Double])?.count == 2)
         #expect(["T1", "T2", "T3"].contains(alcohol["tier"] as? String ?? ""))
         let family = try #require(doc["family"] as? [[String: Any]])
-        #expect(doc["tested"] as? Int == family.count)
+        let shiftFamily = try #require(doc["shift_family"] as? [[String: Any]])
+        #expect(shiftFamily.count == 5)  // one shift test per morning metric at 120 days
+        #expect(doc["tested"] as? Int == family.count + shiftFamily.count)
         #expect(doc["headline"] as? String == first)
     }
 

@@ -36,10 +36,11 @@ struct ScanTests {
             let days = unrelatedRecords(seed: UInt64(seed), count: 120)
             let report = Scan(resamples: 300, seed: UInt64(seed)).run(days: days)
             // Everything is a true null except a score against the mean of the scores it is part of.
+            // No shift is planted either: every shift test is a null too.
             let isNull: (TestedPair) -> Bool = { t in !(t.outcome == .subjective && !t.feature.isBinary) }
-            nullTests += report.family.filter(isNull).count
-            let v = report.family.filter { isNull($0) && $0.survived }.count
-            let r = report.family.filter(\.survived).count
+            nullTests += report.family.filter(isNull).count + report.shifts.count
+            let v = report.family.filter { isNull($0) && $0.survived }.count + report.shifts.filter(\.survived).count
+            let r = report.family.filter(\.survived).count + report.shifts.filter(\.survived).count
             nullSurvivors += v
             shares.append(r > 0 ? Double(v) / Double(r) : 0)
         }
@@ -120,7 +121,7 @@ struct ScanTests {
             }
             #expect(abs(other!.association.r) <= abs(f.association.r))
         }
-        #expect(report.survived == report.findings.count)
+        #expect(report.survived == report.findings.count + report.shifts.filter(\.survived).count)
         #expect(report.survived <= report.family.filter(\.survived).count)
     }
 

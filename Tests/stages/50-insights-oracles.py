@@ -4,6 +4,7 @@
 - the Sokal-windowed integrated autocorrelation time against emcee.autocorr.integrated_time (c = 5) on seeded
   AR(1) series;
 - Pearson r against numpy.corrcoef;
+- Shao & Zhang's change-point statistic and its split against a numpy implementation of the definition;
 - the engine's effective number of days on series with missing days (Bartlett's sum over calendar lags from
   present pairs) against a numpy FFT implementation of the same definition.
 The engine side answers through `insights-bench oracle` (a line protocol). Exits non-zero on any mismatch."""
@@ -111,6 +112,38 @@ for k in range(60):
         str(int(d)) for d in days)
     cases.append(("bartlett", payload, want, 1e-9, f"effective n rho={rho} span={span} present={len(x)} #{k}"))
 
+
+
+def shao_zhang(x):
+    """Shao & Zhang (2010) G = max_k T(k)^2 / V(k) from the definition (numpy, O(n^2)), splits leaving at least
+    max(7, ceil(n/10)) values each side; returns G and the split k (values before it)."""
+    n = len(x)
+    m = max(7, -(-n // 10))
+    best, best_k = -1.0, m
+    for k in range(m, n - m + 1):
+        t2 = (np.sum(x[:k]) - k / n * np.sum(x)) ** 2 / n
+        left = np.cumsum(x[:k] - x[:k].mean())
+        right = np.cumsum((x[k:] - x[k:].mean())[::-1])
+        v = (np.sum(left**2) + np.sum(right**2)) / n**2
+        if t2 / v > best:
+            best, best_k = t2 / v, k
+    return best, best_k
+
+
+# The change-point statistic against its definition.
+for k in range(40):
+    n = int(rng.integers(14, 400))
+    rho = float(rng.choice([0.0, 0.5, 0.8]))
+    e = rng.standard_normal(n)
+    x = np.empty(n)
+    x[0] = e[0] / np.sqrt(1 - rho * rho)
+    for t in range(1, n):
+        x[t] = rho * x[t - 1] + e[t]
+    x[int(rng.integers(n // 4, 3 * n // 4)) :] += rng.choice([0.0, 1.0, -2.0])
+    x = x * rng.uniform(0.5, 30) + rng.uniform(-20, 60)
+    g, split = shao_zhang(x)
+    cases.append(("shift", " ".join(repr(float(v)) for v in x), [g, split], 1e-9, f"shift statistic n={n} #{k}"))
+
 for k in range(100):
     n = int(rng.integers(3, 500))
     x = rng.standard_normal(n) * rng.uniform(0.1, 100) + rng.uniform(-50, 50)
@@ -130,7 +163,7 @@ failures = 0
 counts = {}
 for (kind, _, expected, tol, label), line in zip(cases, out):
     counts[kind] = counts.get(kind, 0) + 1
-    got = np.array([float(v) for v in line.split()[: (len(expected) if kind == "bh" else 1)]])
+    got = np.array([float(v) for v in line.split()[: (len(expected) if kind in ("bh", "shift") else 1)]])
     want = np.atleast_1d(np.asarray(expected, dtype=float))
     err = np.max(np.abs(got - want) / np.maximum(1.0, np.abs(want)))
     if not np.isfinite(err) or err > tol:

@@ -1,7 +1,8 @@
 import RecoveryCore
 
 /// The findings scan (DESIGN §6, after the Health Engine README): every feature × outcome × lag with enough
-/// days is one test of one family; BH-FDR at q = 0.10 over that whole family; |r| ≥ 0.25; then tiers.
+/// days is one test of one family, and so is each outcome's test for a lasting shift in level (change point,
+/// from 45 values); BH-FDR at q = 0.10 over that whole family; |r| ≥ 0.25; then tiers.
 ///
 /// Pairing: a test keeps exactly the days on which both its values exist (missing is missing: a day
 /// without the feature or the outcome is out of that test, never filled). The engine takes those days in
@@ -79,6 +80,23 @@ public struct Scan: Sendable {
             }
         }
 
+        // Change points: each outcome's own series, from Floors.changePoint values.
+        var shiftSeries: [(outcome: Outcome, values: [Double], days: [Int])] = []
+        for outcome in Outcome.allCases {
+            let series = table.series(outcome)
+            if series.values.count < Floors.changePoint {
+                let have = series.values.count
+                pending.append(
+                    Pending(
+                        analysis: .changePoint, subject: outcome.label, have: have, need: Floors.changePoint,
+                        moreDays: Floors.changePoint - have,
+                        sentence: "\(outcome.label) shift in level: \(have) of \(Floors.changePoint) days with a value")
+                )
+            } else {
+                shiftSeries.append((outcome, series.values, series.days))
+            }
+        }
+
         let test = AssociationTest(resamples: resamples, method: method)
         let seed = self.seed
         let results = Scan.testFamily(
@@ -97,7 +115,26 @@ public struct Scan: Sendable {
                         feature: c.feature, lag: c.lag))
             }
         }
-        let q = benjaminiHochbergQValues(tested.map { $0.1.p })
+        let shiftTest = ShiftTest(resamples: resamples)
+        let series = shiftSeries
+        let shiftResults: [MeanShift?] = parallel.map(series.count) { i in
+            shiftTest.run(series[i].values, seed: SeededGenerator.derivedSeed(seed ^ 0x5348_4946, stream: i))
+        }
+        var shiftsTested: [(outcome: Outcome, result: MeanShift, days: [Int])] = []
+        for (s, result) in zip(shiftSeries, shiftResults) {
+            guard let result else { continue }  // a constant series has no level to shift
+            shiftsTested.append((s.outcome, result, s.days))
+        }
+
+        // One family: every association and every shift test of this scan.
+        let allQ = benjaminiHochbergQValues(tested.map { $0.1.p } + shiftsTested.map(\.result.p))
+        let q = Array(allQ[..<tested.count])
+        let shifts: [Shift] = zip(shiftsTested, allQ[tested.count...]).map { s, q in
+            Shift(
+                outcome: s.outcome, result: s.result, since: LocalDate(dayNumber: s.days[s.result.split]),
+                daysBefore: s.result.split, daysAfter: s.result.n - s.result.split, q: q,
+                survived: q <= Scan.fdrLevel && abs(s.result.r) >= Scan.minimumEffect)
+        }
         var family: [TestedPair] = []
         var survivors: [Int] = []
         for (i, (c, a)) in tested.enumerated() {
@@ -121,8 +158,8 @@ public struct Scan: Sendable {
         }
         let findings = Scan.collapseRelated(graded)
         return ScanReport(
-            tested: family.count, findings: findings, family: family, pending: pending,
-            days: table.byDay.count)
+            tested: family.count + shifts.count, findings: findings, family: family, shifts: shifts,
+            pending: pending, days: table.byDay.count)
     }
 
     /// The family step alone: one engine test per pair of series, test i seeded from stream i of `seed`, spread
@@ -258,6 +295,18 @@ struct DayTable: Sendable {
         ordered = map.keys.sorted()
     }
 
+    /// The outcome's values in date order, with their day numbers (days without a value left out).
+    func series(_ outcome: Outcome) -> (values: [Double], days: [Int]) {
+        var values: [Double] = []
+        var days: [Int] = []
+        for d in ordered {
+            guard let v = byDay[d].flatMap(outcome.value(in:)) else { continue }
+            values.append(v)
+            days.append(d)
+        }
+        return (values, days)
+    }
+
     /// Feature on morning d with outcome on morning d + lag, both present.
     func pairs(feature: Feature, outcome: Outcome, lag: Lag) -> PairedSeries {
         var p = PairedSeries()
@@ -307,19 +356,21 @@ struct DayTable: Sendable {
 
 /// What a scan found: the family size, the survivors with their tiers, and what is still waiting for days.
 public struct ScanReport: Sendable, Equatable {
-    /// N: tests in the family (every test BH saw).
+    /// N: tests in the family (every test BH saw: associations and shift tests).
     public var tested: Int
-    /// Survivors after related outcomes are collapsed, highest tier first.
+    /// Surviving associations after related outcomes are collapsed, highest tier first.
     public var findings: [Finding]
-    /// Every test with r, p, q.
+    /// Every association test with r, p, q.
     public var family: [TestedPair]
+    /// Every shift test (one per outcome with enough values), surviving or not.
+    public var shifts: [Shift]
     /// Analyses that could not run yet.
     public var pending: [Pending]
     /// Distinct days in the data.
     public var days: Int
 
-    /// M.
-    public var survived: Int { findings.count }
+    /// M: surviving associations (related outcomes counted once) and surviving shifts.
+    public var survived: Int { findings.count + shifts.filter(\.survived).count }
 
     /// Health Engine README: the family size sits at the top, before any result.
     public var headline: String { "\(tested) tested, \(survived) survived" }

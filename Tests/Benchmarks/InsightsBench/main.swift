@@ -1,5 +1,6 @@
 // insights-bench: figures for the insights engine (calibration grid, scan timings). Prints, asserts nothing.
 //   insights-bench grid [--trials T] [--resamples B] [--seed S] [--rho list] [--n list] [--effect r] [--missing f]
+//   insights-bench shifts [--trials T] [--resamples B] [--seed S] [--rho list] [--n list] [--shift d]
 //   insights-bench scan [--tests K] [--n N] [--resamples B] [--threads 1|2] [--repeat R]
 import Dispatch
 import Glibc
@@ -75,6 +76,52 @@ case "grid":
                     + "\(fmt(o.engineRate))\t\(fmt(o.engineWithFloorRate))\t\(fmt(o.floorOnlyRate))\t\(fmt(took, 1))")
         }
     }
+case "shifts":
+    // The change-point test's rejection rate on AR(1) series: --shift d moves the mean by d marginal SDs after
+    // the middle day (0: false-positive rate).
+    let trials = Int(options["trials"] ?? "1000") ?? 1000
+    let resamples = Int(options["resamples"] ?? "2000") ?? 2000
+    let seed = UInt64(options["seed"] ?? "20260805") ?? 20_260_805
+    let shift = Double(options["shift"] ?? "0") ?? 0
+    let asJSON = options["json"] != nil
+    if !asJSON { print("rho\tn\ttrials\tshift\trejected\twith-floor\tseconds") }
+    for rho in list("rho", [0, 0.3, 0.5, 0.7, 0.85]) {
+        for n in list("n", [45, 60, 90, 120, 365]) {
+            let started = monotonicSeconds()
+            let cellSeed = seed ^ (UInt64(rho * 1000) << 20) ^ UInt64(n)
+            let o = Calibration.runShifts(
+                rho: rho, n: Int(n), trials: trials, resamples: resamples, seed: cellSeed, shift: shift,
+                parallel: dispatchParallel)
+            let took = monotonicSeconds() - started
+            let rate = Double(o.rejections) / Double(max(1, o.trials))
+            let floored = Double(o.withFloor) / Double(max(1, o.trials))
+            if asJSON {
+                print(
+                    "{\"kind\": \"shift\", \"rho\": \(rho), \"n\": \(Int(n)), \"shift\": \(shift), "
+                        + "\"trials\": \(o.trials), \"resamples\": \(resamples), \"rate\": \(rate), "
+                        + "\"with_floor\": \(floored), \"seconds\": \(took)}")
+            } else {
+                print("\(rho)\t\(Int(n))\t\(o.trials)\t\(shift)\t\(fmt(rate))\t\(fmt(floored))\t\(fmt(took, 1))")
+            }
+        }
+    }
+case "person-shifts":
+    // Shift tests on synthetic people (no planted shift): how often each outcome's test rejects.
+    let people = Int(options["people"] ?? "100") ?? 100
+    let count = Int(options["days"] ?? "150") ?? 150
+    let resamples = Int(options["resamples"] ?? "500") ?? 500
+    var rejections = [Outcome: Int]()
+    var survivors = 0
+    for seed in 1...people {
+        let days = syntheticRecords(SyntheticPerson(seed: UInt64(seed)), count: count)
+        var report = Scan(resamples: resamples, seed: UInt64(seed))
+        report.habits = []
+        let r = report.run(days: days, parallel: dispatchParallel)
+        for s in r.shifts where s.result.p < 0.05 { rejections[s.outcome, default: 0] += 1 }
+        survivors += r.shifts.filter(\.survived).count
+    }
+    for o in Outcome.allCases { print("\(o.label): p < 0.05 in \(rejections[o, default: 0]) of \(people)") }
+    print("surviving shifts: \(survivors)")
 case "person":
     // Findings for synthetic people: --planted 1|0, --people K, --days N.
     let planted = (options["planted"] ?? "1") == "1"
@@ -143,6 +190,8 @@ case "oracle":
     //   bh p1 p2 …          → q1 q2 …
     //   tau x1 x2 …         → tau window
     //   pearson n x1…xn y1…yn → r
+    //   shift x1 … xn       → G split
+    //   bartlett n x… y… d… → effective n
     while let line = readLine() {
         let parts = line.split(separator: " ")
         guard let kind = parts.first else { continue }
@@ -152,6 +201,13 @@ case "oracle":
             print(benjaminiHochbergQValues(values).map { "\($0)" }.joined(separator: " "))
         case "tau":
             if let t = Autocorrelation.integratedTime(values) { print("\(t.tau) \(t.window)") } else { print("nil") }
+        case "shift":
+            // shift x1 … xn → Shao–Zhang's G and the split, with the engine's minimum segment
+            if let (g, k) = ShiftTest.statistic(values, minimumSegment: ShiftTest.minimumSegment(values.count)) {
+                print("\(g) \(k)")
+            } else {
+                print("nil")
+            }
         case "bartlett":
             // bartlett n x1…xn y1…yn d1…dn → the engine's effective n on those days
             let n = Int(values[0])
