@@ -35,9 +35,15 @@ struct ScanTests {
         for seed in 1...30 {
             let days = unrelatedRecords(seed: UInt64(seed), count: 120)
             let report = Scan(resamples: 300, seed: UInt64(seed)).run(days: days)
-            // Everything is a true null except a score against the mean of the scores it is part of.
+            // Everything is a true null except a score against the mean of the scores it is part of, and one
+            // measurement against another.
             // No shift is planted either: every shift test is a null too.
-            let isNull: (TestedPair) -> Bool = { t in !(t.outcome == .subjective && !t.feature.isBinary) }
+            let isNull: (TestedPair) -> Bool = { t in
+                // The measurements are one person's, so the metrics against each other are real associations,
+                // except against the subjective mean, which comes from the other person's questionnaires.
+                if case .metric(let m) = t.feature { return (m == .subjective) != (t.outcome == .subjective) }
+                return !(t.outcome == .subjective && !t.feature.isBinary)
+            }
             nullTests += report.family.filter(isNull).count + report.shifts.count
             let v = report.family.filter { isNull($0) && $0.survived }.count + report.shifts.filter(\.survived).count
             let r = report.family.filter(\.survived).count + report.shifts.filter(\.survived).count
@@ -103,6 +109,26 @@ struct ScanTests {
         #expect(f.nearTautological == "the subjective mean includes the fatigue score")
         #expect(f.sentence.hasSuffix("Near-tautological: the subjective mean includes the fatigue score."))
         #expect(f.tier == .t2)  // same morning: no order in time, so never T3
+    }
+
+    @Test("lying HR against the gaps is tested on the same morning and flagged near-tautological")
+    func gapAgainstLyingHRIsFlagged() throws {
+        let report = Scan(resamples: 300, seed: 2).run(days: syntheticRecords(SyntheticPerson(seed: 6), count: 120))
+        let tested = report.family.filter { $0.feature == .metric(.lyingHR) }
+        // Each unordered pair once, the earlier metric as the feature (rMSSD × lying HR is under rMSSD).
+        #expect(Set(tested.map(\.outcome)) == [.gapPeak, .gapAvg, .subjective])
+        #expect(report.family.contains { $0.feature == .metric(.rmssd) && $0.outcome == .lyingHR })
+        #expect(tested.allSatisfy { $0.lag == .zero })
+        // The synthetic person's lying HR and gaps both rise when recovery is low: the pair survives, once for the
+        // two related gaps, and says it is coupled by definition.
+        let f = try #require(
+            report.findings.first { $0.feature == .metric(.lyingHR) && [.gapAvg, .gapPeak].contains($0.outcome) })
+        let reason = try #require(f.nearTautological)
+        #expect(reason == DefinitionalCoupling.reason(.lyingHR, f.outcome))
+        #expect(f.sentence.hasPrefix("A higher lying HR and "))
+        #expect(f.sentence.hasSuffix("Near-tautological: \(reason)."))
+        #expect(f.tier <= .t2)  // same morning: no order in time
+        #expect(report.findings.filter { $0.feature == .metric(.lyingHR) && $0.outcome != .subjective }.count == 1)
     }
 
     @Test("gapAvg and gapPeak are reported once, as the stronger of the two")

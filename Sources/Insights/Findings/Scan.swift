@@ -40,44 +40,52 @@ public struct Scan: Sendable {
 
         var candidates: [Candidate] = []
         var pending: [Pending] = []
+        // Every feature against every outcome at both lags, and the morning metrics against each other on the same
+        // morning (Health Engine: "two-variable correlation at 60"; this is where pairs coupled by definition,
+        // such as gap avg and lying HR, are tested and flagged).
+        var plan: [(feature: Feature, outcome: Outcome, lag: Lag)] = []
         for feature in features {
             for outcome in Outcome.allCases {
-                for lag in Lag.allCases {
-                    let pairs = table.pairs(feature: feature, outcome: outcome, lag: lag)
-                    let subject = "\(feature.label) × \(outcome.label), lag \(lag.rawValue)"
-                    let need = Floors.pairedDays(for: lag)
-                    if pairs.x.count < need {
-                        let analysis: Pending.Analysis = lag == .zero ? .sameMorningAssociation : .laggedAssociation
-                        pending.append(
-                            Pending(
-                                analysis: analysis, subject: subject, have: pairs.x.count, need: need,
-                                moreDays: need - pairs.x.count,
-                                sentence: "\(subject): \(pairs.x.count) of \(need) days with both values",
-                                feature: feature, lag: lag))
-                        continue
-                    }
-                    if feature.isBinary {
-                        let tagged = pairs.x.filter { $0 == 1 }.count
-                        let untagged = pairs.x.count - tagged
-                        if min(tagged, untagged) < Floors.habitDaysEachSide {
-                            let side = tagged < Floors.habitDaysEachSide ? "tagged" : "untagged"
-                            pending.append(
-                                Pending(
-                                    analysis: .habitTagging, subject: subject, have: min(tagged, untagged),
-                                    need: Floors.habitDaysEachSide,
-                                    moreDays: Floors.habitDaysEachSide - min(tagged, untagged),
-                                    sentence:
-                                        "\(feature.label): \(side) on \(min(tagged, untagged)) of \(pairs.x.count) "
-                                        + "days; a habit is tested from \(Floors.habitDaysEachSide) tagged and "
-                                        + "\(Floors.habitDaysEachSide) untagged days: at least "
-                                        + "\(Floors.habitDaysEachSide - min(tagged, untagged)) more \(side) days",
-                                    feature: feature, lag: lag))
-                            continue
-                        }
-                    }
-                    candidates.append(Candidate(feature: feature, outcome: outcome, lag: lag, pairs: pairs))
+                for lag in Lag.allCases { plan.append((feature, outcome, lag)) }
+            }
+        }
+        for (i, a) in Outcome.allCases.enumerated() {
+            for b in Outcome.allCases.dropFirst(i + 1) { plan.append((.metric(a), b, .zero)) }
+        }
+        for (feature, outcome, lag) in plan {
+            let pairs = table.pairs(feature: feature, outcome: outcome, lag: lag)
+            let subject = "\(feature.label) × \(outcome.label), lag \(lag.rawValue)"
+            let need = Floors.pairedDays(for: lag)
+            if pairs.x.count < need {
+                let analysis: Pending.Analysis = lag == .zero ? .sameMorningAssociation : .laggedAssociation
+                pending.append(
+                    Pending(
+                        analysis: analysis, subject: subject, have: pairs.x.count, need: need,
+                        moreDays: need - pairs.x.count,
+                        sentence: "\(subject): \(pairs.x.count) of \(need) days with both values",
+                        feature: feature, lag: lag))
+                continue
+            }
+            if feature.isBinary {
+                let tagged = pairs.x.filter { $0 == 1 }.count
+                let untagged = pairs.x.count - tagged
+                if min(tagged, untagged) < Floors.habitDaysEachSide {
+                    let side = tagged < Floors.habitDaysEachSide ? "tagged" : "untagged"
+                    pending.append(
+                        Pending(
+                            analysis: .habitTagging, subject: subject, have: min(tagged, untagged),
+                            need: Floors.habitDaysEachSide,
+                            moreDays: Floors.habitDaysEachSide - min(tagged, untagged),
+                            sentence:
+                                "\(feature.label): \(side) on \(min(tagged, untagged)) of \(pairs.x.count) "
+                                + "days; a habit is tested from \(Floors.habitDaysEachSide) tagged and "
+                                + "\(Floors.habitDaysEachSide) untagged days: at least "
+                                + "\(Floors.habitDaysEachSide - min(tagged, untagged)) more \(side) days",
+                            feature: feature, lag: lag))
+                    continue
                 }
             }
+            candidates.append(Candidate(feature: feature, outcome: outcome, lag: lag, pairs: pairs))
         }
 
         // Change points: each outcome's own series, from Floors.changePoint values.

@@ -9,11 +9,13 @@ struct FindingsCommand: Command {
     static let discussion = """
         Every habit tag, caffeine amount and time, last meal time and questionnaire score is tested against
         every morning metric (rMSSD, lying HR, gap peak, gap avg, subjective mean), for the same morning
-        (lag 0) and the morning after (lag 1). A habit entered in the morning describes the evening before,
-        so lag 0 already means "the morning after the habit". The first line says how many tests were run
-        and how many survived: all tests of one scan are one family for the false-discovery check
-        (Benjamini-Hochberg, q <= 0.10), and a finding also needs |r| >= 0.25. p-values come from a
-        block bootstrap corrected for day-to-day autocorrelation.
+        (lag 0) and the morning after (lag 1); the metrics are also tested against each other on the
+        same morning. Pairs that move together by definition (a score and the subjective mean, a gap and
+        lying HR) are shown and labelled near-tautological. A habit entered in the morning describes the
+        evening before, so lag 0 already means "the morning after the habit". The first line says how
+        many tests were run and how many survived: all tests of one scan are one family for the
+        false-discovery check (Benjamini-Hochberg, q <= 0.10), and a finding also needs |r| >= 0.25.
+        p-values come from a block bootstrap corrected for day-to-day autocorrelation.
 
         Each morning metric is also tested for a lasting shift in its level (a change point, from 45
         days with a value), in the same family: "Your rMSSD has been 12 % lower since ...". A shift
@@ -62,8 +64,9 @@ struct FindingsCommand: Command {
     static func text(_ report: ScanReport, waiting deviationWait: [Pending]) -> String {
         var lines = [report.headline]
         lines.append(
-            "Family: every habit and input against every morning metric, lag 0 and 1; "
-                + "BH-FDR q <= \(Formatting.fixed(Scan.fdrLevel, digits: 2)), |r| >= \(Formatting.fixed(Scan.minimumEffect, digits: 2))."
+            "Family: every habit and input against every morning metric (lag 0 and 1), the metrics against each other, "
+                + "a shift test per metric; BH-FDR q <= \(Formatting.fixed(Scan.fdrLevel, digits: 2)), "
+                + "|r| >= \(Formatting.fixed(Scan.minimumEffect, digits: 2))."
         )
         for f in report.findings {
             lines.append("")

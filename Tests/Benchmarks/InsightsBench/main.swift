@@ -141,7 +141,10 @@ case "person":
             unrelated ? unrelatedRecords(seed: UInt64(seed), count: count) : syntheticRecords(person, count: count)
         let report = scan.run(days: days, parallel: dispatchParallel)
         let isNull: (TestedPair) -> Bool = {
-            unrelated ? !($0.outcome == .subjective && !$0.feature.isBinary) : $0.feature.isBinary
+            if case .metric(let m) = $0.feature {
+                return unrelated && (m == .subjective) != ($0.outcome == .subjective)
+            }
+            return unrelated ? !($0.outcome == .subjective && !$0.feature.isBinary) : $0.feature.isBinary
         }
         let v = report.family.filter { isNull($0) && $0.survived }.count
         let r = report.family.filter(\.survived).count
