@@ -1,7 +1,7 @@
 // insights-bench: figures for the insights engine (calibration grid, scan timings). Prints, asserts nothing.
 //   insights-bench grid [--trials T] [--resamples B] [--seed S] [--rho list] [--n list] [--effect r] [--missing f]
 //   insights-bench shifts [--trials T] [--resamples B] [--seed S] [--rho list] [--n list] [--shift d]
-//   insights-bench scan [--tests K] [--n N] [--resamples B] [--threads 1|2] [--repeat R]
+//   insights-bench scan [--tests K] [--n N] [--resamples B] [--threads 1|all|both] [--repeat R]
 import Dispatch
 import Glibc
 import Insights
@@ -163,30 +163,42 @@ case "person":
     print("null survivors \(nullSurvivors) of \(nullTests) null tests; runs with any: \(runsWithFalse) of \(people)")
     print("mean false share (null survivors / survivors): \(fmt(falseShare / Double(people)))")
 case "scan":
-    // Times the family step (engine test per pair + BH) on K pairs of AR(1) series, serial and on all cores.
+    // Times the family step (engine test per pair + BH) on K pairs of AR(1) series, on one thread or all cores
+    // (--threads 1|all|both); prints each repeat's seconds and their median.
     let tests = Int(options["tests"] ?? "120") ?? 120
     let n = Int(options["n"] ?? "365") ?? 365
     let resamples = Int(options["resamples"] ?? "2000") ?? 2000
     let repeats = Int(options["repeat"] ?? "5") ?? 5
     let rho = Double(options["rho"] ?? "0.7") ?? 0.7
+    let threads = options["threads"] ?? "both"
     var rng = SeededGenerator(seed: 42)
     let pairs = (0..<tests).map { _ in
-        (Calibration.autoregressive(rho: rho, n: n, rng: &rng), Calibration.autoregressive(rho: rho, n: n, rng: &rng))
+        (
+            x: Calibration.autoregressive(rho: rho, n: n, rng: &rng),
+            y: Calibration.autoregressive(rho: rho, n: n, rng: &rng)
+        )
     }
     let test = AssociationTest(resamples: resamples)
-    for (name, runner) in [("1 thread", ParallelFor.serial), ("all cores", dispatchParallel)] {
-        var best = Double.infinity
+    var runners: [(String, ParallelFor)] = []
+    if threads != "all" { runners.append(("1 thread", .serial)) }
+    if threads != "1" { runners.append(("all cores", dispatchParallel)) }
+    for (name, runner) in runners {
+        var times: [Double] = []
         var checksum = 0.0
         for _ in 0..<repeats {
             let t0 = monotonicSeconds()
-            let results = Scan.testFamily(pairs.map { (x: $0.0, y: $0.1) }, test: test, seed: 7, parallel: runner)
+            let results = Scan.testFamily(pairs, test: test, seed: 7, parallel: runner)
             let q = benjaminiHochbergQValues(results.map { $0?.p ?? 1 })
-            best = min(best, monotonicSeconds() - t0)
+            times.append(monotonicSeconds() - t0)
             checksum = q.reduce(0, +)
         }
+        let sorted = times.sorted()
+        let median =
+            sorted.count % 2 == 1
+            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
         print(
-            "scan \(tests) tests, n=\(n), B=\(resamples), \(name): best of \(repeats) \(fmt(best, 4)) s (sum q \(fmt(checksum, 3)))"
-        )
+            "swift scan \(tests) tests, n=\(n), B=\(resamples), \(name): median of \(repeats) \(fmt(median, 4)) s "
+                + "[\(times.map { fmt($0, 4) }.joined(separator: " "))] (sum q \(fmt(checksum, 3)))")
     }
 case "oracle":
     // Line protocol for Tests/stages/50-insights-oracles.sh: one case per stdin line, one answer per line.
