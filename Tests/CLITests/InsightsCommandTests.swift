@@ -126,12 +126,12 @@ struct InsightsCommandTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         for (args, message) in [
-            (["--rho", "1.5", "--n", "90"], "rho must lie strictly between -1 and 1."),
+            (["--rho", "1.5", "--n", "90"], "--rho must lie strictly between -1 and 1."),
             (["--n", "90"], "--rho is required."),
             (["--rho", "0.5"], "--n is required."),
             (["--rho", "abc", "--n", "90"], "--rho must be a number, not 'abc'."),
             (["--rho", "0.5", "--n", "3"], "--n must be a whole number from 8 to 100000, not '3'."),
-            (["--rho", "0.5", "--n", "90", "--effect", "-1"], "effect must lie strictly between -1 and 1."),
+            (["--rho", "0.5", "--n", "90", "--effect", "-1"], "--effect must lie strictly between -1 and 1."),
         ] {
             let out = try cli.run(["calibrate"] + args)
             #expect(out.status == 64)

@@ -73,11 +73,13 @@ struct FindingsCommand: Command {
             lines.append("\(f.tier.name)  \(f.sentence)")
             let a = f.association
             var detail =
-                "    \(f.feature.label) × \(Insights.Wording.label(f.outcome)), lag \(f.lag.rawValue): r = \(signed(a.r)), "
+                "    \(f.feature.label) × \(Insights.Wording.label(f.outcome)), lag \(f.lag.rawValue): "
+                + "r = \(signed(a.r)), "
                 + "95% CI \(signed(a.ciLow)) to \(signed(a.ciHigh)), \(a.n) days, q = \(qText(f.q))"
             if !f.collapsed.isEmpty {
                 detail +=
-                    "; strongest of \(([f.outcome] + f.collapsed).map { Insights.Wording.label($0) }.joined(separator: ", "))"
+                    "; strongest of "
+                    + ([f.outcome] + f.collapsed).map { Insights.Wording.label($0) }.joined(separator: ", ")
             }
             lines.append(detail)
             if let note = f.tierNote {

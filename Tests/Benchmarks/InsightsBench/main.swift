@@ -156,7 +156,8 @@ case "person":
         print("person \(seed): \(report.headline); habit survivors \(v) of \(r)")
         for f in report.findings where f.feature.isBinary || options["all"] != nil {
             print(
-                "  \(f.tier.name) \(f.feature.label) × \(f.outcome.label) lag \(f.lag.rawValue) r=\(fmt(f.association.r, 2)) "
+                "  \(f.tier.name) \(f.feature.label) × \(f.outcome.label) lag \(f.lag.rawValue) "
+                    + "r=\(fmt(f.association.r, 2)) "
                     + "q=\(fmt(f.q, 4)) n=\(f.association.n) | \(f.sentence) | \(f.tierNote ?? "")")
         }
     }
