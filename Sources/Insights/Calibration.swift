@@ -60,12 +60,16 @@ public struct CalibrationOutcome: Sendable, Equatable {
     public var engineWithFloorRejections: Int
     /// |r| ≥ floor alone, whatever the p-value: the ceiling of any test's power once the floor applies.
     public var floorOnlyRejections: Int
+    /// Trials whose engine CI (95 %) contains the true correlation `effect`.
+    public var ciCovered: Int = 0
 
     public var naiveRate: Double { rate(naiveRejections) }
     public var blockBootstrapRate: Double { rate(blockBootstrapRejections) }
     public var engineRate: Double { rate(engineRejections) }
     public var engineWithFloorRate: Double { rate(engineWithFloorRejections) }
     public var floorOnlyRate: Double { rate(floorOnlyRejections) }
+    /// Share of trials whose CI contains the true correlation (0.95 when the CI is honest).
+    public var ciCoverage: Double { rate(ciCovered) }
 
     /// Binomial standard error of a rate near `p` at this trial count.
     public func standardError(at p: Double) -> Double { (p * (1 - p) / Double(max(1, trials))).squareRoot() }
@@ -90,7 +94,9 @@ public enum Calibration {
         let engine = AssociationTest(resamples: settings.resamples, method: .calibrated)
         let plain = AssociationTest(resamples: settings.resamples, method: .blockBootstrap)
         let s = settings
-        let verdicts: [(naive: Bool, plain: Bool, engine: Bool, floor: Bool, big: Bool)?] = parallel.map(s.trials) {
+        let verdicts: [(naive: Bool, plain: Bool, engine: Bool, floor: Bool, big: Bool, covered: Bool)?] = parallel.map(
+            s.trials
+        ) {
             i in
             var rng = SeededGenerator(seed: s.seed, stream: i)
             var x = autoregressive(rho: s.rho, n: s.n, rng: &rng)
@@ -111,7 +117,10 @@ public enum Calibration {
             else { return nil }
             let naive = StudentT.pearsonP(r: e.r, n: x.count) < s.alpha
             let big = abs(e.r) >= s.floor
-            return (naive, b.p < s.alpha, e.p < s.alpha, e.p < s.alpha && big, big)
+            return (
+                naive, b.p < s.alpha, e.p < s.alpha, e.p < s.alpha && big, big,
+                e.ciLow <= s.effect && s.effect <= e.ciHigh
+            )
         }
         var outcome = CalibrationOutcome(
             settings: s, trials: 0, naiveRejections: 0, blockBootstrapRejections: 0, engineRejections: 0,
@@ -124,6 +133,7 @@ public enum Calibration {
             if v.engine { outcome.engineRejections += 1 }
             if v.floor { outcome.engineWithFloorRejections += 1 }
             if v.big { outcome.floorOnlyRejections += 1 }
+            if v.covered { outcome.ciCovered += 1 }
         }
         return outcome
     }

@@ -21,6 +21,7 @@ test), and asserts:
    needs, no test can do better than the floor alone (|r^| >= 0.25 in 0.731 of trials at r = 0.3 and 0.971 at
    r = 0.4, from 400 000 simulated pairs; see the README): the check asserts that the engine loses at most
    1 percentage point to the floor-only ceiling measured on the same trials.
+   The same lines check that the engine's 95 % CI covers the true r in 0.95 +/- 3.40 SE of the trials.
 5. Shift test (change point), rho in {0, .3, .5, .7, .85} x n in {45, 60, 90, 120, 365}: false-positive rate in
    0.05 +/- z*SE with z = 3.54 (25 cells).
 """
@@ -95,6 +96,13 @@ for c in power:
         failures.append(f"power {c['engine']:.3f} < {need} at r={c['effect']}")
     if lost > 0.01:
         failures.append(f"the engine loses {lost:.3f} to the floor-only ceiling at r={c['effect']}")
+    # The 95 % CI must cover the true r: Binomial(T, 0.95), band 0.95 +/- 3.40 SE (0.0069 at T = 1000).
+    cover_se = math.sqrt(0.95 * 0.05 / c["trials"])
+    cover_ok = abs(c["ci_coverage"] - 0.95) <= 3.40 * cover_se
+    print(f"  95 % CI covers r={c['effect']} in {c['ci_coverage']:.3f} of trials "
+          f"[{0.95 - 3.40 * cover_se:.3f}, {0.95 + 3.40 * cover_se:.3f}] {'ok' if cover_ok else 'FAIL'}")
+    if not cover_ok:
+        failures.append(f"CI coverage {c['ci_coverage']:.3f} at r={c['effect']}")
 if len(power) != 2:
     failures.append("expected the two power lines (r = 0.3 and 0.4)")
 

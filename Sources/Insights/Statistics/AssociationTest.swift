@@ -18,8 +18,12 @@
 ///   set of days), with ρ̂ from `Autocorrelation.calendarFunction`. Without gaps this is the sum above. The
 ///   blocks run over the days that have values (they only give the null its shape).
 /// - p = (1 + #{|r*| ≥ |r|}) / (B + 1) over the B null resamples.
-/// - The CI is the percentile interval of the paired block bootstrap (pairs kept together), its spread
-///   around r widened by the same factor the null needed, so CI and p tell the same story.
+/// - The CI is the percentile interval of the paired block bootstrap (pairs kept together), taken on Fisher's
+///   z = atanh r and scaled, like the null, to Bartlett's variance: for two autocorrelated series whose
+///   cross-correlation follows their autocorrelation, Var(r̂) ≈ (1 − r²)²·s/n with the same s as above
+///   (Bartlett 1946; Box, Jenkins & Reinsel, "Time Series Analysis", §12.1), so Var(z) ≈ 1/(n_eff − 3)
+///   whatever r is. A block resample keeps too little of the dependence here as well: unscaled, the interval
+///   covered the true r in 0.87–0.90 of trials at ρ = 0.85 (insights-bench grid, ci-cover), scaled 0.94–0.96.
 public struct AssociationTest: Sendable {
     public enum Method: String, Sendable, CaseIterable {
         /// The Health Engine construction alone: null-distribution block bootstrap, no rescaling.
@@ -77,12 +81,7 @@ public struct AssociationTest: Sendable {
             ? StudentT.pearsonP(r: r, n: n) : Double(1 + exceed) / Double(nullDraws.count + 1)
 
         var paired = kernel.pairedDraws(block: max(lx, ly), count: resamples, rng: &rng)
-        paired.sort()
-        let alpha = 1 - confidence
-        let lowQ = quantile(sorted: paired, alpha / 2) ?? r
-        let highQ = quantile(sorted: paired, 1 - alpha / 2) ?? r
-        let ciLow = max(-1, r + widening * (lowQ - r))
-        let ciHigh = min(1, r + widening * (highQ - r))
+        let (ciLow, ciHigh) = interval(r: r, paired: &paired, effectiveN: effectiveN)
         return Association(
             r: r, n: n, p: p, ciLow: min(ciLow, r), ciHigh: max(ciHigh, r), tauX: tx.tau, tauY: ty.tau,
             blockX: lx, blockY: ly, effectiveN: effectiveN, widening: widening, resamples: nullDraws.count)
@@ -90,6 +89,32 @@ public struct AssociationTest: Sendable {
 }
 
 extension AssociationTest {
+    /// The CI from the paired draws: their percentile interval as it is for the plain block bootstrap; for the
+    /// engine, on Fisher's z, spread about z(r) rescaled so the draws' SD is Bartlett's 1/√(n_eff − 3).
+    func interval(r: Double, paired: inout [Double], effectiveN: Double) -> (Double, Double) {
+        let alpha = 1 - confidence
+        guard method == .calibrated else {
+            paired.sort()
+            return (quantile(sorted: paired, alpha / 2) ?? r, quantile(sorted: paired, 1 - alpha / 2) ?? r)
+        }
+        let limit = 1 - 1e-12  // a resample with |r| = 1 has an infinite z
+        let z0 = fisherZ(max(-limit, min(limit, r)))
+        var zs = paired.map { fisherZ(max(-limit, min(limit, $0))) }
+        zs.sort()
+        guard zs.count >= 2, effectiveN > 3 else { return (-1, 1) }
+        var mean = 0.0
+        for v in zs { mean += v }
+        mean /= Double(zs.count)
+        var variance = 0.0
+        for v in zs { variance += (v - mean) * (v - mean) }
+        variance /= Double(zs.count - 1)
+        guard variance > 0 else { return (r, r) }
+        let scale = (1 / (effectiveN - 3) / variance).squareRoot()
+        let low = z0 + scale * ((quantile(sorted: zs, alpha / 2) ?? mean) - mean)
+        let high = z0 + scale * ((quantile(sorted: zs, 1 - alpha / 2) ?? mean) - mean)
+        return (inverseFisherZ(low), inverseFisherZ(high))
+    }
+
     /// Bartlett's s = n·Var(r) for two independent series: 1 + 2 Σ_{k=1..M} ρx(k)ρy(k) over the wider of the
     /// two Sokal windows, or over calendar lags weighted by present pairs when the days have gaps (see the
     /// type's comment). At least 1: never credit more independent days than there are days.

@@ -51,7 +51,7 @@ case "grid":
     let effect = Double(options["effect"] ?? "0") ?? 0
     let missing = Double(options["missing"] ?? "0") ?? 0
     let asJSON = options["json"] != nil
-    if !asJSON { print("rho\tn\ttrials\tnaive\tblock\tengine\tengine+floor\tfloor-only\tseconds") }
+    if !asJSON { print("rho\tn\ttrials\tnaive\tblock\tengine\tengine+floor\tfloor-only\tci-cover\tseconds") }
     for rho in list("rho", [0, 0.3, 0.5, 0.7, 0.85]) {
         for n in list("n", [90, 120, 365]) {
             let started = monotonicSeconds()
@@ -68,12 +68,14 @@ case "grid":
                         + "\"trials\": \(o.trials), "
                         + "\"resamples\": \(resamples), \"naive\": \(o.naiveRate), \"block_bootstrap\": "
                         + "\(o.blockBootstrapRate), \"engine\": \(o.engineRate), \"engine_with_floor\": "
-                        + "\(o.engineWithFloorRate), \"floor_only\": \(o.floorOnlyRate), \"seconds\": \(took)}")
+                        + "\(o.engineWithFloorRate), \"floor_only\": \(o.floorOnlyRate), \"ci_coverage\": \(o.ciCoverage), "
+                        + "\"seconds\": \(took)}")
                 continue
             }
             print(
                 "\(rho)\t\(Int(n))\t\(o.trials)\t\(fmt(o.naiveRate))\t\(fmt(o.blockBootstrapRate))\t"
-                    + "\(fmt(o.engineRate))\t\(fmt(o.engineWithFloorRate))\t\(fmt(o.floorOnlyRate))\t\(fmt(took, 1))")
+                    + "\(fmt(o.engineRate))\t\(fmt(o.engineWithFloorRate))\t\(fmt(o.floorOnlyRate))\t\(fmt(o.ciCoverage))\t"
+                    + "\(fmt(took, 1))")
         }
     }
 case "shifts":
