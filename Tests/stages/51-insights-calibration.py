@@ -54,33 +54,35 @@ expected = {(r, n) for r in (0.0, 0.3, 0.5, 0.7, 0.85) for n in (90, 120, 365)}
 if cells != expected:
     failures.append(f"grid cells {sorted(cells)} are not the 15 expected")
 
-z = z_for(15)
-print(f"association test, z = {z:.2f}")
-print(f"{'rho':>5} {'n':>4} {'trials':>6} {'naive':>6} {'block':>6} {'engine':>6}  band")
-for c in sorted(null, key=lambda c: (c["rho"], c["n"])):
-    lo, hi = band(c["trials"], z)
-    ok = lo <= c["engine"] <= hi
-    print(f"{c['rho']:>5} {c['n']:>4} {c['trials']:>6} {c['naive']:6.3f} {c['block_bootstrap']:6.3f} "
-          f"{c['engine']:6.3f}  [{lo:.3f}, {hi:.3f}] {'ok' if ok else 'FAIL'}")
-    if not ok:
-        failures.append(f"engine fpr {c['engine']:.3f} outside [{lo:.3f}, {hi:.3f}] at rho={c['rho']} n={c['n']}")
+def check_engine(cells, z, what):
+    """Prints each cell's rates and fails the cells whose engine rate is outside the band; returns the bands."""
+    print(f"{what}, z = {z:.2f}")
+    print(f"{'rho':>5} {'n':>4} {'trials':>6} {'naive':>6} {'block':>6} {'engine':>6}  band")
+    bands = {}
+    for c in sorted(cells, key=lambda c: (c["rho"], c["n"])):
+        lo, hi = band(c["trials"], z)
+        bands[(c["rho"], c["n"])] = (lo, hi)
+        ok = lo <= c["engine"] <= hi
+        print(f"{c['rho']:>5} {c['n']:>4} {c['trials']:>6} {c['naive']:6.3f} {c['block_bootstrap']:6.3f} "
+              f"{c['engine']:6.3f}  [{lo:.3f}, {hi:.3f}] {'ok' if ok else 'FAIL'}")
+        if not ok:
+            failures.append(f"{what}: engine fpr {c['engine']:.3f} outside [{lo:.3f}, {hi:.3f}] "
+                            f"at rho={c['rho']} n={c['n']}")
+    return bands
+
+
+bands = check_engine(null, z_for(15), "association test")
+for c in null:
+    lo, hi = bands[(c["rho"], c["n"])]
     # The check must catch a test that ignores autocorrelation.
     if c["rho"] >= 0.5 and lo <= c["naive"] <= hi:
         failures.append(f"the check would pass the naive test at rho={c['rho']} n={c['n']}: it cannot tell")
     if (c["rho"], c["n"]) == (0.85, 90) and lo <= c["block_bootstrap"] <= hi:
         failures.append("the check would pass the plain block bootstrap at rho=0.85 n=90: it cannot tell")
 
-z = z_for(4)
 if len(gaps) != 4:
     failures.append(f"expected 4 missing-days cells, got {len(gaps)}")
-print(f"with {gaps[0]['missing'] if gaps else 0:.0%} of days missing, z = {z:.2f}")
-for c in sorted(gaps, key=lambda c: (c["rho"], c["n"])):
-    lo, hi = band(c["trials"], z)
-    ok = lo <= c["engine"] <= hi
-    print(f"{c['rho']:>5} {c['n']:>4} {c['trials']:>6} {c['naive']:6.3f} {c['block_bootstrap']:6.3f} "
-          f"{c['engine']:6.3f}  [{lo:.3f}, {hi:.3f}] {'ok' if ok else 'FAIL'}")
-    if not ok:
-        failures.append(f"engine fpr with missing days {c['engine']:.3f} at rho={c['rho']} n={c['n']}")
+check_engine(gaps, z_for(4), f"with {gaps[0]['missing'] if gaps else 0:.0%} of days missing")
 
 for c in power:
     need = {0.3: 0.75, 0.4: 0.97}.get(round(c["effect"], 2))
