@@ -32,10 +32,10 @@ let package = Package(
         .target(name: "BlueZ", dependencies: ["CBlueZ", "Platform", "HeartRateProtocol"], swiftSettings: strict),
         .target(name: "Panel", dependencies: ["CGPIOD", "Platform", "RecoveryCore"], swiftSettings: strict),
         // Administration over SSH: readiness checks, charts, history import (doctor, report, import).
-        .target(name: "Admin", dependencies: ["CSQLite", "RecoveryCore", "Platform"], swiftSettings: strict),
+        .target(name: "Admin", dependencies: ["CSQLite", "RecoveryCore", "Platform", "Panel"], swiftSettings: strict),
         .target(
             name: "Appliance",
-            dependencies: ["RecoveryCore", "HeartRateProtocol", "Platform", "Store", "BlueZ", "Panel"],
+            dependencies: ["RecoveryCore", "HeartRateProtocol", "Platform", "Store", "BlueZ", "Panel", "CSQLite"],
             swiftSettings: strict),
 
         // Executables.
@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "RecoveryCore", "Store", "Panel", "Platform"]),
         .testTarget(name: "CLITests", dependencies: ["Store", "RecoveryCore"], exclude: ["HelpSnapshots"]),
         .testTarget(name: "ProjectTests"),
-        .testTarget(name: "AdminTests", dependencies: ["Admin", "RecoveryCore"]),
+        .testTarget(name: "AdminTests", dependencies: ["Admin", "RecoveryCore", "Panel"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -39,9 +39,12 @@ public enum ATTSocket {
         return classify(errno, call: "connect", peer: peer)
     }
 
-    /// A listening socket for incoming ATT connections on `adapter` (the peripheral side).
-    public static func listen(on adapter: BluetoothAddress) throws(BlueZError) -> FileDescriptor {
-        let fd = try open(boundTo: adapter)
+    /// A listening socket for incoming ATT connections on `adapter` (the peripheral side), whose
+    /// identity address is public or, with a static address set, random.
+    public static func listen(on adapter: BluetoothAddress, type: BluetoothAddressType = .lePublic)
+        throws(BlueZError) -> FileDescriptor
+    {
+        let fd = try open(boundTo: adapter, type: type)
         guard Glibc.listen(fd.rawValue, 4) == 0 else {
             let errno = Errno.current
             fd.close()
@@ -92,7 +95,9 @@ public enum ATTSocket {
         }
     }
 
-    private static func open(boundTo adapter: BluetoothAddress) throws(BlueZError) -> FileDescriptor {
+    private static func open(boundTo adapter: BluetoothAddress, type: BluetoothAddressType = .lePublic)
+        throws(BlueZError) -> FileDescriptor
+    {
         let raw = cbluez_l2cap_socket()
         guard raw >= 0 else {
             let errno = Errno.current
@@ -101,7 +106,7 @@ public enum ATTSocket {
         }
         let fd = FileDescriptor(rawValue: raw)
         let bound = adapter.littleEndianBytes.withUnsafeBufferPointer {
-            cbluez_l2cap_bind(raw, $0.baseAddress, BluetoothAddressType.lePublic.rawValue, UInt16(CBLUEZ_ATT_CID))
+            cbluez_l2cap_bind(raw, $0.baseAddress, type.rawValue, UInt16(CBLUEZ_ATT_CID))
         }
         guard bound == 0 else {
             let errno = Errno.current

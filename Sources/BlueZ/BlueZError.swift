@@ -72,8 +72,8 @@ public enum BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "(close Polar Beat, Elite HRV or similar), out of range, or asleep — wear it with moistened "
                 + "electrodes to wake it."
         case .attChannelBusy(let address):
-            "Another program on this box is already connected to the strap \(address): run "
-                + "`bluetoothctl disconnect \(address)` and try again."
+            "Another program on this box is already connected to the strap \(address) (a measurement under way, "
+                + "or bluetoothd): wait for it to end, or run `bluetoothctl disconnect \(address)`, and try again."
         case .noStrapFound(let seconds):
             "No Polar H10 found in \(seconds) s: wear the strap with moistened electrodes (it sleeps off-body), "
                 + "and disconnect it from phone apps, which make it invisible."

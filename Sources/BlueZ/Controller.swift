@@ -49,16 +49,21 @@ extension Controller {
         try choose(name, from: try all(socket), rfkill: Rfkill.switches(root: rfkillRoot))
     }
 
+    /// The controller called `name` ("hci1"), else the sentence listing the ones there are.
+    public static func named(_ name: String, in controllers: [Controller]) throws(BlueZError) -> Controller {
+        guard let found = controllers.first(where: { $0.name == name }) else {
+            throw .adapterNotFound(name: name, available: controllers.map(\.name))
+        }
+        return found
+    }
+
     /// The choice itself, separate from the I/O so it can be tested.
     static func choose(_ name: String?, from controllers: [Controller], rfkill: [RfkillSwitch]) throws(BlueZError)
         -> Controller
     {
         let chosen: Controller
         if let name {
-            guard let found = controllers.first(where: { $0.name == name }) else {
-                throw .adapterNotFound(name: name, available: controllers.map(\.name))
-            }
-            chosen = found
+            chosen = try named(name, in: controllers)
         } else {
             guard let first = controllers.first else { throw .noAdapter }
             chosen =

@@ -11,6 +11,12 @@ extension ManagementSocket {
         _ = try request(.setLowEnergy(on), to: index)
     }
 
+    /// Gives an LE-only controller a static random address (it must be powered off); advertising and
+    /// connections then use it, as older Polar H10 firmware does (DESIGN §5).
+    public func setStaticAddress(_ address: BluetoothAddress, controller index: ControllerIndex) throws(BlueZError) {
+        _ = try request(.setStaticAddress(address), to: index)
+    }
+
     /// Connectable, general-discoverable advertising of `data` (the kernel adds the LE flags field).
     public func addAdvertising(instance: UInt8, data: AdvertisingData, controller index: ControllerIndex)
         throws(BlueZError)

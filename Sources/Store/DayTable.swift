@@ -27,7 +27,7 @@ public enum DayTable {
             number(q?.scores.stress.value), number(q?.scores.sleep.value), number(q?.scores.mean),
             q?.habits.joined(separator: ";") ?? "", q?.caffeineTime?.description ?? "", number(q?.caffeineMg),
             q?.lastMealTime?.description ?? "", q?.notes ?? "",
-            number(m?.startedAtEpoch), number(m?.durationMs), m.map { ExportDocument.qualityText($0.quality) } ?? "",
+            number(m?.startedAtEpoch), number(m?.durationMs), m?.quality.code ?? "",
             number(m?.hrv?.rmssdMs), number(m?.hrv?.meanRRMs), number(m?.meanHRBpm ?? m?.hrv?.meanHRBpm),
             number(m?.hrv?.sdnnMs), number(m?.hrv?.accepted), number(m?.hrv?.rejected), number(m?.hrv?.artifactRatio),
             m?.orthostaticStatus.rawValue ?? "", number(m?.orthostatic?.avgLyingHR),

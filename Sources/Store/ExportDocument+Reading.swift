@@ -80,12 +80,7 @@ extension ExportDocument {
 
     private static func measurement(_ m: Field, date: LocalDate) throws(ExportError) -> MorningMeasurement {
         let qualityText = try m["quality"].string()
-        let quality: Quality
-        if qualityText == "ok" {
-            quality = .ok
-        } else if let reason = QualityFailure(rawValue: qualityText) {
-            quality = .fail(reason)
-        } else {
+        guard let quality = Quality(code: qualityText) else {
             throw m["quality"].error("is not a known quality (\(qualityText))")
         }
         let statusText = try m["orthostaticStatus"].string()

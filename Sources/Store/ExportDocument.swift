@@ -147,7 +147,7 @@ public struct ExportDocument: Hashable, Sendable {
         var members: [(String, JSONValue)] = [
             ("startedAt", .integer(m.startedAtEpoch)),
             ("durationMs", .integer(m.durationMs)),
-            ("quality", .string(qualityText(m.quality))),
+            ("quality", .string(m.quality.code)),
             ("hrv", hrv),
             ("meanHRBpm", JSONValue(m.meanHRBpm)),
             ("orthostaticStatus", .string(m.orthostaticStatus.rawValue)),
@@ -192,13 +192,5 @@ public struct ExportDocument: Hashable, Sendable {
             ("at", .integer(e.at)), ("day", JSONValue(e.day?.iso)), ("kind", .string(e.kind.rawValue)),
             ("value", JSONValue(e.value)), ("payload", JSONValue(e.payload)),
         ])
-    }
-
-    /// `ok` or the failure reason, as stored and exported.
-    public static func qualityText(_ quality: Quality) -> String {
-        switch quality {
-        case .ok: "ok"
-        case .fail(let reason): reason.rawValue
-        }
     }
 }

@@ -4,10 +4,12 @@ extension Store {
     /// Saves a finished morning in one transaction (DESIGN §4): the day's measurement row, replacing
     /// an earlier one for the same day (remeasure overwrites, spec §6.1, no versions), and the
     /// analytics events the morning implies (`AnalyticsEvent.describing(_:at:)`). After a crash at
-    /// any instant the day is either as it was or complete.
+    /// any instant the day is either as it was or complete. A day the box measured is the box's own from then
+    /// on: its imported mark goes, so a later history import leaves it alone unless forced.
     public func saveMorning(_ morning: MorningMeasurement, recordedAt: Int64) throws(StoreError) {
         try database.transaction { () throws(StoreError) in
             try writeMeasurement(morning, recordedAt: recordedAt)
+            try clearImportedMark(morning.date)
             for event in AnalyticsEvent.describing(morning, at: recordedAt) { try writeEvent(event) }
         }
     }
@@ -20,11 +22,6 @@ extension Store {
     func writeMeasurement(_ m: MorningMeasurement, recordedAt: Int64) throws(StoreError) {
         let rr = try SampleEncoding.encode(rr: m.rawRR)
         let hr = try SampleEncoding.encode(heartRates: m.heartRates)
-        let qualityText: String
-        switch m.quality {
-        case .ok: qualityText = "ok"
-        case .fail(let reason): qualityText = reason.rawValue
-        }
         try database.run("DELETE FROM measurement WHERE day = ?1", [.text(m.date.iso)])
         try database.run(
             """
@@ -37,7 +34,7 @@ extension Store {
                 ?22, ?23, ?24, ?25, ?26, ?27)
             """,
             [
-                .text(m.date.iso), .integer(m.startedAtEpoch), .integer(m.durationMs), .text(qualityText),
+                .text(m.date.iso), .integer(m.startedAtEpoch), .integer(m.durationMs), .text(m.quality.code),
                 SQLValue(m.hrv?.accepted), SQLValue(m.hrv?.rejected), SQLValue(m.hrv?.artifactRatio),
                 SQLValue(m.hrv?.rmssdMs), SQLValue(m.hrv?.meanRRMs), SQLValue(m.hrv?.meanHRBpm),
                 SQLValue(m.hrv?.sdnnMs), SQLValue(m.meanHRBpm), .text(m.orthostaticStatus.rawValue),
@@ -61,12 +58,7 @@ extension Store {
             (row) throws(StoreError) -> MorningMeasurement in
             let day = try Store.date(row, 0)
             let qualityText = row.text(3) ?? ""
-            let quality: Quality
-            if qualityText == "ok" {
-                quality = .ok
-            } else if let reason = QualityFailure(rawValue: qualityText) {
-                quality = .fail(reason)
-            } else {
+            guard let quality = Quality(code: qualityText) else {
                 throw .corrupt("the measurement of \(day) has an unknown quality \"\(qualityText)\"", sql: sql)
             }
             let statusText = row.text(12) ?? ""

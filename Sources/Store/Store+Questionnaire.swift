@@ -2,10 +2,12 @@ import RecoveryCore
 
 extension Store {
     /// Saves the day's questionnaire, replacing any earlier answers for the same day together with
-    /// their habit tags, in one transaction. `recordedAt` is seconds since the Unix epoch.
+    /// their habit tags, in one transaction. `recordedAt` is seconds since the Unix epoch. A day checked in on
+    /// the box is the box's own from then on: its imported mark goes (a later import keeps it unless forced).
     public func saveQuestionnaire(_ questionnaire: Questionnaire, recordedAt: Int64) throws(StoreError) {
         try database.transaction { () throws(StoreError) in
             try writeQuestionnaire(questionnaire, recordedAt: recordedAt)
+            try clearImportedMark(questionnaire.date)
         }
     }
 
@@ -69,5 +71,10 @@ extension Store {
         let text = row.text(column) ?? ""
         guard let date = LocalDate(iso: text) else { throw .corrupt("a stored day \"\(text)\" is not a date") }
         return date
+    }
+
+    /// Inside a transaction: the day stops counting as imported (the box wrote to it).
+    func clearImportedMark(_ date: LocalDate) throws(StoreError) {
+        try database.run("DELETE FROM imported_day WHERE day = ?1", [.text(date.iso)])
     }
 }

@@ -1,3 +1,5 @@
+import HeartRateProtocol
+
 /// The virtual strap's command line.
 struct SimulatorOptions {
     /// One link loss: at `atS` seconds (wall) after notifications first started, for `forS` seconds.
@@ -7,6 +9,8 @@ struct SimulatorOptions {
     }
 
     var adapter: String?
+    /// A static random address to use instead of the controller's public one (older H10 firmware).
+    var staticAddress: BluetoothAddress?
     var rrFile: String?
     var seed: UInt64 = 1
     var day = 0
@@ -21,8 +25,8 @@ struct SimulatorOptions {
     var quiet = false
 
     static let usage = """
-        usage: h10sim [--adapter hciN] [--rr-file PATH | --day N] [--seed S] [--stand-at SECONDS]
-                      [--hr-only] [--dropout T:D]... [--artifacts RATE] [--speed F]
+        usage: h10sim [--adapter hciN] [--static-address ADDR] [--rr-file PATH | --day N] [--seed S]
+                      [--stand-at SECONDS] [--hr-only] [--dropout T:D]... [--artifacts RATE] [--speed F]
                       [--name NAME] [--battery PERCENT] [--firmware TEXT] [--quiet]
 
         A virtual Polar H10 on a Bluetooth controller of this machine: advertises "Polar H10 XXXXXXXX"
@@ -30,6 +34,10 @@ struct SimulatorOptions {
         (L2CAP CID 4), and notifies about once a second the RR intervals that elapsed.
 
           --adapter hciN     controller to use (default: the first one); h10sim powers it on with LE
+          --static-address ADDR
+                             advertise and accept connections from this static random address
+                             (two top bits set, e.g. C4:11:22:33:44:55), as H10 firmware before
+                             mid-2024 does; the controller is powered off to set it
           --rr-file PATH     replay RR intervals, one per line in ms; h10sim exits 0 once all are sent
           --day N, --seed S  otherwise: day N of the seeded synthetic person (default day 0, seed 1)
           --stand-at SECONDS the synthetic person stands up then (orthostatic rise)
@@ -67,6 +75,13 @@ struct SimulatorOptions {
                     throw .usage("--adapter takes a controller name such as hci0, not \"\(name)\".")
                 }
                 options.adapter = name
+            case "--static-address":
+                let text = try value(word)
+                guard let address = BluetoothAddress(text), address.isStaticRandomForm else {
+                    throw .usage(
+                        "--static-address takes a static random address (first byte C0–FF), not \"\(text)\".")
+                }
+                options.staticAddress = address
             case "--rr-file": options.rrFile = try value(word)
             case "--seed":
                 let text = try value(word)

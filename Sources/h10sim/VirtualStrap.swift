@@ -13,6 +13,8 @@ final class VirtualStrap<Source: BeatSource> {
     private let options: SimulatorOptions
     private let management: ManagementSocket
     private let controller: Controller
+    /// The address centrals see and connect to: the static random one if given, else the public one.
+    private let address: BluetoothAddress
     private let listener: FileDescriptor
     private let signals: SignalFD
     private var server: GATTServer
@@ -40,8 +42,10 @@ final class VirtualStrap<Source: BeatSource> {
         pacer = NotificationPacer(source: source, speed: options.speed, heartRateOnly: options.heartRateOnly)
         do {
             management = try ManagementSocket()
-            controller = try Self.prepare(options.adapter, management)
-            listener = try ATTSocket.listen(on: controller.address)
+            controller = try Self.prepare(options.adapter, staticAddress: options.staticAddress, management)
+            address = options.staticAddress ?? controller.address
+            // The kernel matches an incoming link to a listener by the controller's identity address.
+            listener = try ATTSocket.listen(on: address, type: options.staticAddress == nil ? .lePublic : .leRandom)
         } catch {
             throw .bluetooth(error)
         }
@@ -58,21 +62,25 @@ final class VirtualStrap<Source: BeatSource> {
         signals.close()
     }
 
-    /// The named controller (or the first), powered on with LE: the simulator sets up its side.
-    private static func prepare(_ name: String?, _ management: ManagementSocket) throws(BlueZError) -> Controller {
+    /// The named controller (or the first), powered on with LE and, if asked, a static random address
+    /// (which the kernel takes only while the controller is off): the simulator sets up its side.
+    private static func prepare(_ name: String?, staticAddress: BluetoothAddress?, _ management: ManagementSocket)
+        throws(BlueZError) -> Controller
+    {
         let controllers = try Controller.all(management)
         let chosen: Controller
         if let name {
-            guard let found = controllers.first(where: { $0.name == name }) else {
-                throw .adapterNotFound(name: name, available: controllers.map(\.name))
-            }
-            chosen = found
+            chosen = try Controller.named(name, in: controllers)
         } else {
             guard let first = controllers.first else { throw .noAdapter }
             chosen = first
         }
+        if let staticAddress {
+            if chosen.isPowered { try management.setPowered(false, controller: chosen.index) }
+            try management.setStaticAddress(staticAddress, controller: chosen.index)
+        }
         if !chosen.lowEnergyEnabled { try management.setLowEnergy(true, controller: chosen.index) }
-        if !chosen.isPowered { try management.setPowered(true, controller: chosen.index) }
+        if !chosen.isPowered || staticAddress != nil { try management.setPowered(true, controller: chosen.index) }
         try? management.removeAdvertising(instance: 0, controller: chosen.index)
         return chosen
     }
@@ -154,7 +162,7 @@ final class VirtualStrap<Source: BeatSource> {
             throw .bluetooth(error)
         }
         renewAdvertisingAtMs = SystemClock.monotonicMs() + Self.renewAdvertisingMs
-        log("advertising name=\"\(options.advertisedName)\" address=\(controller.address) adapter=\(controller.name)")
+        log("advertising name=\"\(options.advertisedName)\" address=\(address) adapter=\(controller.name)")
     }
 
     /// A real strap advertises every few hundred milliseconds; the kernel's virtual controllers

@@ -1,1 +1,7 @@
-print("recoverydeckd: not built yet")
+import Appliance
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+exit(DaemonCommandLine.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,4 +1,5 @@
 import Foundation
+import Panel
 import Testing
 
 @testable import Admin
@@ -19,8 +20,8 @@ struct DoctorTests {
         f.strapDaysSinceSeen = 1
         f.gpioChips = [.init(path: "/dev/gpiochip4", label: "pinctrl-rp1", lineCount: 54)]
         f.gpioLines = [
-            .init(role: "pin_go", offset: 17, consumer: "recoverydeckd"),
-            .init(role: "pin_red", offset: 22, consumer: nil),
+            .init(role: "pin_go", offset: 17, consumer: "go-button", panelConsumer: "go-button"),
+            .init(role: "pin_red", offset: 22, consumer: nil, panelConsumer: "red"),
         ]
         f.database = .init(
             path: "/var/lib/recoverydeck/recoverydeck.db", exists: true, mode: 0o100600, ownerUID: 994,
@@ -73,6 +74,14 @@ struct DoctorTests {
             ),
             ("kernel", { $0.kernelVersion = KernelVersion(6, 1, 85) }, "apt full-upgrade"),
             ("strap", { $0.strapAddress = nil }, "recoverydeck pair"),
+            ("strap", { $0.strapKnownToBluetoothd = true }, "bluetoothctl remove A0:9E:1A:00:11:22"),
+            (
+                "adapter",
+                {
+                    $0.adapters = [.init(name: "hci0", isUp: true, address: "B8:27:EB:00:00:01")]
+                    $0.wantedAdapter = "B8:27:EB:00:00:02"
+                }, "set adapter in"
+            ),
             (
                 "gpio",
                 {
@@ -81,7 +90,15 @@ struct DoctorTests {
                 }, "chip_label"
             ),
             ("gpio", { $0.gpioChips = [] }, "gpiodetect"),
-            ("gpio", { $0.gpioLines[1].consumer = "pigpiod" }, "stop pigpiod"),
+            ("gpio", { $0.gpioLines[1].consumer = "pigpiod" }, "holding them as \"pigpiod\""),
+            (
+                "gpio",
+                {
+                    $0.daemon = .notRunning
+                    $0.callerHasNetAdmin = true
+                    $0.gpioLines[1].consumer = "red"
+                }, "holding them as \"go-button\""
+            ),
             ("gpio", { $0.gpioLines[1].offset = 60 }, "correct pin_red"),
             ("database", { $0.database!.integrity = "*** in database main ***\nPage 5: btree" }, ".recover"),
             ("database", { $0.database!.mode = 0o100644 }, "chmod 600"),
@@ -94,6 +111,7 @@ struct DoctorTests {
             #expect(check.verdict == .fail, "\(name): \(check.line)")
             #expect(check.fix?.contains(fix) == true, "\(name): \(check.line)")
             #expect(check.line.hasPrefix("FAIL  \(name)"))
+            #expect(!check.line.contains("\n"), "one line per check: \(check.line)")
             var f = Self.ready
             change(&f)
             #expect(!Doctor.isReady(Doctor.checks(f)))
@@ -110,6 +128,7 @@ struct DoctorTests {
             ("access", { $0.daemon = .runningUnreadable(pid: 5) }),
             ("database", { $0.database!.exists = false }),
             ("adapter", { $0.adapters = [.init(name: "hci0", isUp: nil)] }),
+            ("strap", { $0.strapUnknownReason = "database disk image is malformed" }),
         ]
         for (name, change) in cases {
             var f = Self.ready
@@ -118,6 +137,39 @@ struct DoctorTests {
             #expect(checks.first { $0.name == name }?.verdict == .warn, "\(name)")
             #expect(Doctor.isReady(checks))
         }
+    }
+
+    @Test("an adapter configured by its address (recoverydeck.conf(5) adapter) is found by it, in any case")
+    func adapterByAddress() {
+        var f = Self.ready
+        f.adapters = [
+            .init(name: "hci0", isUp: true, address: "B8:27:EB:00:00:01"),
+            .init(name: "hci1", isUp: false, address: "00:1A:7D:DA:71:13"),
+        ]
+        f.wantedAdapter = "00:1a:7d:da:71:13"
+        let check = Doctor.checks(f).first { $0.name == "adapter" }!
+        #expect(check.verdict == .fail)
+        #expect(check.line.contains("hci1 is present but powered off"), "\(check.line)")
+        f.adapters[1].isUp = true
+        #expect(Doctor.checks(f).first { $0.name == "adapter" }?.line == "ok    adapter   hci1 is present and powered")
+    }
+
+    @Test("HCIGETDEVINFO's bdaddr, least significant byte first, reads as the address bluetoothctl shows")
+    func controllerAddress() {
+        #expect(SystemFacts.address(bdaddr: [0x01, 0x00, 0x00, 0xEB, 0x27, 0xB8]) == "B8:27:EB:00:00:01")
+    }
+
+    @Test("a strap bluetoothd keeps a record of is found in its storage tree, whatever the letter case")
+    func bluetoothdStorage() throws {
+        let root = try fakeRoot([
+            "/var/lib/bluetooth/B8:27:EB:00:00:01/A0:9E:1A:00:11:22/info": "[General]\nName=Polar H10 001122\n",
+            "/var/lib/bluetooth/B8:27:EB:00:00:01/cache/C0:11:22:33:44:55": "[General]\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let facts = SystemFacts(root: root, environment: { _ in nil })
+        #expect(facts.bluetoothdKnows("a0:9e:1a:00:11:22"))
+        #expect(!facts.bluetoothdKnows("C0:11:22:33:44:55"))  // only seen in a scan: cache, no record
+        #expect(!SystemFacts(root: root + "/nothing", environment: { _ in nil }).bluetoothdKnows("A0:9E:1A:00:11:22"))
     }
 
     @Test("kernels from the 2024 connection-interval regression are flagged, fixed and older ones are not")
@@ -204,11 +256,46 @@ struct DoctorTests {
         #expect(f.gpioLines.first { $0.role == "pin_red" }?.offset == 26)
         #expect(f.gpioLines.filter { $0.role.hasPrefix("pin_keypad_rows") }.map(\.offset) == [5, 6])
         #expect(f.gpioLines.first { $0.role == "pin_go" }?.offset == 17)
+        // The daemon's own lines carry the panel's consumer names (Panel/Panel.swift).
+        #expect(f.gpioLines.first { $0.role == "pin_go" }?.panelConsumer == "go-button")
+        #expect(f.gpioLines.first { $0.role == "pin_keypad_rows[2]" }?.panelConsumer == "keypad-row2")
+        #expect(f.gpioLines.first { $0.role == "pin_buzzer" }?.panelConsumer == "buzzer")
         #expect(f.database?.exists == false)
         let checks = Doctor.checks(f)
         #expect(checks.first { $0.name == "adapter" }?.verdict == .fail)  // hci1 wanted, hci0 present
         #expect(checks.first { $0.name == "rfkill" }?.verdict == .fail)
         #expect(checks.first { $0.name == "kernel" }?.verdict == .fail)
+    }
+
+    /// A chip that remembers the consumer name of each line the panel requests.
+    final class RecordingChip: GPIOChip {
+        let inner = SimulatedChip()
+        var consumers: [UInt32: String] = [:]
+        var label: String { inner.label }
+
+        func requestInput(offset: UInt32, bias: LineBias, edge: EdgeDetection, consumer: String) throws(PanelError)
+            -> any GPIOInput
+        {
+            consumers[offset] = consumer
+            return try inner.requestInput(offset: offset, bias: bias, edge: edge, consumer: consumer)
+        }
+
+        func requestOutput(offset: UInt32, initiallyHigh: Bool, consumer: String) throws(PanelError) -> any GPIOOutput {
+            consumers[offset] = consumer
+            return try inner.requestOutput(offset: offset, initiallyHigh: initiallyHigh, consumer: consumer)
+        }
+    }
+
+    @Test("doctor's default lines are the panel's own, with the consumer names the panel holds them by")
+    func linesMatchThePanel() throws {
+        let chip = RecordingChip()
+        let panel = try Panel(chip: chip)
+        defer { panel.close() }
+        let lines = BoxSettings(text: "").gpioLines
+        #expect(lines.count == chip.consumers.count)
+        for line in lines {
+            #expect(chip.consumers[UInt32(line.offset)] == line.panelConsumer, "\(line.role) on GPIO\(line.offset)")
+        }
     }
 
     @Test("TZ wins over /etc/localtime, as in libc")

@@ -54,6 +54,10 @@ struct ReportChartTests {
         #expect(count("class=\"daily\"", in: svg) == 10)
         let firstDaily = svg.components(separatedBy: "class=\"daily\" points=\"")[1].components(separatedBy: "\"")[0]
         #expect(firstDaily.split(separator: " ").count == 5)
+        // No morning, no light: the two missing days have empty cells, every other day a colour.
+        let cells = svg.components(separatedBy: "class=\"light\"").dropFirst().map { $0.prefix { $0 != "/" } }
+        #expect(cells.count == 30)
+        #expect(cells.indices.filter { cells[$0].contains("fill=\"none\"") } == [5, 6])
     }
 
     @Test("without 14 days of history there is no band, and the lights row shows baselines building")

@@ -21,7 +21,7 @@ import Testing
         .noHeartRateService(address: strap), .system(call: "connect", errno: Errno(rawValue: 5)),
     ]
 
-    @Test(arguments: all)
+    @Test("Spec §13: every Bluetooth error is one sentence that says what to do", arguments: all)
     func eachErrorIsOneSentenceWithAnInstruction(_ error: BlueZError) {
         let text = error.description
         #expect(text.first?.isUppercase == true || text.first?.isNumber == true)
@@ -31,38 +31,44 @@ import Testing
         #expect(!text.contains("\n"))
     }
 
-    @Test func missingCapabilitySaysRootOrCapNetAdmin() {
+    @Test("Spec §13: a management command refused for CAP_NET_ADMIN says run as root or setcap")
+    func missingCapabilitySaysRootOrCapNetAdmin() {
         let text = BlueZError.missingCapability(command: "discovery").description
         #expect(text.contains("run as root"))
         #expect(text.contains("cap_net_admin"))
     }
 
-    @Test func unreachableStrapPointsAtAPhoneAppHoldingIt() {
+    @Test("DESIGN §5, spec §13: an unreachable strap points at a phone app holding its one connection")
+    func unreachableStrapPointsAtAPhoneAppHoldingIt() {
         let text = BlueZError.strapUnreachable(address: Self.strap, seconds: 10).description
         #expect(text.contains("A0:9E:1A:12:34:56"))
         #expect(text.contains("within 10 s"))
         #expect(text.contains("the strap may be connected to a phone app"))
     }
 
-    @Test func anRfkillBlockOfNoNamedAdapterSpeaksOfBluetooth() {
+    @Test("Spec §13: ERFKILL on a socket names no adapter, so the sentence speaks of Bluetooth")
+    func anRfkillBlockOfNoNamedAdapterSpeaksOfBluetooth() {
         #expect(
             ATTSocket.classify(.rfkilled, call: "connect", peer: Self.strap).description
                 == "Bluetooth is blocked by rfkill: run `rfkill unblock bluetooth` and try again.")
     }
 
-    @Test func unknownAdapterListsTheOnesThereAre() {
+    @Test("Spec §13: --adapter naming no controller lists the ones there are")
+    func unknownAdapterListsTheOnesThereAre() {
         #expect(
             BlueZError.adapterNotFound(name: "hci3", available: ["hci0", "hci1"]).description.contains("hci0, hci1"))
     }
 
-    @Test func managementStatusIsNamedNotNumbered() {
+    @Test("mgmt-api Error Codes: a failed command names its status, unknown ones by number")
+    func managementStatusIsNamedNotNumbered() {
         let busy = BlueZError.managementFailure(command: "Start Discovery", status: .busy).description
         #expect(busy.contains("busy with another operation"))
         let unknown = BlueZError.managementFailure(command: "X", status: MgmtStatus(rawValue: 0x99)).description
         #expect(unknown.contains("0x99"))
     }
 
-    @Test func connectErrnosAreClassifiedForThePerson() {
+    @Test("Spec §13: connect() errnos become the busy, unreachable or system sentence")
+    func connectErrnosAreClassifiedForThePerson() {
         #expect(ATTSocket.classify(.busy, call: "connect", peer: Self.strap) == .attChannelBusy(address: Self.strap))
         #expect(
             ATTSocket.classify(.timedOut, call: "connect", peer: Self.strap)

@@ -17,49 +17,57 @@ import Testing
         return Controller(index: index, info: info)
     }
 
-    @Test func withoutAdapterTheFirstPoweredControllerIsChosen() throws {
+    @Test("recoverydeck --adapter: without it, the first powered controller (LE on first) is used")
+    func withoutAdapterTheFirstPoweredControllerIsChosen() throws {
         let all = [
             Self.controller(0, powered: false), Self.controller(1, powered: true), Self.controller(2, powered: true),
         ]
         #expect(try Controller.choose(nil, from: all, rfkill: []).name == "hci1")
     }
 
-    @Test func theNamedAdapterIsChosenEvenIfNotFirst() throws {
+    @Test("--adapter hciN picks that controller even when it is not the first")
+    func theNamedAdapterIsChosenEvenIfNotFirst() throws {
         let all = [Self.controller(0, powered: true), Self.controller(1, powered: true)]
         #expect(try Controller.choose("hci1", from: all, rfkill: []).name == "hci1")
     }
 
-    @Test func anUnknownAdapterListsTheOthers() {
+    @Test("Spec §13: an unknown --adapter is refused with the controllers that exist")
+    func anUnknownAdapterListsTheOthers() {
         let all = [Self.controller(0, powered: true), Self.controller(1, powered: true)]
         #expect(throws: BlueZError.adapterNotFound(name: "hci7", available: ["hci0", "hci1"])) {
             try Controller.choose("hci7", from: all, rfkill: [])
         }
     }
 
-    @Test func noControllerAtAllIsNoAdapter() {
+    @Test("Spec §13: no controller at all is the missing-adapter sentence")
+    func noControllerAtAllIsNoAdapter() {
         #expect(throws: BlueZError.noAdapter) { try Controller.choose(nil, from: [], rfkill: []) }
     }
 
-    @Test func aPoweredOffAdapterBlockedByRfkillIsReportedAsRfkill() {
+    @Test("sysfs-class-rfkill: a powered-off adapter under a block is reported as rfkill")
+    func aPoweredOffAdapterBlockedByRfkillIsReportedAsRfkill() {
         let rfkill = [RfkillSwitch(index: 0, name: "hci0", type: "bluetooth", softBlocked: true, hardBlocked: false)]
         #expect(throws: BlueZError.rfkillBlocked(name: "hci0", hard: false)) {
             try Controller.choose(nil, from: [Self.controller(0, powered: false)], rfkill: rfkill)
         }
     }
 
-    @Test func aPoweredOffAdapterWithoutRfkillIsPoweredOff() {
+    @Test("mgmt-api Read Controller Information: powered off without a block says power it on")
+    func aPoweredOffAdapterWithoutRfkillIsPoweredOff() {
         #expect(throws: BlueZError.adapterPoweredOff(name: "hci0")) {
             try Controller.choose("hci0", from: [Self.controller(0, powered: false)], rfkill: [])
         }
     }
 
-    @Test func lowEnergySwitchedOffIsNamed() {
+    @Test("mgmt-api Current Settings bit 9: Low Energy switched off is named with the command to fix it")
+    func lowEnergySwitchedOffIsNamed() {
         #expect(throws: BlueZError.lowEnergyDisabled(name: "hci0")) {
             try Controller.choose(nil, from: [Self.controller(0, powered: true, le: false)], rfkill: [])
         }
     }
 
-    @Test func adapterNamesParseOnlyAsHciAndANumber() {
+    @Test("Adapter names are hci and an index below MGMT_INDEX_NONE, nothing else")
+    func adapterNamesParseOnlyAsHciAndANumber() {
         #expect(Controller.index(named: "hci0") == 0)
         #expect(Controller.index(named: "hci12") == 12)
         #expect(Controller.index(named: "hci") == nil)
@@ -68,7 +76,8 @@ import Testing
     }
 
     /// mgmt-api.txt: Command Complete carries the opcode and status; a failure becomes a sentence.
-    @Test func managementRepliesAreMatchedByOpcodeAndIndexAndFailuresExplained() throws {
+    @Test("mgmt-api Command Complete/Status: replies match by opcode and index; failures explained")
+    func managementRepliesAreMatchedByOpcodeAndIndexAndFailuresExplained() throws {
         let ok = MgmtEventPacket(
             index: 2, event: .commandComplete(.startDiscovery, status: .success, reply: .discovery(.le)))
         #expect(try ManagementSocket.reply(to: .startDiscovery, index: 2, in: ok) == .discovery(.le))

@@ -17,7 +17,8 @@ import Testing
         return withExtendedLifetime(dir) { Rfkill.switches(root: dir.path) }
     }
 
-    @Test func readsEverySwitchWithItsBlocks() {
+    @Test("sysfs-class-rfkill: every switch is read with its type, name, soft and hard block")
+    func readsEverySwitchWithItsBlocks() {
         let switches = read([
             ("phy0", "wlan", "0", "0"), ("hci0", "bluetooth", "1", "0"), ("hci1", "bluetooth", "0", "1"),
         ])
@@ -29,30 +30,35 @@ import Testing
             ])
     }
 
-    @Test func softBlockOfTheAdapterSaysRunRfkillUnblock() {
+    @Test("sysfs-class-rfkill soft: a soft block says run rfkill unblock bluetooth")
+    func softBlockOfTheAdapterSaysRunRfkillUnblock() {
         let switches = read([("hci0", "bluetooth", "1", "0")])
         let block = Rfkill.block(of: "hci0", in: switches)
         #expect(block == .rfkillBlocked(name: "hci0", hard: false))
         #expect(block?.description.contains("rfkill unblock bluetooth") == true)
     }
 
-    @Test func hardBlockWinsOverSoftBecauseOnlyTheSwitchCanLiftIt() {
+    @Test("sysfs-class-rfkill hard: a hard block is reported first, only the switch lifts it")
+    func hardBlockWinsOverSoftBecauseOnlyTheSwitchCanLiftIt() {
         let switches = read([("hci0", "bluetooth", "1", "1")])
         #expect(Rfkill.block(of: "hci0", in: switches) == .rfkillBlocked(name: "hci0", hard: true))
         #expect(Rfkill.block(of: "hci0", in: switches)?.description.contains("hardware switch") == true)
     }
 
-    @Test func anotherAdaptersOrAnotherRadiosBlockDoesNotCount() {
+    @Test("sysfs-class-rfkill: another adapter's or another radio's block does not count")
+    func anotherAdaptersOrAnotherRadiosBlockDoesNotCount() {
         let switches = read([("hci1", "bluetooth", "1", "0"), ("phy0", "wlan", "1", "1")])
         #expect(Rfkill.block(of: "hci0", in: switches) == nil)
     }
 
-    @Test func aBluetoothSwitchOfNoParticularAdapterBlocksThemAll() {
+    @Test("sysfs-class-rfkill: a Bluetooth switch of no particular adapter blocks them all")
+    func aBluetoothSwitchOfNoParticularAdapterBlocksThemAll() {
         let switches = read([("tpacpi_bluetooth_sw", "bluetooth", "1", "0")])
         #expect(Rfkill.block(of: "hci0", in: switches) == .rfkillBlocked(name: "hci0", hard: false))
     }
 
-    @Test func missingOrUnreadableSysfsMeansNoSwitches() {
+    @Test("sysfs-class-rfkill: a missing or unreadable folder means no switches, never a failure")
+    func missingOrUnreadableSysfsMeansNoSwitches() {
         #expect(Rfkill.switches(root: "/nonexistent/rfkill").isEmpty)
         let dir = TemporaryDirectory()
         dir.write("rfkill0/type", "bluetooth\n")  // soft and hard missing: a half-written entry

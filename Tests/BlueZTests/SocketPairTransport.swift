@@ -21,6 +21,8 @@ final class SocketPairTransport: ATTTransport {
     var plans: [Plan] = []
     private(set) var strapEnds: [FileDescriptor] = []
     private(set) var connectCalls = 0
+    /// The strap address and address type of each connect, in order.
+    private(set) var dialled: [(BluetoothAddress, BluetoothAddressType)] = []
 
     deinit { strapEnds.forEach { $0.close() } }
 
@@ -28,6 +30,7 @@ final class SocketPairTransport: ATTTransport {
         throws(BlueZError) -> (FileDescriptor, connected: Bool)
     {
         connectCalls += 1
+        dialled.append((strap, type))
         let plan = plans.isEmpty ? .connectAtOnce : plans.removeFirst()
         if case .refuse(let error) = plan { throw error }
         var pair: [CInt] = [-1, -1]
@@ -42,6 +45,11 @@ final class SocketPairTransport: ATTTransport {
 
     /// The strap's end of the latest connection.
     var strap: FakeStrap { FakeStrap(fd: strapEnds.last!) }
+
+    /// Closes the strap's end of the latest connection: the link reads end-of-file, as when the strap
+    /// disconnects. Closed here, and only once: tests run in parallel, and a second close could hit a
+    /// descriptor number another test has been given meanwhile.
+    func hangUp() { strapEnds.removeLast().close() }
 }
 
 /// The strap's end of the bearer: the test reads what the link sent and writes what the strap says.
@@ -59,7 +67,4 @@ struct FakeStrap {
         let n = bytes.withUnsafeBytes { Glibc.send(fd.rawValue, $0.baseAddress, $0.count, 0) }
         precondition(n == bytes.count, "send to the link failed")
     }
-
-    /// Closes the strap's end: the link reads end-of-file, as when the strap disconnects.
-    func hangUp() { fd.close() }
 }

@@ -72,7 +72,8 @@ import Testing
     /// Flags 0x00, 61 bpm, no RR.
     static let measurementHROnly: [UInt8] = [0x00, 0x3D]
 
-    @Test func discoversTheHeartRateServiceSubscribesAndDeliversRRAsReceived() throws {
+    @Test("Vol 3 Part G §4.4.1–§4.10: discovery, 01 00 to the CCCD, RR as notified, battery and firmware")
+    func discoversTheHeartRateServiceSubscribesAndDeliversRRAsReceived() throws {
         let h = try Harness()
         h.start()
         h.serve()
@@ -90,7 +91,8 @@ import Testing
         #expect(h.link.nextDeadlineMs == nil, "nothing pending once live: no wake-ups while idle")
     }
 
-    @Test func heartRateOnlyNotificationsGiveTheSpecSentenceAfterFive() throws {
+    @Test("Spec §4.1: five notifications without RR give the exact HR-only sentence; RR lifts it")
+    func heartRateOnlyNotificationsGiveTheSpecSentenceAfterFive() throws {
         // RecoveryDeck spec §4.1: HR-only → the exact sentence, degraded mode.
         let h = try Harness()
         h.start()
@@ -111,12 +113,13 @@ import Testing
         #expect(h.link.state == .rrOK, "RR coming back lifts degraded mode")
     }
 
-    @Test func aLostLinkIsSeenAndReconnectsByItselfAfterTheFirstBackoffStep() throws {
+    @Test("DESIGN §5: a lost link is seen and reconnects by itself after the first back-off step")
+    func aLostLinkIsSeenAndReconnectsByItselfAfterTheFirstBackoffStep() throws {
         let h = try Harness()
         h.start()
         h.serve()
         h.notify(Self.measurementWithRR)
-        h.strap.hangUp()
+        h.transport.hangUp()
         h.nowMs = 5_000
         h.readable()
         #expect(h.link.state == .reconnecting(retryAtMs: 5_250))
@@ -134,7 +137,8 @@ import Testing
         #expect(h.link.statistics.losses == 1 && h.link.statistics.connections == 2)
     }
 
-    @Test func aConnectionAttemptThatNeverCompletesTimesOutWithTheBusyStrapSentence() throws {
+    @Test("DESIGN §5: a connect that never completes times out with the strap-held-elsewhere sentence")
+    func aConnectionAttemptThatNeverCompletesTimesOutWithTheBusyStrapSentence() throws {
         let h = try Harness()
         h.transport.plans = [.pending, .pending, .pending]
         h.start()
@@ -151,7 +155,8 @@ import Testing
         #expect(h.link.state == .reconnecting(retryAtMs: 21_750), "the second failure waits 500 ms")
     }
 
-    @Test func theStrapsOwnRequestsAreAnsweredSoItKeepsTheLink() throws {
+    @Test("Vol 3 Part F §3.4.2, §3.4.9: the strap's own requests are answered so it keeps the link")
+    func theStrapsOwnRequestsAreAnsweredSoItKeepsTheLink() throws {
         // DESIGN §5: an unanswered request makes the peer drop the link.
         let h = try Harness()
         h.start()
@@ -171,7 +176,8 @@ import Testing
         #expect(h.link.state == .discovering)
     }
 
-    @Test func anUnansweredRequestClosesTheBearerAfterThirtySeconds() throws {
+    @Test("Vol 3 Part F §3.3.3: a request unanswered for 30 s closes the bearer")
+    func anUnansweredRequestClosesTheBearerAfterThirtySeconds() throws {
         // Vol 3 Part F §3.3.3: a transaction not completed within 30 s has timed out.
         let h = try Harness()
         h.start()
@@ -183,7 +189,8 @@ import Testing
         #expect(h.link.state == .reconnecting(retryAtMs: 31_250))
     }
 
-    @Test func aMalformedMeasurementIsCountedAndTheLinkGoesOn() throws {
+    @Test("HRS 1.0 §3.1: a malformed measurement is counted and the link goes on")
+    func aMalformedMeasurementIsCountedAndTheLinkGoesOn() throws {
         let h = try Harness()
         h.start()
         h.serve()
@@ -194,7 +201,8 @@ import Testing
         #expect(h.samples.count == 1 && h.link.state == .rrOK)
     }
 
-    @Test func aDeviceWithoutHeartRateServiceFailsWithoutRetrying() throws {
+    @Test("Vol 3 Part G §4.4.1: a device without the Heart Rate service fails without retrying")
+    func aDeviceWithoutHeartRateServiceFailsWithoutRetrying() throws {
         let h = try Harness()
         h.start()
         _ = h.strap.received()
@@ -207,7 +215,8 @@ import Testing
         #expect(h.link.nextDeadlineMs == nil)
     }
 
-    @Test func noSkinContactOrZeroRateMeansNoBPM() throws {
+    @Test("HRS 1.0 §3.1.1.2: no skin contact or a zero rate gives no BPM, RR kept")
+    func noSkinContactOrZeroRateMeansNoBPM() throws {
         let h = try Harness()
         h.start()
         h.serve()
@@ -217,7 +226,22 @@ import Testing
         #expect(h.samples.first?.rrRaw == [1024])
     }
 
-    @Test func stopClosesTheLinkAndStaysIdle() throws {
+    @Test("DESIGN §5, Core 5.3 Vol 6 Part B §1.3: every attempt dials the strap with its own address type")
+    func everyAttemptDialsTheStrapsAddressType() throws {
+        for type in [BluetoothAddressType.leRandom, .lePublic] {
+            let h = try Harness { $0.strapType = type }
+            h.start()
+            h.serve()
+            h.transport.hangUp()
+            h.readable()
+            h.advance(to: h.link.nextDeadlineMs!)
+            #expect(h.transport.dialled.count == 2)
+            #expect(h.transport.dialled.allSatisfy { $0.0 == Self.strapAddress && $0.1 == type })
+        }
+    }
+
+    @Test("stop() closes the link and nothing wakes the loop afterwards")
+    func stopClosesTheLinkAndStaysIdle() throws {
         let h = try Harness()
         h.start()
         h.serve()

@@ -61,7 +61,8 @@ import Testing
         }
     }
 
-    @Test func startsLEDiscoveryAndReportsAStrapWithItsOwnAddressTypeAndSignal() {
+    @Test("mgmt-api Start Discovery, Device Found: a strap is reported with its own address type and RSSI")
+    func startsLEDiscoveryAndReportsAStrapWithItsOwnAddressTypeAndSignal() {
         let h = Harness()
         h.events += h.scanner.start(nowMs: 0)
         #expect(h.commands() == [MgmtCommandPacket(index: 2, command: .startDiscovery(.le))])
@@ -82,7 +83,8 @@ import Testing
         #expect(strap.match == .polarH10Name)
     }
 
-    @Test func aNameThatComesOnlyInTheScanResponseIsJoinedToTheAdvertisement() {
+    @Test("Core 5.3 Vol 3 Part C §11: a name only in the scan response joins the advertisement")
+    func aNameThatComesOnlyInTheScanResponseIsJoinedToTheAdvertisement() {
         let h = Harness()
         h.events += h.scanner.start(nowMs: 0)
         // Advertisement: Heart Rate service only (a match already); scan response: the name.
@@ -97,7 +99,8 @@ import Testing
         #expect(h.scanner.candidates[BluetoothAddress("A0:9E:1A:12:34:56")!]?.match == .polarH10Name)
     }
 
-    @Test func theKernelEndingItsDiscoveryStartsAnotherWhileScanning() {
+    @Test("mgmt-api Discovering: the kernel ending its discovery starts another while scanning")
+    func theKernelEndingItsDiscoveryStartsAnotherWhileScanning() {
         let h = Harness()
         h.events += h.scanner.start(nowMs: 0)
         h.kernelSends(.commandComplete(.startDiscovery, status: .success, reply: .discovery(.le)))
@@ -112,7 +115,8 @@ import Testing
         #expect(h.commands() == [MgmtCommandPacket(index: 2, command: .stopDiscovery(.le))], "stopped: no restart")
     }
 
-    @Test func busyBecauseAnotherProgramDiscoversMeansListenAndRetryLater() {
+    @Test("mgmt-api Start Discovery Busy: another program discovering means listen and retry later")
+    func busyBecauseAnotherProgramDiscoversMeansListenAndRetryLater() {
         let h = Harness()
         h.events += h.scanner.start(nowMs: 0)
         _ = h.commands()
@@ -125,7 +129,8 @@ import Testing
         #expect(h.commands() == [MgmtCommandPacket(index: 2, command: .startDiscovery(.le))])
     }
 
-    @Test func permissionDeniedIsTheCapabilitySentence() {
+    @Test("mgmt-api Permission Denied: discovery without CAP_NET_ADMIN is the capability sentence")
+    func permissionDeniedIsTheCapabilitySentence() {
         let h = Harness()
         h.events += h.scanner.start(nowMs: 0)
         h.kernelSends(.commandStatus(.startDiscovery, status: .permissionDenied))
@@ -137,7 +142,8 @@ import Testing
         #expect(h.scanner.nextDeadlineMs == nil)
     }
 
-    @Test func anotherControllersReportsAreIgnored() {
+    @Test("mgmt-api Device Found: another controller's reports are ignored")
+    func anotherControllersReportsAreIgnored() {
         let h = Harness()
         h.events += h.scanner.start(nowMs: 0)
         h.kernelSends(

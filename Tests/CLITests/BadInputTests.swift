@@ -169,11 +169,17 @@ struct BadInputTests {
     func noDatabaseCreated() throws {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
-        for args in [
-            Self.checkin(replacing: "--fatigue", with: "0"), ["delete", "--all"], ["history", "--days", "0"],
+        for (args, status) in [
+            (Self.checkin(replacing: "--fatigue", with: "0"), 64), (["delete", "--all"], 64),
+            (["history", "--days", "0"], 64), (Self.checkin(replacing: "--habit", with: "beer"), 64),
+            (["delete", "--day", "2026-03-01", "--yes"], 1), (["delete", "--all", "--yes"], 1),
         ] {
-            #expect(try cli.run(args).status == 64)
+            let outcome = try cli.run(args)
+            #expect(outcome.status == Int32(status), "\(args): \(outcome.stderr)")
         }
+        let refused = try cli.run(["delete", "--all", "--yes"])
+        #expect(
+            refused.stderr == "recoverydeck delete: there is no database at \(cli.databasePath); nothing was deleted.\n")
         #expect(!FileManager.default.fileExists(atPath: cli.databasePath))
     }
 }

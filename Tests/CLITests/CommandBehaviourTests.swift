@@ -20,6 +20,7 @@ struct CommandBehaviourTests {
             #expect(refused.stdout.isEmpty)
             #expect(refused.stderr.hasPrefix("recoverydeck \(command): Today's check-in comes first"))
         }
+        #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "a refusal creates no database")
         #expect(try cli.run(["checkin"] + Self.scores + ["--habit", "alcohol", "--note", "fine"] + now).status == 0)
         let status = try cli.run(["status"] + now)
         #expect(status.status == 0)
@@ -124,7 +125,9 @@ struct CommandBehaviourTests {
             #expect(r["accepted"] as? Int == 6 && r["rejected"] as? Int == 2)
             #expect(abs((r["artifact_ratio"] as? Double ?? 0) - 0.25) < 1e-12)
             #expect(r["quality"] as? String == "too_many_artifacts")
-            #expect(outcome.stderr.contains("Too many irregular beats"))
+            #expect(
+                outcome.stderr
+                    == "Quality fails: 2 of 8 intervals rejected as artifacts (25.0 %); more than 20 % fails.\n")
         }
         let text = try cli.run(["rr", "analyze", "rr.txt"])
         #expect(text.stdout.contains("rmssd_ms        14.832\n"))
@@ -151,6 +154,29 @@ struct CommandBehaviourTests {
         #expect(abs((morning["rmssd_ms"] as? Double ?? 0) - 20) < 1e-9)
         #expect(abs((morning["mean_rr_ms"] as? Double ?? 0) - 1010) < 1e-9)
         #expect(morning["window"] as? String == "morning")
+    }
+
+    @Test("rr analyze explains a failed quality in words true of a file, not the box's strap advice (spec §5.1)")
+    func rrAnalyzeQualityWords() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        // 40 beats of 1000 ms: whole file, 40 accepted and 40 000 ms, under both floors.
+        try Array(repeating: "1000", count: 40).joined(separator: "\n").write(
+            to: cli.directory.appendingPathComponent("short.txt"), atomically: true, encoding: .utf8)
+        let whole = try cli.run(["rr", "analyze", "short.txt"])
+        #expect(whole.status == 0)
+        #expect(whole.stdout.contains("quality         too_few_beats\n"))
+        #expect(
+            whole.stderr
+                == "Quality fails: 40 intervals accepted, 40000 ms in all; a reading needs at least 45 and 60000 ms.\n")
+        // With the morning window, 14 s of RR lie within the 15 s settle: nothing is captured.
+        try Array(repeating: "1000", count: 14).joined(separator: "\n").write(
+            to: cli.directory.appendingPathComponent("settle.txt"), atomically: true, encoding: .utf8)
+        let settle = try cli.run(["rr", "analyze", "--window", "morning", "--json", "settle.txt"])
+        #expect(settle.status == 0)
+        #expect(try json(settle.stdout)["quality"] as? String == "rr_unavailable")
+        #expect(
+            settle.stderr == "Quality fails: no interval reached the capture; the file ends within the 15 s settle.\n")
     }
 
     @Test("export writes JSON with protocolVersion 1, CSV one row per day, and -o a 0600 file")

@@ -42,6 +42,69 @@ struct DatabaseLocationTests {
     }
 }
 
+/// The system database (/var/lib/recoverydeck/recoverydeck.db) in its place in the order. The test runs the binary in
+/// a private mount namespace with a tmpfs over /var/lib (unshare, root here as in CI; a user namespace otherwise),
+/// so the host's /var/lib is never touched: first with /var/lib/recoverydeck writable, then remounted read-only.
+struct SystemDatabaseLocationTests {
+    static let checkin = ["checkin", "--now", "2026-03-10T07:00"] + DatabaseLocationTests.scores
+
+    @Test("the system database is used when writable (0600), RECOVERYDECK_DB beats it, and a read-only one gives way")
+    func systemDatabaseInItsPlace() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let xdg = cli.directory.appendingPathComponent("xdg").path
+        let fromEnvironment = cli.directory.appendingPathComponent("env.db").path
+        let quotedCheckin = Self.checkin.joined(separator: " ")
+        // Each step prints what a person would check; the expected transcript is below.
+        let script = """
+            set -u
+            mount -t tmpfs -o mode=0755 tmpfs /var/lib && mkdir -m 0755 /var/lib/recoverydeck || exit 90
+            unset RECOVERYDECK_DB
+            "$1" \(quotedCheckin) 2>/dev/null; echo "writable: exit $?"
+            stat -c 'system database mode %a' /var/lib/recoverydeck/recoverydeck.db
+            [ -e "$2/recoverydeck" ] && echo "XDG used too"
+            RECOVERYDECK_DB="$3" "$1" \(quotedCheckin) 2>/dev/null; echo "environment: exit $?"
+            [ -e "$3" ] && echo "environment database created"
+            RECOVERYDECK_DB="$3" "$1" --db "$3.option" \(quotedCheckin) 2>/dev/null; echo "option: exit $?"
+            [ -e "$3.option" ] && echo "option database created"
+            echo "system database days: $("$1" export --format csv | tail -n +2 | wc -l)"
+            mount -o remount,ro /var/lib || exit 91
+            "$1" \(quotedCheckin) 2>/dev/null; echo "read-only: exit $?"
+            [ -e "$2/recoverydeck/recoverydeck.db" ] && echo "XDG database created"
+            """
+        var arguments = ["-m", "--propagation", "private", "sh", "-c", script, "sh"]
+        if getuid() != 0 { arguments.insert("-r", at: 0) }
+        arguments += [try RecoveryDeckProcess.executable.path, xdg, fromEnvironment]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        process.arguments = arguments
+        var environment = cli.environment
+        environment["RECOVERYDECK_DB"] = fromEnvironment + ".unused"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let transcript = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "unshare or mount failed: \(transcript)")
+        #expect(
+            transcript == """
+                writable: exit 0
+                system database mode 600
+                environment: exit 0
+                environment database created
+                option: exit 0
+                option database created
+                system database days: 1
+                read-only: exit 0
+                XDG database created
+
+                """)
+        #expect(!FileManager.default.fileExists(atPath: fromEnvironment + ".unused"))
+    }
+}
+
 /// A path that is not a RecoveryDeck database is refused in one sentence and left exactly as it was.
 struct ForeignFileTests {
     @Test("--db naming a file that is not a database: exit 1, one sentence, the file's bytes and mode unchanged")
@@ -64,5 +127,25 @@ struct ForeignFileTests {
         #expect(
             missing.stderr
                 == "recoverydeck status: cannot use the database \(missingFolder): No such file or directory.\n")
+    }
+
+    @Test("root creating the database in the service's directory hands it to that directory's owner")
+    func rootCreatesForTheDirectoryOwner() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let state = cli.directory.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let nobody: UInt32 = 65534
+        let root = getuid() == 0
+        if root { #expect(chown(state.path, nobody, nobody) == 0) }
+        let db = state.appendingPathComponent("recoverydeck.db").path
+        let outcome = try cli.run(
+            ["--db", db, "checkin", "--fatigue", "4", "--mood", "4", "--soreness", "4", "--stress", "4", "--sleep", "4"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        var info = stat()
+        #expect(stat(db, &info) == 0)
+        // As root the file belongs to the directory's owner (the daemon's user); otherwise to whoever ran it.
+        #expect(info.st_uid == (root ? nobody : getuid()))
+        #expect(info.st_mode & 0o777 == 0o600)
     }
 }

@@ -24,4 +24,28 @@ struct DoctorCommandTests {
         #expect((object?["checks"] as? [Any])?.count == 10)
         #expect(object?["ready"] as? Bool == !failed)
     }
+
+    @Test("a damaged database still gets every line: the database check fails with its fix, the strap is unknown")
+    func damagedDatabase() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        #expect(try cli.run(["settings", "--display-name", "Ada"]).status == 0)
+        // Scribble over the last page's b-tree header: a page SQLite's integrity check must reject.
+        let handle = try #require(FileHandle(forUpdatingAtPath: cli.databasePath))
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: size - 4096)
+        try handle.write(
+            contentsOf: Data([0x0D, 0x00, 0x00, 0x00, 0x05, 0x0F, 0xFF] + Array(repeating: 0xEE, count: 30)))
+        try handle.close()
+        let outcome = try cli.run(["doctor"])
+        let lines = outcome.stdout.split(separator: "\n")
+        #expect(lines.count == 10, "\(outcome.stdout)\(outcome.stderr)")
+        let database = lines.first { $0.dropFirst(6).hasPrefix("database ") }.map(String.init) ?? ""
+        #expect(database.hasPrefix("FAIL  database"), "\(database)")
+        #expect(database.contains("fails its integrity check") && database.contains(".recover"), "\(database)")
+        let strap = lines.first { $0.dropFirst(6).hasPrefix("strap ") }.map(String.init) ?? ""
+        #expect(strap.hasPrefix("WARN  strap     the pairing could not be read"), "\(strap)")
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("the box is not ready") && outcome.stderr.contains("database"))
+    }
 }

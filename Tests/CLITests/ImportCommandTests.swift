@@ -95,6 +95,45 @@ struct ImportCommandTests {
         #expect(forced.stdout.contains("2026-03-02  replace the box's record (--force)"))
     }
 
+    @Test("a check-in on an imported day makes it the box's: a second import keeps it; history says which is which")
+    func checkinClaimsAnImportedDay() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let file = try write(
+            "Date,rMSSD,Fatigue,Mood,Soreness,Stress,Sleep\n2026-03-01,55,2,2,2,2,2\n2026-03-02,60,2,2,2,2,2\n",
+            "h.csv", in: cli)
+        let map = "date=Date,rmssd=rMSSD,fatigue=Fatigue,mood=Mood,soreness=Soreness,stress=Stress,sleep=Sleep"
+        #expect(try cli.run(["import", "csv", file, "--map", map]).status == 0)
+        let checkin = try cli.run(
+            [
+                "checkin", "--now", "2026-03-02T07:00", "--fatigue", "6", "--mood", "6", "--soreness", "6",
+                "--stress", "6", "--sleep", "6",
+            ])
+        #expect(checkin.status == 0, "\(checkin.stderr)")
+        let again = try cli.run(["import", "csv", file, "--map", map])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("2026-03-02  keep the box's record"), "\(again.stdout)")
+        let history = try cli.run(["history", "--days", "2", "--now", "2026-03-02T08:00", "--json"])
+        #expect(history.status == 0, "\(history.stderr)")
+        #expect(history.stdout.contains("\"subjectiveMean\": 6"), "the person's own check-in survived the import")
+        let text = try cli.run(["history", "--days", "2", "--now", "2026-03-02T08:00"])
+        let rows = text.stdout.split(separator: "\n").filter { $0.hasPrefix("2026-03-0") }
+        #expect(rows.count == 2)
+        #expect(rows.first?.hasSuffix("import") == true, "\(text.stdout)")
+        #expect(rows.last?.hasSuffix("box") == true, "\(text.stdout)")
+    }
+
+    @Test("a dry run before the box has a database shows every day as added and creates no database")
+    func dryRunCreatesNothing() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let file = try write("Date,rMSSD\n2026-03-01,55\n", "h.csv", in: cli)
+        let dry = try cli.run(["import", "csv", file, "--map", "date=Date,rmssd=rMSSD", "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout == "2026-03-01  add: rMSSD 55.0 ms\n")
+        #expect(!FileManager.default.fileExists(atPath: cli.databasePath))
+    }
+
     @Test("usage errors exit 64 before the database is touched")
     func usage() throws {
         let cli = try RecoveryDeckProcess()

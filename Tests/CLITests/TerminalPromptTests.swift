@@ -53,6 +53,7 @@ struct TerminalPromptTests {
         let outcome = try runOnTerminal(cli, ["checkin", "--now", "2026-03-10T07:00"], typed: "4\n\u{04}")
         #expect(outcome.status == 1)
         #expect(outcome.stderr.hasSuffix("recoverydeck checkin: the check-in was abandoned; nothing was saved.\n"))
+        #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "not even an empty database")
         let export = try cli.run(["export", "--format", "csv"])
         #expect(export.stdout.split(separator: "\n").count == 1, "only the header: nothing saved")
     }

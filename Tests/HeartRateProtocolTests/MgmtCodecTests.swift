@@ -29,6 +29,19 @@ struct MgmtCodecTests {
                 == hex("14 00 01 00 07 00 55 44 33 22 11 C0 02"))
     }
 
+    @Test("mgmt-api Set Static Address: the six address octets, least significant first; settings reply")
+    func staticAddress() throws {
+        let address = BluetoothAddress("C4:11:22:33:44:55")!
+        let bytes = MgmtCommand.setStaticAddress(address).encoded(index: 1)
+        #expect(bytes == hex("2B 00 01 00 06 00 55 44 33 22 11 C4"))
+        #expect(try MgmtCommandPacket(bytes: bytes) == MgmtCommandPacket(index: 1, command: .setStaticAddress(address)))
+        #expect(throws: MgmtDecodingError.self) {
+            try MgmtCommandPacket(bytes: hex("2B 00 01 00 05 00 55 44 33 22 11"))
+        }
+        let reply = try MgmtEventPacket(bytes: hex("01 00 01 00 07 00 2B 00 00 00 02 00 00"))
+        #expect(reply.event == .commandComplete(.setStaticAddress, status: .success, reply: .settings([.lowEnergy])))
+    }
+
     @Test("mgmt-api Add Advertising: instance, flags, duration, timeout, lengths, then the data")
     func addAdvertising() throws {
         let adv = AdvertisingData.strap(name: "Polar H10 1A2B3C4D", includeFlags: false).encoded()

@@ -59,11 +59,37 @@ import Testing
         #expect(withSixty.normCount == 15)
     }
 
+    @Test("a series with 13 values in its norm stays building after the baselines are ready; 14 lights it (spec §5.4)")
+    func seriesNormFloor() {
+        // 20 complete days before today (baselines ready); lying HR only on the last `n` of them, the rest skipped
+        // the orthostatic part (complete, but no lying HR: missing, not zero).
+        func lying(withValues n: Int) -> ChannelReadout {
+            let days = (1...20).map { Fixture.day(-$0, lying: $0 <= n ? Double(54 + $0 % 3) : nil) }
+            return Baselines.readout(days: days + [Fixture.day(0)], today: today)[.lyingHR]
+        }
+        let thirteen = lying(withValues: 13)
+        #expect(thirteen.normCount == 13)
+        #expect(thirteen.state == .building)
+        #expect(thirteen.words == "lying HR building baseline")
+        let fourteen = lying(withValues: 14)
+        #expect(fourteen.normCount == 14)
+        #expect(fourteen.light != nil)
+        // No orthostatic values at all: those channels build while rMSSD and subjective are lit, and the composite
+        // is made of the lit ones.
+        let skipped = (1...20).map { Fixture.day(-$0, lying: nil) } + [Fixture.day(0)]
+        let readout = Baselines.readout(days: skipped, today: today)
+        #expect(!readout.isBuilding)
+        #expect(readout[.rmssd].light != nil && readout[.subjective].light != nil)
+        #expect(readout[.gapPeak].state == .building && readout[.gapAvg].state == .building)
+        let lit = [readout[.rmssd].light!, readout[.subjective].light!]
+        #expect(readout.composite == .lit(TrafficLight.composite(of: lit)!))
+    }
+
     @Test("acute is today and the 6 days before, needs 4 values; a missing day is absent, not zero (spec §5.4)")
     func acuteWindow() {
-        // Norm: days −60...−1 all 60 except the acute days set below; acute days −6...0.
-        var days = (7...40).map { Fixture.day(-$0, rmssd: $0 % 2 == 0 ? 50 : 70) }  // norm mean 60, SD ≈ 10.15
-        // Acute: today 40, −1 50, −2 missing (no measurement), −3 60, day −7 (outside acute) is 50 from above.
+        // Norm: days −40...−7 alternating 50/70 (mean 60, SD ≈ 10.15) plus the acute days before today set below.
+        var days = (7...40).map { Fixture.day(-$0, rmssd: $0 % 2 == 0 ? 50 : 70) }
+        // Acute: today 40, −1 50, −2 missing (no measurement), −3 60; day −7 (70, from above) is outside the week.
         days += [Fixture.day(0, rmssd: 40), Fixture.day(-1, rmssd: 50), Fixture.day(-3, rmssd: 60)]
         days.append(
             DayRecord(date: today.adding(days: -2), questionnaire: Fixture.questionnaire(today.adding(days: -2))))
@@ -74,7 +100,8 @@ import Testing
         days.append(Fixture.day(-6, rmssd: 70))
         let four = Baselines.readout(days: days, today: today)[.rmssd]
         #expect(four.acuteCount == 4)
-        // (40 + 50 + 60 + 70) / 4 = 55: the missing day −2 is absent (a zero would give 44, a carried 50 would give 54).
+        // (40 + 50 + 60 + 70) / 4 = 55: the missing day −2 is absent (a zero would give 44, a carried 50 would give 54)
+        // and day −7 is outside (it would give 58).
         #expect(four.acute == 55)
         #expect(four.light != nil)
     }

@@ -33,3 +33,13 @@ import Testing
         #expect(Quality.verdict(accepted: 10, rejected: 10, acceptedSumMs: 10_000) == .fail(.tooManyArtifacts))
     }
 }
+
+extension QualityTests {
+    @Test("each verdict has one code that reads back to it; other text names none (store and export, spec §7.4)")
+    func codes() {
+        let verdicts: [Quality] = [.ok] + QualityFailure.allCases.map { .fail($0) }
+        #expect(verdicts.map(\.code) == ["ok", "too_few_beats", "too_many_artifacts", "rr_unavailable"])
+        for verdict in verdicts { #expect(Quality(code: verdict.code) == verdict) }
+        for text in ["", "OK", "fail", "too few beats", "ok "] { #expect(Quality(code: text) == nil, "\(text)") }
+    }
+}

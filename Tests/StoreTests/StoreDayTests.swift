@@ -146,6 +146,22 @@ struct StoreDayTests {
         #expect(try store.allDays().count == 3)
     }
 
+    @Test("a day the box checks in or measures stops counting as imported, so a later import keeps it")
+    func boxWriteClaimsAnImportedDay() throws {
+        let dir = try TemporaryDirectory()
+        let store = try Store(path: dir.databasePath)
+        let d0 = Fixture.day
+        let d1 = Fixture.day.adding(days: 1)
+        let d2 = Fixture.day.adding(days: 2)
+        let imported = [d0, d1, d2].map { DayRecord(date: $0, measurement: Fixture.morning($0)) }
+        try store.saveImportedDays(imported, source: "csv", recordedAt: 5)
+        try store.saveQuestionnaire(Fixture.questionnaire(d0), recordedAt: 6)
+        try store.saveMorning(Fixture.morning(d1), recordedAt: 7)
+        let flags = try store.allDays().map { ($0.date, $0.imported) }
+        #expect(flags.map(\.0) == [d0, d1, d2])
+        #expect(flags.map(\.1) == [false, false, true], "only the day the box did not touch stays imported")
+    }
+
     @Test("settings: the habit list starts as the starter list, can be replaced, and refuses bad names")
     func settings() throws {
         let dir = try TemporaryDirectory()

@@ -39,19 +39,25 @@ wait_for_line() {
     done
 }
 
+# Waits until the kernel has no Bluetooth controller left (those of an earlier scenario go away
+# once its btvirt has ended).
+bt_none() {
+    local i=0
+    while [ -n "$(ls /sys/class/bluetooth 2>/dev/null)" ]; do
+        i=$((i + 1)); [ $i -le 50 ] || fail "old controllers did not go away"; sleep 0.1
+    done
+}
+
 _btvirt_pid=""
 # Fresh virtual controllers for this scenario: btvirt -L -l3 (three LE-only controllers, linked
 # to one another). hci0 sometimes comes up unconfigured (DESIGN §5), so the last two are used.
 bt_fresh() {
     if [ -n "$_btvirt_pid" ]; then kill "$_btvirt_pid" 2>/dev/null || true; wait "$_btvirt_pid" 2>/dev/null || true; fi
-    local i=0
-    while [ -n "$(ls /sys/class/bluetooth 2>/dev/null)" ]; do
-        i=$((i + 1)); [ $i -le 50 ] || fail "old controllers did not go away"; sleep 0.1
-    done
+    bt_none
     btvirt -L -l3 > "$SCENARIO_OUT/btvirt.log" 2>&1 &
     _btvirt_pid=$!
     _bt_pids+=("$_btvirt_pid")
-    i=0
+    local i=0
     while [ "$(ls /sys/class/bluetooth 2>/dev/null | grep -c '^hci[0-9]*$')" -lt 3 ]; do
         i=$((i + 1)); [ $i -le 100 ] || fail "btvirt did not create three controllers"; sleep 0.1
     done

@@ -7,7 +7,7 @@ _recoverydeck() {
     _init_completion || return
 
     # Top-level words, and the members of command groups.
-    local commands="analytics checkin delete demo doctor export history import report rr settings status"
+    local commands="analytics calibrate cancel checkin delete demo doctor export findings history import measure pair report rr scan settings status strap watch"
     local -A members=([import]="csv rr" [rr]="analyze")
     local global="--db --help"
 
@@ -36,12 +36,23 @@ _recoverydeck() {
             COMPREPLY=($(compgen -W "whole morning" -- "$cur"))
             return
             ;;
-        --db | --svg | --output | -o)
+        --address-type)
+            COMPREPLY=($(compgen -W "public random" -- "$cur"))
+            return
+            ;;
+        --adapter)
+            local adapters
+            adapters=$(command ls /sys/class/bluetooth 2>/dev/null | grep -E '^hci[0-9]+$')
+            COMPREPLY=($(compgen -W "$adapters" -- "$cur"))
+            return
+            ;;
+        --db | --svg | --output | -o | --socket)
             _filedir
             return
             ;;
         --map | --days | --fatigue | --mood | --soreness | --stress | --sleep | --caffeine-time | \
-            --caffeine-mg | --last-meal | --note | --habit | --day | --seed | --habits | --display-name | --reminder)
+            --caffeine-mg | --last-meal | --note | --habit | --day | --seed | --habits | --display-name | --reminder | \
+            --seconds | --address | --rho | --n | --trials | --resamples | --effect | --speed)
             return
             ;;
     esac
@@ -58,12 +69,19 @@ _recoverydeck() {
     local opts=""
     case "$command${member:+ $member}" in
         checkin) opts="--fatigue --mood --soreness --stress --sleep --habit --caffeine-time --caffeine-mg --last-meal --note" ;;
-        doctor | status | analytics) opts="--json" ;;
+        doctor | status | analytics | findings) opts="--json" ;;
+        calibrate) opts="--rho --n --trials --resamples --seed --effect --json" ;;
+        scan) opts="--seconds --adapter --json" ;;
+        pair) opts="--address-type --seconds --adapter" ;;
+        strap) opts="--address --address-type --seconds --adapter --json" ;;
         history) opts="--days --json" ;;
         export) opts="--format --full --output -o" ;;
         delete) opts="--all --day --yes" ;;
         settings) opts="--habits --display-name --reminder --json" ;;
-        demo) opts="--seed --keep" ;;
+        demo) opts="--seed --speed --keep" ;;
+        measure) opts="--overwrite --wait --json --socket" ;;
+        watch) opts="--json --follow --socket" ;;
+        cancel) opts="--socket" ;;
         "rr analyze")
             opts="--window --json"
             if [[ "$cur" != -* ]]; then

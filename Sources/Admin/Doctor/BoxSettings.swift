@@ -1,5 +1,8 @@
+import Panel
+
 /// The few settings doctor needs from /etc/recoverydeck/recoverydeck.conf (`key = value` lines, `#`
-/// comments; recoverydeck.conf(5)), with the daemon's defaults (DESIGN §2) for absent or empty keys.
+/// comments; recoverydeck.conf(5)), with the panel's own defaults (`PinMap.standard`, DESIGN §2) for
+/// absent or empty keys.
 struct BoxSettings {
     private var values: [String: String] = [:]
 
@@ -17,29 +20,34 @@ struct BoxSettings {
     /// The chip labels to look for, first found wins.
     var chipLabels: [String] {
         value("chip_label").map { $0.split(separator: ",").map { $0.trimmed }.filter { !$0.isEmpty } }
-            ?? PanelChipLabels.automatic
+            ?? PinMap.standard.chipLabels
     }
 
     /// Every configured line with its role, defaults where the file is silent.
     var gpioLines: [DoctorFacts.GPIOLine] {
         var lines: [DoctorFacts.GPIOLine] = []
-        func single(_ key: String, _ fallback: Int) {
-            lines.append(.init(role: key, offset: value(key).flatMap { Int($0) } ?? fallback, consumer: nil))
+        // The consumer names are the ones the panel requests its lines with (Panel/Panel.swift).
+        func single(_ key: String, _ fallback: UInt32, _ consumer: String) {
+            let offset = value(key).flatMap { Int($0) } ?? Int(fallback)
+            lines.append(.init(role: key, offset: offset, consumer: nil, panelConsumer: consumer))
         }
-        func list(_ key: String, _ fallback: [Int]) {
-            let offsets = value(key).map { $0.split(separator: ",").compactMap { Int($0.trimmed) } } ?? fallback
+        func list(_ key: String, _ fallback: [UInt32], _ consumer: String) {
+            let offsets =
+                value(key).map { $0.split(separator: ",").compactMap { Int($0.trimmed) } } ?? fallback.map { Int($0) }
             for (i, o) in offsets.enumerated() {
-                lines.append(.init(role: "\(key)[\(i + 1)]", offset: o, consumer: nil))
+                lines.append(
+                    .init(role: "\(key)[\(i + 1)]", offset: o, consumer: nil, panelConsumer: "\(consumer)\(i + 1)"))
             }
         }
-        single("pin_go", 17)
-        list("pin_keypad_rows", [5, 6, 13, 19])
-        list("pin_keypad_columns", [12, 16, 20])
-        single("pin_red", 22)
-        single("pin_yellow", 23)
-        single("pin_green", 24)
-        single("pin_blue", 25)
-        single("pin_buzzer", 18)
+        let pins = PinMap.standard
+        single("pin_go", pins.goButton, "go-button")
+        list("pin_keypad_rows", pins.keypadRows, "keypad-row")
+        list("pin_keypad_columns", pins.keypadColumns, "keypad-col")
+        single("pin_red", pins.red, PanelOutput.red.rawValue)
+        single("pin_yellow", pins.yellow, PanelOutput.yellow.rawValue)
+        single("pin_green", pins.green, PanelOutput.green.rawValue)
+        single("pin_blue", pins.blue, PanelOutput.blue.rawValue)
+        single("pin_buzzer", pins.buzzer, PanelOutput.buzzer.rawValue)
         return lines
     }
 }

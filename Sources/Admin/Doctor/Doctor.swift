@@ -54,9 +54,12 @@ public enum Doctor {
                     "on a Pi, remove dtoverlay=disable-bt from /boot/firmware/config.txt and reboot; check `dmesg | grep -i blue`"
             )
         }
-        // Without a configured adapter the daemon takes the first powered one.
+        // Without a configured adapter the daemon takes the first powered one; a configured one is named
+        // hciN or given by its address (recoverydeck.conf(5)).
         let chosen =
-            f.wantedAdapter.map { w in f.adapters.first { $0.name == w } }
+            f.wantedAdapter.map { w in
+                f.adapters.first { $0.name == w || $0.address?.uppercased() == w.uppercased() }
+            }
             ?? f.adapters.first { $0.isUp == true } ?? f.adapters.first
         guard let a = chosen else {
             return Check(
@@ -131,10 +134,20 @@ public enum Doctor {
     }
 
     static func strap(_ f: DoctorFacts) -> Check {
+        if let reason = f.strapUnknownReason {
+            return Check(
+                "strap", .warn, "the pairing could not be read: \(reason)",
+                fix: "fix the database line first, or run doctor with sudo")
+        }
         guard let address = f.strapAddress else {
             return Check(
                 "strap", .fail, "no strap is paired",
                 fix: "wear the strap, then sudo recoverydeck scan and sudo recoverydeck pair ADDRESS")
+        }
+        if f.strapKnownToBluetoothd {
+            return Check(
+                "strap", .fail, "\(address) is also paired in bluetoothd, which takes the strap's one connection",
+                fix: "bluetoothctl remove \(address), then take the strap off for a minute")
         }
         guard let seen = f.strapLastSeen, let days = f.strapDaysSinceSeen else {
             return Check("strap", .ok, "paired with \(address); not measured with yet")
@@ -170,12 +183,21 @@ public enum Doctor {
                 "\(outside.role) is line \(outside.offset) but \(chip.label) has \(chip.lineCount) lines",
                 fix: "correct \(outside.role.split(separator: "[").first ?? "") in /etc/recoverydeck/recoverydeck.conf")
         }
-        let held = f.gpioLines.filter { line in line.consumer.map { !$0.contains("recoverydeck") } ?? false }
+        // A line the running daemon's panel holds carries the panel's name for it.
+        var daemonRuns = false
+        if case .running = f.daemon { daemonRuns = true }
+        if case .runningUnreadable = f.daemon { daemonRuns = true }
+        let held = f.gpioLines.filter { line in
+            guard let consumer = line.consumer, !consumer.contains("recoverydeck") else { return false }
+            return !(daemonRuns && consumer == line.panelConsumer)
+        }
         if let first = held.first {
             let list = held.map { "\($0.role) (line \($0.offset)) by \($0.consumer!)" }.joined(separator: ", ")
             return Check(
                 "gpio", .fail, "\(chip.label): lines held by another program: \(list)",
-                fix: "stop \(first.consumer!) or move the part to a free line in recoverydeck.conf")
+                fix:
+                    "stop the program holding them as \"\(first.consumer!)\" (gpioinfo lists every line), or move the "
+                    + "part to a free line in recoverydeck.conf")
         }
         return Check(
             "gpio", .ok, "\(chip.label) at \(chip.path); all \(f.gpioLines.count) lines free or held by recoverydeck")
@@ -191,9 +213,13 @@ public enum Doctor {
                 fix: "it is created at the first start of recoverydeckd")
         }
         if let integrity = db.integrity, integrity != "ok" {
+            // One line: SQLite's report runs over several, headed "*** in database main ***".
+            let problems = integrity.split(separator: "\n").filter { !$0.hasPrefix("***") }.joined(separator: "; ")
             return Check(
-                "database", .fail, "\(db.path) fails its integrity check: \(integrity)",
-                fix: "stop recoverydeckd, keep a copy, and run sqlite3 \(db.path) '.recover' into a new file")
+                "database", .fail, "\(db.path) fails its integrity check: \(problems)",
+                fix:
+                    "stop recoverydeckd, keep a copy, rebuild it with sqlite3 \(db.path) .recover | sqlite3 \(db.path).new "
+                    + "(package sqlite3), then move \(db.path).new into place")
         }
         let mode = db.mode & 0o777
         if mode != 0o600 {
@@ -257,9 +283,4 @@ public enum Doctor {
         }
         return Check("disk", .ok, "\(mib) MiB free under \(f.freeBytesPath)")
     }
-}
-
-/// The header's GPIO chip labels, newest board first (DESIGN §2: found by label, never by number).
-public enum PanelChipLabels {
-    public static let automatic = ["pinctrl-rp1", "pinctrl-bcm2711", "pinctrl-bcm2835"]
 }

@@ -1,3 +1,5 @@
+import Panel
+
 /// What `recoverydeck doctor` found on the box, gathered once (`SystemFacts`) and then judged by pure
 /// checks (`Doctor`), so each check's failure path is testable with made-up facts.
 public struct DoctorFacts: Sendable {
@@ -5,9 +7,12 @@ public struct DoctorFacts: Sendable {
         public var name: String
         /// HCI_UP, from HCIGETDEVINFO; nil when it could not be asked.
         public var isUp: Bool?
-        public init(name: String, isUp: Bool?) {
+        /// "AA:BB:CC:DD:EE:FF", from HCIGETDEVINFO; nil when it could not be asked.
+        public var address: String?
+        public init(name: String, isUp: Bool?, address: String? = nil) {
             self.name = name
             self.isUp = isUp
+            self.address = address
         }
     }
 
@@ -27,10 +32,13 @@ public struct DoctorFacts: Sendable {
         public var offset: Int
         /// The consumer holding the line, nil when free.
         public var consumer: String?
-        public init(role: String, offset: Int, consumer: String?) {
+        /// The consumer name the daemon's panel gives this line when it holds it ("go-button", "red", …).
+        public var panelConsumer: String?
+        public init(role: String, offset: Int, consumer: String?, panelConsumer: String? = nil) {
             self.role = role
             self.offset = offset
             self.consumer = consumer
+            self.panelConsumer = panelConsumer
         }
     }
 
@@ -78,7 +86,7 @@ public struct DoctorFacts: Sendable {
 
     public var bluetoothInKernel = true
     public var adapters: [Adapter] = []
-    /// The configured adapter; nil: the first powered one (the daemon's rule).
+    /// The configured adapter, `hciN` or its address; nil: the first powered one (the daemon's rule).
     public var wantedAdapter: String?
     public var radioSwitches: [RadioSwitch] = []
     public var daemon: Daemon = .notRunning
@@ -89,8 +97,13 @@ public struct DoctorFacts: Sendable {
     /// Local day of the last box measurement with the paired strap, ISO, and days since.
     public var strapLastSeen: String?
     public var strapDaysSinceSeen: Int?
+    /// Why the pairing could not be read from the database (unreadable, damaged), nil when it was read.
+    public var strapUnknownReason: String?
+    /// bluetoothd keeps a record of the paired strap (/var/lib/bluetooth/ADAPTER/ADDRESS/info): it then
+    /// reconnects to the strap by itself and holds its one connection.
+    public var strapKnownToBluetoothd = false
     public var gpioChips: [GPIOChip] = []
-    public var gpioChipLabels = PanelChipLabels.automatic
+    public var gpioChipLabels = PinMap.standard.chipLabels
     public var gpioLines: [GPIOLine] = []
     /// Why line information could not be read (permissions), nil when read or when no chip was found.
     public var gpioLineError: String?

@@ -48,7 +48,17 @@ public struct SystemFacts {
         entries(path("/sys/class/bluetooth")).filter { name in
             name.hasPrefix("hci") && name.count > 3 && name.dropFirst(3).allSatisfy(\.isNumber)
         }.sorted().map { name in
-            DoctorFacts.Adapter(name: name, isUp: isLive ? Self.adapterIsUp(Int(name.dropFirst(3))!) : nil)
+            let info = isLive ? Self.adapterInfo(Int(name.dropFirst(3))!) : nil
+            return DoctorFacts.Adapter(name: name, isUp: info?.isUp, address: info?.address)
+        }
+    }
+
+    /// Whether bluetoothd keeps a record of the device `address`: it stores one directory per paired or
+    /// connected device, /var/lib/bluetooth/ADAPTER/DEVICE/info (BlueZ doc/settings-storage.txt).
+    public func bluetoothdKnows(_ address: String) -> Bool {
+        let storage = path("/var/lib/bluetooth")
+        return entries(storage).contains { adapter in
+            access(storage + "/" + adapter + "/" + address.uppercased() + "/info", F_OK) == 0
         }
     }
 
@@ -72,8 +82,9 @@ public struct SystemFacts {
         return errno != EAFNOSUPPORT
     }
 
-    /// HCI_UP from HCIGETDEVINFO (include/net/bluetooth/hci_sock.h: struct hci_dev_info, flags at byte 16).
-    static func adapterIsUp(_ index: Int) -> Bool? {
+    /// HCI_UP and the controller's address from HCIGETDEVINFO (include/net/bluetooth/hci_sock.h: struct
+    /// hci_dev_info: dev_id at 0, name[8] at 2, bdaddr at 10 (least significant byte first), flags at 16).
+    static func adapterInfo(_ index: Int) -> (isUp: Bool, address: String)? {
         let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 1)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -83,7 +94,15 @@ public struct SystemFacts {
         let hciGetDevInfo: UInt = 0x8004_48D3  // _IOR('H', 211, int)
         let result = info.withUnsafeMutableBytes { ioctl(fd, hciGetDevInfo, $0.baseAddress!) }
         guard result == 0 else { return nil }
-        return info[16] & 1 != 0  // HCI_UP is bit 0 of flags
+        return (info[16] & 1 != 0, address(bdaddr: info[10..<16]))  // HCI_UP is bit 0 of flags
+    }
+
+    /// "AA:BB:CC:DD:EE:FF" from a bdaddr_t, whose bytes run least significant first.
+    static func address(bdaddr: some Collection<UInt8>) -> String {
+        bdaddr.reversed().map { byte in
+            let hex = String(byte, radix: 16, uppercase: true)
+            return byte < 16 ? "0" + hex : hex
+        }.joined(separator: ":")
     }
 
     // MARK: Processes and capabilities

@@ -129,7 +129,8 @@ public enum ReportChart {
             o.append("</g>")
         }
 
-        // Lights row: the composite of each day, blue while baselines build, empty for no reading.
+        // Lights row: the composite of each day, blue while baselines build, empty for a day with nothing
+        // stored (no morning, no light: a light made from the days around it would carry them forward).
         let cell = max(2, min(step, 14) - 2)
         o.append("<g id=\"lights\">")
         o.append(
@@ -137,7 +138,7 @@ public enum ReportChart {
         )
         for (i, r) in readouts.enumerated() {
             let fill: String
-            switch r.composite {
+            switch byDay[dates[i].dayNumber] == nil ? .missing : r.composite {
             case .lit(let light): fill = lightColors[light]!
             case .building: fill = buildingColor
             default: fill = "none"

@@ -93,48 +93,12 @@ static inline int cbluez_l2cap_accept(int fd, uint8_t peer[6], uint8_t *peerType
     return client;
 }
 
-static inline int cbluez_l2cap_address(int fd, int peerSide, uint8_t address[6], uint8_t *addressType) {
-    struct sockaddr_l2 l2;
-    socklen_t length = sizeof l2;
-    memset(&l2, 0, sizeof l2);
-    int result = peerSide ? getpeername(fd, (struct sockaddr *)&l2, &length)
-                          : getsockname(fd, (struct sockaddr *)&l2, &length);
-    if (result < 0) return -1;
-    memcpy(address, &l2.l2_bdaddr, 6);
-    *addressType = l2.l2_bdaddr_type;
-    return 0;
-}
-
 /* The pending error of a socket (SO_ERROR): 0 when a non-blocking connect succeeded. */
 static inline int cbluez_socket_error(int fd) {
     int value = 0;
     socklen_t length = sizeof value;
     if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &value, &length) < 0) return -1;
     return value;
-}
-
-/* BT_SECURITY: BT_SECURITY_LOW (no encryption) is what the Heart Rate service needs. */
-static inline int cbluez_set_security(int fd, uint8_t level) {
-    struct bt_security security;
-    memset(&security, 0, sizeof security);
-    security.level = level;
-    return setsockopt(fd, SOL_BLUETOOTH, BT_SECURITY, &security, sizeof security);
-}
-
-static inline int cbluez_security(int fd) {
-    struct bt_security security;
-    socklen_t length = sizeof security;
-    memset(&security, 0, sizeof security);
-    if (getsockopt(fd, SOL_BLUETOOTH, BT_SECURITY, &security, &length) < 0) return -1;
-    return security.level;
-}
-
-/* Outgoing L2CAP MTU the kernel negotiated (BT_SNDMTU); for the fixed ATT channel, the link's. */
-static inline int cbluez_send_mtu(int fd) {
-    uint16_t mtu = 0;
-    socklen_t length = sizeof mtu;
-    if (getsockopt(fd, SOL_BLUETOOTH, BT_SNDMTU, &mtu, &length) < 0) return -1;
-    return mtu;
 }
 
 #endif

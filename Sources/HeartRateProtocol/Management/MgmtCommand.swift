@@ -15,6 +15,8 @@ public enum MgmtCommand: Hashable, Sendable {
     case startDiscovery(DiscoveryAddressTypes)
     case stopDiscovery(DiscoveryAddressTypes)
     case setAdvertising(AdvertisingMode)
+    /// A static random address for LE (Core 5.3 Vol 6 Part B §1.3.2.1); only while powered off.
+    case setStaticAddress(BluetoothAddress)
     case readAdvertisingFeatures
     case addAdvertising(AdvertisingInstance)
     /// Instance 0 removes every instance.
@@ -39,6 +41,7 @@ public enum MgmtCommand: Hashable, Sendable {
         case .startDiscovery: .startDiscovery
         case .stopDiscovery: .stopDiscovery
         case .setAdvertising: .setAdvertising
+        case .setStaticAddress: .setStaticAddress
         case .readAdvertisingFeatures: .readAdvertisingFeatures
         case .addAdvertising: .addAdvertising
         case .removeAdvertising: .removeAdvertising
@@ -67,6 +70,8 @@ public enum MgmtCommand: Hashable, Sendable {
             p.append(types.rawValue)
         case .setAdvertising(let mode):
             p.append(mode.rawValue)
+        case .setStaticAddress(let address):
+            p += address.littleEndianBytes
         case .addAdvertising(let a):
             p.append(a.instance)
             p.appendLE(a.flags.rawValue)
@@ -173,6 +178,9 @@ public struct MgmtCommandPacket: Hashable, Sendable {
         case .setAdvertising:
             guard n == 1, let mode = r.u8().flatMap(AdvertisingMode.init(rawValue:)) else { throw bad() }
             command = .setAdvertising(mode)
+        case .setStaticAddress:
+            guard n == 6, let address = r.take(6).flatMap(BluetoothAddress.init(littleEndian:)) else { throw bad() }
+            command = .setStaticAddress(address)
         case .addAdvertising:
             guard let instance = r.u8(), let flags = r.u32(), let duration = r.u16(), let timeout = r.u16(),
                 let advLength = r.u8(), let rspLength = r.u8(), r.remaining == Int(advLength) + Int(rspLength),

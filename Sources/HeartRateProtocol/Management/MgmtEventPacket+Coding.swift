@@ -114,7 +114,8 @@ extension MgmtEventPacket {
                     address: address, bluetoothVersion: version, manufacturer: manufacturer,
                     supportedSettings: supported, currentSettings: current, classOfDevice: cod, name: name,
                     shortName: short))
-        case .setPowered, .setDiscoverable, .setConnectable, .setBondable, .setLowEnergy, .setAdvertising:
+        case .setPowered, .setDiscoverable, .setConnectable, .setBondable, .setLowEnergy, .setAdvertising,
+            .setStaticAddress:
             try check(p.count == 4)
             return .settings(ControllerSettings(rawValue: r.u32() ?? 0))
         case .setLocalName:

@@ -17,6 +17,7 @@ public struct MgmtOpcode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let startDiscovery = MgmtOpcode(rawValue: 0x0023)
     public static let stopDiscovery = MgmtOpcode(rawValue: 0x0024)
     public static let setAdvertising = MgmtOpcode(rawValue: 0x0029)
+    public static let setStaticAddress = MgmtOpcode(rawValue: 0x002B)
     public static let readAdvertisingFeatures = MgmtOpcode(rawValue: 0x003D)
     public static let addAdvertising = MgmtOpcode(rawValue: 0x003E)
     public static let removeAdvertising = MgmtOpcode(rawValue: 0x003F)
@@ -37,6 +38,7 @@ public struct MgmtOpcode: RawRepresentable, Hashable, Sendable, CustomStringConv
         case .startDiscovery: "Start Discovery"
         case .stopDiscovery: "Stop Discovery"
         case .setAdvertising: "Set Advertising"
+        case .setStaticAddress: "Set Static Address"
         case .readAdvertisingFeatures: "Read Advertising Features"
         case .addAdvertising: "Add Advertising"
         case .removeAdvertising: "Remove Advertising"

@@ -18,6 +18,28 @@ extension Quality {
     }
 }
 
+extension Quality {
+    /// `ok`, or the failure's code (`too_few_beats`, `too_many_artifacts`, `rr_unavailable`): the one spelling the
+    /// store, the export, the CLI and the oracle tools share.
+    public var code: String {
+        switch self {
+        case .ok: "ok"
+        case .fail(let reason): reason.rawValue
+        }
+    }
+
+    /// The verdict a `code` names, or nil for text that names none.
+    public init?(code: String) {
+        if code == "ok" {
+            self = .ok
+        } else if let reason = QualityFailure(rawValue: code) {
+            self = .fail(reason)
+        } else {
+            return nil
+        }
+    }
+}
+
 extension QualityFailure {
     /// One sentence for the person (spec §4.1 for RR unavailable, §5.1 for the rest).
     public var sentence: String {

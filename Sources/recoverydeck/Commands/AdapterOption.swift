@@ -1,6 +1,7 @@
 import BlueZ
 import HeartRateProtocol
 import Platform
+import Store
 
 #if canImport(Glibc)
     import Glibc
@@ -78,49 +79,28 @@ enum ReadinessWait {
     }
 }
 
-/// One JSON object on one line, for `--json` output that a script reads as it comes.
+/// One JSON object on one line, for `--json` output that a script reads as it comes (written by
+/// the store's `JSONValue`, members in the order added).
 struct JSONLine {
-    private var parts: [String] = []
+    private var members: [(String, JSONValue)] = []
 
     init() {}
 
-    mutating func add(_ key: String, _ text: String?) {
-        parts.append(Self.string(key) + ":" + (text.map(Self.string) ?? "null"))
-    }
+    mutating func add(_ key: String, _ text: String?) { members.append((key, JSONValue(text))) }
 
-    mutating func add(_ key: String, _ number: Int64?) {
-        parts.append(Self.string(key) + ":" + (number.map(String.init) ?? "null"))
-    }
+    mutating func add(_ key: String, _ number: Int64?) { members.append((key, JSONValue(number))) }
 
+    /// A figure, to three decimals.
     mutating func add(_ key: String, number: Double) {
-        parts.append(Self.string(key) + ":" + Formatting.fixed(number, digits: 3))
+        members.append((key, .number((number * 1000).rounded() / 1000)))
     }
 
     mutating func add(_ key: String, _ numbers: [Int]) {
-        parts.append(Self.string(key) + ":[" + numbers.map(String.init).joined(separator: ",") + "]")
+        members.append((key, .array(numbers.map { .integer(Int64($0)) })))
     }
 
-    var text: String { "{" + parts.joined(separator: ",") + "}" }
+    var text: String { JSONValue.object(members).serialized() }
 
-    /// A JSON string literal (RFC 8259 §7).
-    static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal (RFC 8259 §7), for lines assembled by hand.
+    static func string(_ text: String) -> String { JSONValue.string(text).serialized() }
 }

@@ -73,8 +73,8 @@ struct CheckinCommand: Command {
     }
 
     func run(_ context: Context) throws {
-        let store = try context.store()
-        let configured = try store.habitList()
+        // Until the answers are complete nothing is created: a refused habit or an abandoned prompt leaves no file.
+        let configured = try context.existingStore()?.habitList() ?? Questionnaire.starterHabits
         if let unknown = habits.first(where: { !configured.contains($0) }) {
             throw CommandError.usage(
                 "unknown habit \(quoted(unknown)); the configured habits are \(configured.joined(separator: ", ")).")
@@ -86,6 +86,7 @@ struct CheckinCommand: Command {
         guard let scores = SubjectiveScores(SubjectiveItem.allCases.map { values[$0] ?? 0 }) else {
             throw CommandError.failure("a score is outside 1 to 7.")
         }
+        let store = try context.store()
         let day = context.today
         let replacing = try store.hasQuestionnaire(on: day)
         let questionnaire = Questionnaire(

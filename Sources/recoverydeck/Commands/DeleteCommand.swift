@@ -35,7 +35,10 @@ struct DeleteCommand: Command {
     }
 
     func run(_ context: Context) throws {
-        let store = try context.store()
+        // With no database there is nothing to delete, and making an empty one would change the disk.
+        guard let store = try context.existingStore() else {
+            throw CommandError.failure("there is no database at \(try context.databasePath()); nothing was deleted.")
+        }
         if let day {
             guard try store.deleteDay(day) else {
                 throw CommandError.failure("nothing is stored for \(day.iso); nothing was deleted.")

@@ -15,9 +15,10 @@ struct DoctorCommand: Command {
     static let discussion = """
         Checks, in order: the Bluetooth adapter (present, powered), rfkill, Bluetooth management access
         (CAP_NET_ADMIN, held by the recoverydeckd service), the kernel (some 2024 kernels reject the
-        strap's connection-parameter update and lose it mid-morning), the paired strap and when it was
-        last seen, the GPIO chip (found by its label) and its lines, the database (integrity, mode 600,
-        owner), the time zone, clock synchronisation and free disk.
+        strap's connection-parameter update and lose it mid-morning), the paired strap, when it was
+        last seen and that bluetoothd has no record of it, the GPIO chip (found by its label) and its
+        lines, the database (integrity, mode 600, owner), the time zone, clock synchronisation and
+        free disk.
 
         Exit status 0 means ready (warnings allowed), 1 means at least one check failed. Run it with
         sudo on the box: some checks read what only root may read.
@@ -34,22 +35,23 @@ struct DoctorCommand: Command {
         let path = try context.databasePath()
         let gatherer = SystemFacts(environment: context.environment)
         var facts = gatherer.gather(databasePath: path, systemDatabasePath: Context.systemDatabasePath)
-        // The database is opened only when it exists: doctor creates nothing.
-        if access(path, R_OK | W_OK) == 0 {
-            let store = try context.store()
-            facts.strapAddress = try store.setting(.strapAddress)
-            if let address = facts.strapAddress,
-                let last = try store.allDays().last(where: { $0.measurement?.strapAddress == address && !$0.imported })
-            {
-                facts.strapLastSeen = last.date.iso
-                facts.strapDaysSinceSeen = context.today.dayNumber - last.date.dayNumber
+        // The database is opened only when it exists (doctor creates nothing), and a database that
+        // cannot be read leaves the strap unknown: its own check line says what is wrong with it.
+        if access(path, F_OK) == 0 {
+            do {
+                try readStrap(into: &facts, path: path, context: context)
+            } catch {
+                facts.strapAddress = nil
+                facts.strapUnknownReason = Self.reason(error)
             }
         }
+        if let address = facts.strapAddress { facts.strapKnownToBluetoothd = gatherer.bluetoothdKnows(address) }
         let checks = Doctor.checks(facts)
         if json {
             let items = checks.map { c in
-                "{\"check\":\(jsonString(c.name)),\"verdict\":\"\(c.verdict.rawValue)\",\"detail\":\(jsonString(c.detail))"
-                    + (c.fix.map { ",\"fix\":\(jsonString($0))" } ?? "") + "}"
+                "{\"check\":\(JSONLine.string(c.name)),\"verdict\":\"\(c.verdict.rawValue)\","
+                    + "\"detail\":\(JSONLine.string(c.detail))"
+                    + (c.fix.map { ",\"fix\":\(JSONLine.string($0))" } ?? "") + "}"
             }
             context.out("{\"ready\":\(Doctor.isReady(checks)),\"checks\":[\(items.joined(separator: ","))]}")
         } else {
@@ -62,20 +64,25 @@ struct DoctorCommand: Command {
         context.say("The box is ready.")
     }
 
-    private func jsonString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case _ where u.value < 0x20:
-                out +=
-                    "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count)
-                    + String(u.value, radix: 16)
-            default: out.unicodeScalars.append(u)
-            }
+    /// The paired strap, and the last morning the box measured with it.
+    private func readStrap(into facts: inout DoctorFacts, path: String, context: Context) throws {
+        guard access(path, R_OK | W_OK) == 0 else {
+            throw CommandError.failure("this user may not read and write \(path)")
         }
-        return out + "\""
+        let store = try context.store()
+        facts.strapAddress = try store.setting(.strapAddress)
+        if let address = facts.strapAddress,
+            let last = try store.allDays().last(where: { $0.measurement?.strapAddress == address && !$0.imported })
+        {
+            facts.strapLastSeen = last.date.iso
+            facts.strapDaysSinceSeen = context.today.dayNumber - last.date.dayNumber
+        }
+    }
+
+    /// An error as the words after "could not be read: ", without a closing full stop.
+    private static func reason(_ error: any Error) -> String {
+        var text = (error as? CommandError)?.message ?? "\(error)"
+        while text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }

@@ -26,8 +26,7 @@ struct HistoryCommand: Command {
     }
 
     func run(_ context: Context) throws {
-        let store = try context.store()
-        try context.requireTodaysCheckin(store)
+        let store = try context.requireTodaysCheckin()
         let report = try HistoryReport(store: store, today: context.today, days: days)
         if json {
             context.out(report.json.serialized(pretty: true))

@@ -3,15 +3,21 @@ import Platform
 import RecoveryCore
 import Store
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The part both imports share: plan against what the database holds, print the plan, and write it in
 /// one transaction unless it is a dry run.
 enum HistoryImporter {
     static func apply(
         _ mornings: [ImportedMorning], source: String, dryRun: Bool, force: Bool, context: Context
     ) throws {
-        let store = try context.store()
+        // A dry run against a database that does not exist yet creates none: every day would be added.
+        let path = try context.databasePath()
+        let store = dryRun && access(path, F_OK) != 0 ? nil : try context.store()
         var existing: [LocalDate: DayRecord] = [:]
-        if let first = mornings.map(\.date).min(), let last = mornings.map(\.date).max() {
+        if let store, let first = mornings.map(\.date).min(), let last = mornings.map(\.date).max() {
             for day in try store.days(from: first, through: last) { existing[day.date] = day }
         }
         let plan = ImportPlan(mornings, existing: existing, force: force)
@@ -26,7 +32,7 @@ enum HistoryImporter {
             context.say("Dry run, nothing changed: \(summary).")
             return
         }
-        if !writes.isEmpty {
+        if let store, !writes.isEmpty {
             let records = writes.map { $0.dayRecord(epochOfStart: { LocalTime.epochSeconds(of: $0, at: $1) }) }
             try store.saveImportedDays(records, source: source, recordedAt: context.nowEpochSeconds)
         }

@@ -14,7 +14,9 @@ struct RRAnalyzeCommand: Command {
         90 s), taking the running sum of the intervals as the clock.
 
         Prints rmssd_ms, mean_rr_ms, mean_hr_bpm, sdnn_ms, accepted, rejected, artifact_ratio and
-        quality (ok, too_few_beats, too_many_artifacts).
+        quality: ok, too_few_beats (under 45 accepted or 60 000 ms of them), too_many_artifacts (over
+        20 % rejected) or rr_unavailable (with --window morning: the file ends within the settle).
+        A failed quality is also explained on standard error; the exit status is still 0.
         """
     static let options: [OptionSpec] = [
         .value("window", "whole|morning", help: "Which intervals to use (default whole)."),
@@ -45,7 +47,7 @@ struct RRAnalyzeCommand: Command {
             ("rmssd_ms", JSONValue(m.rmssdMs)), ("mean_rr_ms", JSONValue(m.meanRRMs)),
             ("mean_hr_bpm", JSONValue(m.meanHRBpm)), ("sdnn_ms", JSONValue(m.sdnnMs)),
             ("accepted", JSONValue(m.accepted)), ("rejected", JSONValue(m.rejected)),
-            ("artifact_ratio", .number(m.artifactRatio)), ("quality", .string(Wording.quality(result.quality))),
+            ("artifact_ratio", .number(m.artifactRatio)), ("quality", .string(result.quality.code)),
         ]
         if json {
             var all = fields
@@ -64,7 +66,25 @@ struct RRAnalyzeCommand: Command {
                 context.out(Formatting.padded(name, 16) + text)
             }
         }
-        if case .fail(let reason) = result.quality { context.say(reason.sentence) }
+        if case .fail(let reason) = result.quality { context.say(RRAnalyzeCommand.explanation(reason, result)) }
+    }
+
+    /// Why a list fails quality, in words true of a file: the box's own sentences speak of a strap and of lying
+    /// still for 90 s (spec §5.1 floors and ratio).
+    static func explanation(_ reason: QualityFailure, _ result: HRVAnalysis.Result) -> String {
+        let m = result.metrics
+        switch reason {
+        case .tooFewBeats:
+            let sum = Formatting.fixed(result.acceptedSumMs, digits: 0)
+            let needed = Formatting.fixed(Quality.minimumAcceptedSumMs, digits: 0)
+            return "Quality fails: \(m.accepted) intervals accepted, \(sum) ms in all; a reading needs at least "
+                + "\(Quality.minimumAccepted) and \(needed) ms."
+        case .tooManyArtifacts:
+            return "Quality fails: \(m.rejected) of \(m.accepted + m.rejected) intervals rejected as artifacts "
+                + "(\(Formatting.fixed(m.artifactRatio * 100, digits: 1)) %); more than 20 % fails."
+        case .rrUnavailable:
+            return "Quality fails: no interval reached the capture; the file ends within the 15 s settle."
+        }
     }
 }
 

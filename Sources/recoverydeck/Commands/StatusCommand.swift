@@ -23,8 +23,7 @@ struct StatusCommand: Command {
     }
 
     func run(_ context: Context) throws {
-        let store = try context.store()
-        try context.requireTodaysCheckin(store)
+        let store = try context.requireTodaysCheckin()
         let report = try StatusReport(store: store, today: context.today)
         if json {
             context.out(report.json.serialized(pretty: true))
@@ -32,7 +31,8 @@ struct StatusCommand: Command {
             context.outRaw(report.text)
             let first = context.today.adding(days: -27)
             context.out("\nThe last four weeks (one mark a day; a gap is a day not measured):")
-            for line in Sparkline.lines(days: try store.days(from: first, through: context.today), through: context.today) {
+            let days = try store.days(from: first, through: context.today)
+            for line in Sparkline.lines(days: days, through: context.today) {
                 context.out(line)
             }
         }
@@ -46,5 +46,15 @@ extension Context {
         guard Gate.canAccessHistory(today: today, questionnaire: record) else {
             throw CommandError.failure(Gate.refusal + "\nTry 'recoverydeck checkin'.")
         }
+    }
+
+    /// The gate for a command that opens the database itself: the store once today's questionnaire is in. With no
+    /// database there is no check-in, and the refusal creates none.
+    func requireTodaysCheckin() throws -> Store {
+        guard let store = try existingStore() else {
+            throw CommandError.failure(Gate.refusal + "\nTry 'recoverydeck checkin'.")
+        }
+        try requireTodaysCheckin(store)
+        return store
     }
 }

@@ -73,11 +73,43 @@ final class Context {
             try Context.makeDirectories(for: path)
         }
         do {
+            let existed = access(path, F_OK) == 0
             let store = try Store(path: path)
+            if !existed { Context.giveToDirectoryOwner(path) }
             openedStore = store
             return store
         } catch {
             throw CommandError.failure("cannot use the database \(path): \(error.message).")
+        }
+    }
+
+    /// The database when its file exists, else nil, creating nothing: for commands that only read, or that may
+    /// still refuse, so a refusal on a box with no data leaves no empty database behind.
+    /// A path given by hand (`--db`, `RECOVERYDECK_DB`) whose folder is missing is more likely a typing mistake than a
+    /// box with no data yet: opening it names the path and the reason instead.
+    func existingStore() throws -> Store? {
+        if openedStore != nil { return try store() }
+        let path = try databasePath()
+        if access(path, F_OK) == 0 { return try store() }
+        let givenByHand = databaseOption != nil || !(environment("RECOVERYDECK_DB") ?? "").isEmpty
+        if givenByHand, let slash = path.lastIndex(of: "/"), slash > path.startIndex,
+            access(String(path[..<slash]), F_OK) != 0
+        {
+            return try store()
+        }
+        return nil
+    }
+
+    /// Root creating the database in someone else's directory (the CLI run with sudo before the daemon ever
+    /// started, in /var/lib/recoverydeck owned by the service user) hands the new files to that directory's owner,
+    /// or the daemon could not open its own database. SQLite keeps later -wal/-shm files with the database's owner.
+    private static func giveToDirectoryOwner(_ path: String) {
+        guard geteuid() == 0 else { return }
+        var directory = stat()
+        let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        guard stat(parent.isEmpty ? "/" : parent, &directory) == 0, directory.st_uid != 0 else { return }
+        for suffix in ["", "-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
+            _ = chown(path + suffix, directory.st_uid, directory.st_gid)
         }
     }
 

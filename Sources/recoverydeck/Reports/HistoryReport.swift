@@ -27,9 +27,9 @@ struct HistoryReport {
     }
 
     static let header = [
-        "date", "check-in", "rMSSD", "lying HR", "gap peak", "gap avg", "quality", "orthostatic", "light",
+        "date", "check-in", "rMSSD", "lying HR", "gap peak", "gap avg", "quality", "orthostatic", "light", "from",
     ]
-    static let widths = [12, 10, 8, 10, 10, 9, 20, 13]
+    static let widths = [12, 10, 8, 10, 10, 9, 20, 13, 9]
 
     var text: String {
         var out = [Wording.row(HistoryReport.header, HistoryReport.widths)]
@@ -47,8 +47,9 @@ struct HistoryReport {
                         Wording.value(m?.hrv?.rmssdMs, .rmssd), Wording.value(m?.orthostatic?.avgLyingHR, .lyingHR),
                         Wording.value(m?.orthostatic?.gapPeak, .gapPeak),
                         Wording.value(m?.orthostatic?.gapAvg, .gapAvg),
-                        m.map { Wording.quality($0.quality) } ?? Wording.dash,
+                        m.map { $0.quality.code } ?? Wording.dash,
                         m?.orthostaticStatus.rawValue ?? Wording.dash, Wording.composite(line.composite),
+                        record.imported ? "import" : "box",
                     ], HistoryReport.widths))
         }
         return out.joined(separator: "\n") + "\n"
@@ -70,12 +71,13 @@ struct HistoryReport {
                         return .object([
                             ("date", .string(line.date.iso)),
                             ("stored", .bool(line.record != nil)),
+                            ("imported", .bool(line.record?.imported ?? false)),
                             ("subjectiveMean", JSONValue(line.record?.questionnaire?.scores.mean)),
                             ("rmssdMs", JSONValue(m?.hrv?.rmssdMs)),
                             ("lyingHR", JSONValue(m?.orthostatic?.avgLyingHR)),
                             ("gapPeak", JSONValue(m?.orthostatic?.gapPeak)),
                             ("gapAvg", JSONValue(m?.orthostatic?.gapAvg)),
-                            ("quality", JSONValue(m.map { Wording.quality($0.quality) })),
+                            ("quality", JSONValue(m.map { $0.quality.code })),
                             ("orthostaticStatus", JSONValue(m?.orthostaticStatus.rawValue)),
                             ("complete", .bool(line.record?.isComplete ?? false)),
                             ("light", composite),

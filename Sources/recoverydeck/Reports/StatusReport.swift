@@ -59,7 +59,11 @@ struct StatusReport {
 
     private var measurementLines: [String] {
         guard let m = record.measurement else { return ["Measurement   not yet"] }
-        var first = "Measurement   \(Wording.clock(m.startedAtEpoch)), quality \(Wording.quality(m.quality))"
+        // An imported morning has no time of day of its own (the import knows the date only).
+        var first =
+            record.imported
+            ? "Measurement   imported, quality \(m.quality.code)"
+            : "Measurement   \(Wording.clock(m.startedAtEpoch)), quality \(m.quality.code)"
         if let rmssd = m.hrv?.rmssdMs { first += ": rMSSD \(Formatting.fixed(rmssd, digits: 1)) ms" }
         if let hr = m.meanHRBpm { first += ", mean HR \(Formatting.fixed(hr, digits: 0)) bpm" }
         var lines = [first]

@@ -47,13 +47,6 @@ enum Wording {
         }
     }
 
-    static func quality(_ quality: Quality) -> String {
-        switch quality {
-        case .ok: "ok"
-        case .fail(let reason): reason.rawValue
-        }
-    }
-
     /// Local `HH:MM` of an epoch instant in the system time zone.
     static func clock(_ epochSeconds: Int64) -> String {
         LocalTime(epochSeconds: epochSeconds).minuteOfDay.description

@@ -65,11 +65,7 @@ struct HRVDump {
         }
 
         let result = HRVAnalysis.analyze(input, window: window)
-        let quality: String
-        switch result.quality {
-        case .ok: quality = "ok"
-        case .fail(let reason): quality = reason.rawValue
-        }
+        let quality = result.quality.code
         print(
             """
             {"window":"\(window.rawValue)","input":\(json(input)),"accepted":\(json(result.accepted)),\

@@ -2,8 +2,6 @@
 # one sentence that says what to do, with exit status 1 (RecoveryDeck spec §13).
 # vm-timeout: 90
 . "$VM_LIB"
-bt_fresh
-bt_power_on "$HCI_BOX"
 rd() { "$BIN/recoverydeck" "$@"; }
 
 expect_failure() {  # expect_failure TEXT COMMAND...: exit 1, ending with one line that says TEXT
@@ -16,6 +14,13 @@ expect_failure() {  # expect_failure TEXT COMMAND...: exit 1, ending with one li
     tail -1 err.txt | grep -qF -- "$text" || fail "$* did not say: $text"
 }
 
+# No controller at all: the kernel has Bluetooth but no adapter (before bt_fresh makes some).
+bt_none
+expect_failure "No Bluetooth adapter found: check that the controller is attached" rd scan --seconds 2
+expect_failure "No Bluetooth adapter found" rd strap --address 00:AA:01:05:00:05 --seconds 2
+
+bt_fresh
+bt_power_on "$HCI_BOX"
 # Discovery needs CAP_NET_ADMIN: as an unprivileged user the kernel answers "permission denied".
 expect_failure "run as root or give the binary cap_net_admin" \
     setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN/recoverydeck" scan --adapter "$HCI_BOX" --seconds 2

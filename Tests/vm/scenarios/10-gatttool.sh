@@ -26,6 +26,10 @@ gt --char-read --uuid 2a19 > battery.txt 2>&1 || { cat battery.txt; fail "gattto
 cat battery.txt
 grep -Eq 'value: 49 ?$' battery.txt || fail "Battery Level is not 73 % (0x49)"
 
+gt --char-read --uuid 2a38 > location.txt 2>&1 || { cat location.txt; fail "gatttool --char-read body sensor location failed"; }
+cat location.txt
+grep -Eq 'value: 01 ?$' location.txt || fail "Body Sensor Location is not chest (0x01)"
+
 # The HR Measurement's CCCD is the handle after its value (h10sim's layout, as on the H10).
 value_handle=$(sed -n 's/.*char value handle = \(0x[0-9a-f]*\), uuid = 00002a37-.*/\1/p' chars.txt)
 [ -n "$value_handle" ] || fail "no HR Measurement value handle"

@@ -11,6 +11,7 @@ spawn sim "$BIN/h10sim" --adapter "$HCI_SIM" --rr-file "$rrfile" --speed 4 --see
 sim_pid=$bg_pid
 wait_for_line sim.log '^advertising' 20
 name=$(sed -n 's/^advertising name="\([^"]*\)".*/\1/p' sim.log)
+[[ "$name" =~ ^Polar\ H10\ [0-9A-F]{8}$ ]] || fail "h10sim advertises \"$name\", not \"Polar H10\" and 8 hex digits"
 
 "$BIN/recoverydeck" scan --adapter "$HCI_BOX" --seconds 6 --json > scan.json 2> scan.err || { cat scan.err; fail "scan failed"; }
 cat scan.json
@@ -40,6 +41,7 @@ grep -q '"state":"connecting"' client.log || fail "no connecting state"
 grep -q '"state":"live"' client.log || fail "never live (notifications enabled)"
 grep -q '"state":"rrOK"' client.log || fail "never RR OK"
 grep -q '"event":"battery","percent":87' client.log || fail "battery level not read"
+grep -q '"event":"firmware","revision":"3.1.1"' client.log || fail "firmware revision not read"
 python3 "$REPO/Tests/vm/check_rr.py" exact "$rrfile" client.log || fail "RR intervals differ from the file"
 python3 - client.log <<'PY' >> "$SCENARIO_OUT/figures"
 import json, sys

@@ -1,0 +1,72 @@
+import Platform
+import Store
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The CLI's end of the control socket: one request, its reply, and for `watch` the packets after it.
+public final class ControlClient {
+    public let connection: UnixConnection
+    public static let defaultPath = DaemonConfiguration().controlSocket
+
+    /// Why the daemon could not be reached, as one sentence.
+    public struct Unreachable: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public init(path: String) throws(Unreachable) {
+        guard let address = UnixSocketAddress(path) else {
+            throw Unreachable(description: "The control socket path \(path) is too long.")
+        }
+        do {
+            connection = try UnixConnection.connect(to: address)
+        } catch {
+            switch error {
+            case .noEntry, .connectionRefused:
+                throw Unreachable(
+                    description: "recoverydeckd is not running (no control socket at \(path)): "
+                        + "start it with `systemctl start recoverydeckd`.")
+            case .accessDenied, .permissionDenied:
+                throw Unreachable(
+                    description: "Permission denied on \(path): run as root or as a member of the recoverydeck group.")
+            default:
+                throw Unreachable(description: "Cannot reach recoverydeckd at \(path): \(error).")
+            }
+        }
+    }
+
+    deinit { connection.close() }
+
+    /// Sends `request` and waits up to `timeoutMs` for the reply.
+    public func send(_ request: ControlRequest, timeoutMs: Int32 = 5000) throws(Unreachable) -> JSONValue {
+        do { try connection.send(Array(request.json.serialized().utf8)) } catch {
+            throw Unreachable(description: "Cannot talk to recoverydeckd: \(error).")
+        }
+        guard let reply = try next(timeoutMs: timeoutMs) else {
+            throw Unreachable(description: "recoverydeckd did not answer within \(timeoutMs / 1000) s.")
+        }
+        return reply
+    }
+
+    /// The next packet from the daemon; nil on timeout. Throws when the daemon closed the connection.
+    public func next(timeoutMs: Int32) throws(Unreachable) -> JSONValue? {
+        var poller = pollfd(fd: connection.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&poller, 1, timeoutMs)
+        if ready == 0 { return nil }
+        if ready < 0 {
+            if errno == EINTR { return nil }
+            throw Unreachable(description: "Waiting for recoverydeckd failed: \(Errno.current).")
+        }
+        let packet: [UInt8]?
+        do { packet = try connection.receive(maximumBytes: ControlRequest.maximumPacket) } catch {
+            throw Unreachable(description: "The connection to recoverydeckd failed: \(error).")
+        }
+        guard let packet else { return nil }
+        if packet.isEmpty { throw Unreachable(description: "recoverydeckd closed the connection.") }
+        guard let text = String(validating: packet, as: UTF8.self), let json = try? JSONValue.parse(text) else {
+            throw Unreachable(description: "recoverydeckd sent something that is not JSON.")
+        }
+        return json
+    }
+}

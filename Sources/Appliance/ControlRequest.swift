@@ -1,0 +1,114 @@
+import Store
+
+/// One request on the daemon's control socket. The protocol: a Unix `SOCK_SEQPACKET` socket, one JSON
+/// object per packet each way (at most 64 KiB). Requests name themselves with `"request"`; every reply
+/// has `"ok"`, and a refusal has `"error"` (a stable code) and `"message"` (one sentence). `watch` is
+/// answered once, then followed by `{"event": "snapshot" | "say" | "sound", …}` packets until the client
+/// closes. Peers must be root, the daemon's own user, or in `control_group`.
+public enum ControlRequest: Hashable, Sendable {
+    /// Start a morning, as GO does; `overwrite` confirms replacing today's measurement.
+    case measure(overwrite: Bool)
+    case cancel
+    /// Stream the session's state.
+    case watch
+    /// One snapshot.
+    case status
+    /// Today's questionnaire or measurement changed outside the daemon (`recoverydeck checkin`).
+    case dayChanged
+    /// Simulated panel only: presses (`go`, `go-long`, or a key label), each `afterMs` from now in session
+    /// time; one request for a whole sequence, so they all count from the same instant.
+    case press([Press])
+    /// Simulated clock only: move time forward.
+    case advance(seconds: Int64)
+
+    public static let maximumPacket = 65_536
+
+    public var json: JSONValue {
+        switch self {
+        case .measure(let overwrite): .object([("request", .string("measure")), ("overwrite", .bool(overwrite))])
+        case .cancel: .object([("request", .string("cancel"))])
+        case .watch: .object([("request", .string("watch"))])
+        case .status: .object([("request", .string("status"))])
+        case .dayChanged: .object([("request", .string("day-changed"))])
+        case .press(let presses):
+            .object([
+                ("request", .string("press")),
+                (
+                    "presses",
+                    .array(
+                        presses.map { .object([("button", .string($0.button)), ("after_ms", .integer($0.afterMs))]) })
+                ),
+            ])
+        case .advance(let s): .object([("request", .string("advance")), ("seconds", .integer(s))])
+        }
+    }
+
+    /// Reads a request packet; nil with a reason for anything else.
+    public static func parse(_ bytes: [UInt8]) -> Result<ControlRequest, ControlRefusal> {
+        guard let text = String(validating: bytes, as: UTF8.self),
+            let json = try? JSONValue.parse(text), let name = json["request"]?.stringValue
+        else {
+            return .failure(
+                ControlRefusal(
+                    code: "bad_request", message: "The request is not a JSON object with a \"request\" name."))
+        }
+        switch name {
+        case "measure": return .success(.measure(overwrite: json["overwrite"]?.boolValue ?? false))
+        case "cancel": return .success(.cancel)
+        case "watch": return .success(.watch)
+        case "status": return .success(.status)
+        case "day-changed": return .success(.dayChanged)
+        case "press":
+            // Either one press ("button", "after_ms") or a sequence ("presses": [{"button", "after_ms"}, …]).
+            let items = json["presses"]?.arrayValue ?? [json]
+            var presses: [Press] = []
+            for item in items {
+                guard let button = item["button"]?.stringValue else {
+                    return .failure(ControlRefusal(code: "bad_request", message: "press needs a \"button\"."))
+                }
+                let after = item["after_ms"]?.int64Value ?? 0
+                guard after >= 0 else {
+                    return .failure(ControlRefusal(code: "bad_request", message: "after_ms cannot be negative."))
+                }
+                presses.append(Press(button, afterMs: after))
+            }
+            guard !presses.isEmpty else {
+                return .failure(ControlRefusal(code: "bad_request", message: "press needs at least one button."))
+            }
+            return .success(.press(presses))
+        case "advance":
+            guard let s = json["seconds"]?.int64Value, s > 0 else {
+                return .failure(ControlRefusal(code: "bad_request", message: "advance needs positive \"seconds\"."))
+            }
+            return .success(.advance(seconds: s))
+        default:
+            return .failure(ControlRefusal(code: "unknown_request", message: "Unknown request \"\(name)\"."))
+        }
+    }
+}
+
+/// One press of the simulated panel's GO button or a key, some time from now.
+public struct Press: Hashable, Sendable {
+    public var button: String
+    public var afterMs: Int64
+
+    public init(_ button: String, afterMs: Int64 = 0) {
+        self.button = button
+        self.afterMs = afterMs
+    }
+}
+
+/// A request the daemon refused: a stable code and one sentence.
+public struct ControlRefusal: Error, Hashable, Sendable {
+    public var code: String
+    public var message: String
+
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var json: JSONValue {
+        .object([("ok", .bool(false)), ("error", .string(code)), ("message", .string(message))])
+    }
+}

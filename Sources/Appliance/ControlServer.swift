@@ -1,0 +1,144 @@
+import Platform
+import Store
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The daemon's end of the control socket: accepts peers (checking their credentials), reads their
+/// requests, answers, and streams to watchers. Non-blocking throughout; a watcher too slow to keep up
+/// loses packets rather than stalling the box.
+public final class ControlServer {
+    struct Client {
+        var connection: UnixConnection
+        var peer: PeerCredentials
+        var watching = false
+    }
+
+    public let listener: UnixListener
+    let group: ServiceGroup?
+    private var clients: [FileDescriptor: Client] = [:]
+    private let ownUID: UInt32
+
+    /// Listens at `path` (mode 0660; the directory is made 0750 if missing).
+    public init(path: String, groupName: String) throws(Errno) {
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            let directory = String(path[..<slash])
+            if access(directory, F_OK) != 0 { _ = mkdir(directory, 0o750) }
+        }
+        guard let address = UnixSocketAddress(path) else { throw Errno(rawValue: ENAMETOOLONG) }
+        listener = try UnixListener.listen(at: address, mode: 0o660)
+        group = try? ServiceGroup.named(groupName)
+        ownUID = getuid()
+        // Under the packaged unit the daemon already runs as the group (and its filter refuses chown).
+        if let group, getegid() != group.gid { _ = chown(path, UInt32.max, group.gid) }
+    }
+
+    public var descriptors: [FileDescriptor] { [listener.descriptor] + Array(clients.keys) }
+    public var watcherCount: Int { clients.values.filter(\.watching).count }
+
+    /// What `onReadable` found: requests to answer, and peers turned away.
+    public enum Incoming {
+        case request(FileDescriptor, ControlRequest)
+        case refused(FileDescriptor, ControlRefusal)
+        case accepted(FileDescriptor)
+        case closed(FileDescriptor)
+    }
+
+    public func onReadable(_ fd: FileDescriptor) -> [Incoming] {
+        if fd == listener.descriptor { return acceptAll() }
+        guard let client = clients[fd] else { return [] }
+        var incoming: [Incoming] = []
+        for _ in 0..<16 {
+            let packet: [UInt8]?
+            do { packet = try client.connection.receive(maximumBytes: ControlRequest.maximumPacket) } catch {
+                drop(fd)
+                return incoming + [.closed(fd)]
+            }
+            guard let packet else { break }
+            if packet.isEmpty {
+                drop(fd)
+                return incoming + [.closed(fd)]
+            }
+            switch ControlRequest.parse(packet) {
+            case .success(let request): incoming.append(.request(fd, request))
+            case .failure(let refusal): incoming.append(.refused(fd, refusal))
+            }
+        }
+        return incoming
+    }
+
+    private func acceptAll() -> [Incoming] {
+        var incoming: [Incoming] = []
+        while true {
+            let accepted: UnixConnection?
+            do { accepted = try listener.accept() } catch { break }
+            guard let connection = accepted else { break }
+            guard let peer = try? connection.peerCredentials() else {
+                connection.close()
+                continue
+            }
+            let admitted = peer.uid == 0 || peer.uid == ownUID || (group?.admits(peer) ?? false)
+            guard admitted else {
+                let name = group?.name ?? "the service's group"
+                _ = try? connection.send(
+                    Array(
+                        ControlRefusal(
+                            code: "permission", message: "Only root or members of \(name) may control the box."
+                        ).json.serialized().utf8))
+                connection.close()
+                continue
+            }
+            clients[connection.descriptor] = Client(connection: connection, peer: peer)
+            incoming.append(.accepted(connection.descriptor))
+        }
+        return incoming
+    }
+
+    public func peer(_ fd: FileDescriptor) -> PeerCredentials? { clients[fd]?.peer }
+
+    public func reply(_ fd: FileDescriptor, _ json: JSONValue) {
+        guard let client = clients[fd] else { return }
+        do { try client.connection.send(Array(json.serialized().utf8)) } catch  where error == .wouldBlock {
+            // A full socket buffer: the reader is not reading; drop this packet.
+        } catch {
+            drop(fd)
+        }
+    }
+
+    public func startWatching(_ fd: FileDescriptor) { clients[fd]?.watching = true }
+
+    /// Sends `json` to every watcher.
+    public func broadcast(_ json: JSONValue) {
+        let watchers = clients.filter(\.value.watching).map(\.key)
+        guard !watchers.isEmpty else { return }
+        let bytes = Array(json.serialized().utf8)
+        for fd in watchers {
+            guard let client = clients[fd] else { continue }
+            do { try client.connection.send(bytes) } catch  where error == .wouldBlock {
+            } catch {
+                drop(fd)
+            }
+        }
+    }
+
+    /// Clients that went away while sending; the daemon unregisters their descriptors.
+    public private(set) var dropped: [FileDescriptor] = []
+
+    public func takeDropped() -> [FileDescriptor] {
+        defer { dropped.removeAll() }
+        return dropped
+    }
+
+    private func drop(_ fd: FileDescriptor) {
+        guard let client = clients.removeValue(forKey: fd) else { return }
+        dropped.append(fd)
+        client.connection.close()
+    }
+
+    public func close() {
+        for client in clients.values { client.connection.close() }
+        clients.removeAll()
+        listener.close()
+    }
+}

@@ -1,0 +1,125 @@
+import Platform
+import RecoveryCore
+import Store
+
+extension Daemon {
+    /// A control packet arrived, or a peer connected or left.
+    func controlReadable(_ control: ControlServer, _ fd: FileDescriptor) {
+        for incoming in control.onReadable(fd) {
+            switch incoming {
+            case .accepted(let client):
+                watch(client)
+            case .closed(let client):
+                watched.remove(client)
+            case .refused(let client, let refusal):
+                control.reply(client, refusal.json)
+            case .request(let client, let request):
+                control.reply(client, answer(request, from: client, control))
+            }
+        }
+        for gone in control.takeDropped() { watched.remove(gone) }
+    }
+
+    func watch(_ fd: FileDescriptor) {
+        guard !watched.contains(fd) else { return }
+        do {
+            try loop.register(fd)
+            watched.insert(fd)
+        } catch {
+            logger.warning("cannot watch a control client: \(error)")
+        }
+    }
+
+    /// Registers descriptors that appeared (a new strap link) since the last turn.
+    func syncStrapDescriptors() {
+        guard strap.generation != strapGeneration else { return }
+        strapGeneration = strap.generation
+        for fd in strap.descriptors { watch(fd) }
+    }
+
+    func answer(_ request: ControlRequest, from client: FileDescriptor, _ control: ControlServer) -> JSONValue {
+        let now = clock.monotonicMs()
+        switch request {
+        case .measure(let overwrite):
+            refreshDay(now: now)
+            let actions = process(.measure(overwrite: overwrite), now: now)
+            publish(now: clock.monotonicMs())
+            if let decline = actions.lazy.compactMap({ if case .declined(let d) = $0 { d } else { nil } }).first {
+                return ControlRefusal(code: decline.rawValue, message: decline.sentence).json
+            }
+            return ok([("phase", .string(routine.session.phase.rawValue)), ("date", .string(routine.day.today.iso))])
+        case .cancel:
+            let actions = process(.cancel, now: now)
+            publish(now: clock.monotonicMs())
+            if let decline = actions.lazy.compactMap({ if case .declined(let d) = $0 { d } else { nil } }).first {
+                return ControlRefusal(code: decline.rawValue, message: decline.sentence).json
+            }
+            return ok([("phase", .string(routine.session.phase.rawValue))])
+        case .watch:
+            control.startWatching(client)
+            return ok([("snapshot", snapshotJSON(routine.session.snapshot(atMs: now)))])
+        case .status:
+            return ok([("snapshot", snapshotJSON(routine.session.snapshot(atMs: now)))])
+        case .dayChanged:
+            refreshDay(now: now)
+            publish(now: clock.monotonicMs())
+            return ok([("date", .string(routine.day.today.iso))])
+        case .press(let presses):
+            guard panel.simulated != nil else {
+                return ControlRefusal(code: "not_simulated", message: "Presses can be sent to a simulated panel only.")
+                    .json
+            }
+            guard panel.schedule(presses: presses.map { ($0.afterMs, $0.button) }, startMs: now) else {
+                return ControlRefusal(code: "bad_button", message: "Press go, go-long, or a key 0-9, * or #.").json
+            }
+            return ok([])
+        case .advance(let seconds):
+            guard clock.isSimulated else {
+                return ControlRefusal(code: "not_simulated", message: "Only a simulated clock can be moved.").json
+            }
+            guard !routine.session.isMeasuring else {
+                return ControlRefusal(code: "busy", message: "The clock cannot jump during a session.").json
+            }
+            _ = clock.advance(ms: seconds * 1000)
+            runDeadlines()
+            publish(now: clock.monotonicMs())
+            return ok([("clock", .string(clockText))])
+        }
+    }
+
+    /// The local wall-clock time, "YYYY-MM-DD HH:MM:SS".
+    var clockText: String {
+        let local = clock.localTime()
+        let s = local.second
+        return "\(local.date.iso) \(local.minuteOfDay):\(s < 10 ? "0" : "")\(s)"
+    }
+
+    func ok(_ fields: [(String, JSONValue)]) -> JSONValue { .object([("ok", .bool(true))] + fields) }
+
+    /// The snapshot as `watch` receives it.
+    func snapshotJSON(_ s: SessionSnapshot) -> JSONValue {
+        let display = s.indication.display
+        let lamps: [(String, JSONValue)] = Lamp.allCases.map { ($0.rawValue, .string(display[$0].name)) }
+        return .object([
+            ("event", .string("snapshot")),
+            ("date", .string(routine.day.today.iso)),
+            ("clock", .string(clockText)),
+            ("phase", .string(s.phase.rawValue)),
+            ("title", .string(s.title)),
+            ("remaining_ms", JSONValue(s.remainingMs.map { Int64(Double($0) / clock.speed) })),
+            ("phase_progress", JSONValue(s.phaseProgress)),
+            ("progress", JSONValue(s.overallProgress)),
+            ("bpm", JSONValue(s.bpm)),
+            ("rr_ok", .bool(s.rrOK)),
+            ("degraded", .bool(s.degraded)),
+            ("accepted_beats", JSONValue(s.acceptedBeats)),
+            ("accepted_seconds", JSONValue(s.acceptedSeconds)),
+            ("fault", JSONValue(s.fault?.code)),
+            ("fault_sentence", JSONValue(s.fault?.sentence)),
+            ("state", .string(s.indication.name)),
+            ("lamps", .object(lamps)),
+            ("strap", .string(strap.statusLine)),
+            ("speed", .number(clock.speed)),
+        ])
+    }
+}

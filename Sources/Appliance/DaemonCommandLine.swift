@@ -1,0 +1,97 @@
+import Platform
+import RecoveryCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `recoverydeckd`'s command line, as a library function so tests can run it.
+public enum DaemonCommandLine {
+    public static let usage = """
+        usage: recoverydeckd [--config PATH]
+               recoverydeckd --check-config [--config PATH]
+               recoverydeckd --print-config | --print-config-table | --print-light-table
+
+        Runs the RecoveryDeck box: the panel, the strap, the morning session and the control socket.
+        --config PATH          configuration file (default \(DaemonConfiguration.defaultPath); a missing
+                               default file means all defaults)
+        --check-config         read the configuration, report the first bad line, and exit
+        --print-config         every configuration key with its default and meaning
+        --print-config-table   the same as a Markdown table
+        --print-light-table    the panel's lights, codes and sounds as Markdown (deploy/LIGHTS.md)
+
+        Exit status: 0 stopped cleanly, 1 could not start, 64 usage, 78 configuration error.
+        """
+
+    /// Runs the daemon for `arguments` (without the program name); returns the exit status.
+    public static func main(_ arguments: [String]) -> Int32 {
+        var configPath: String?
+        var explicitPath = false
+        var checkOnly = false
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--help", "-h":
+                print(usage)
+                return 0
+            case "--print-light-table":
+                print(LightTable.markdown(), terminator: "")
+                return 0
+            case "--print-config":
+                print(DaemonConfiguration.documentedDefaults, terminator: "")
+                return 0
+            case "--print-config-table":
+                print(DaemonConfiguration.markdownTable, terminator: "")
+                return 0
+            case "--check-config":
+                checkOnly = true
+            case "--config":
+                guard index + 1 < arguments.count else {
+                    fail("--config needs a path.")
+                    return 64
+                }
+                index += 1
+                configPath = arguments[index]
+                explicitPath = true
+            default:
+                fail("unknown argument \"\(argument)\"; see recoverydeckd --help.")
+                return 64
+            }
+            index += 1
+        }
+        let path = configPath ?? DaemonConfiguration.defaultPath
+        let configuration: DaemonConfiguration
+        do {
+            configuration = try load(path: path, required: explicitPath)
+        } catch {
+            fail(error.description)
+            return 78
+        }
+        if checkOnly {
+            print("\(path): ok")
+            return 0
+        }
+        do {
+            let daemon = try Daemon(configuration: configuration)
+            return daemon.run()
+        } catch {
+            fail(error.description)
+            return error.exitCode
+        }
+    }
+
+    /// Reads and parses the file; a missing default file means every default.
+    public static func load(path: String, required: Bool) throws(DaemonConfiguration.Problem) -> DaemonConfiguration {
+        guard access(path, F_OK) == 0 || required else { return DaemonConfiguration() }
+        let text: String
+        do { text = try Daemon.readFile(path) } catch {
+            throw DaemonConfiguration.Problem(path: path, line: nil, reason: "cannot be read")
+        }
+        return try DaemonConfiguration.parse(text, path: path)
+    }
+
+    static func fail(_ sentence: String) {
+        Logger().error("recoverydeckd: \(sentence)")
+    }
+}

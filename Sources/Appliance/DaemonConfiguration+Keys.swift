@@ -1,0 +1,265 @@
+import Panel
+import RecoveryCore
+
+/// One key of the configuration file: its name, what it means, how to read and write its value.
+struct ConfigurationKey {
+    let name: String
+    let help: String
+    let apply: (String, inout DaemonConfiguration) throws(DaemonConfiguration.ValueError) -> Void
+    let render: (DaemonConfiguration) -> String
+}
+
+extension DaemonConfiguration {
+
+    /// Every key, in the order `--print-config` and the README list them.
+    static var keys: [ConfigurationKey] {
+        [
+            text("database", "the SQLite database", \.database),
+            text("control_socket", "the control socket `recoverydeck measure/cancel/watch` talk to", \.controlSocket),
+            text("control_group", "group allowed on the control socket besides root", \.controlGroup),
+            choice(
+                "panel", "`gpio` (the real panel) or `simulated` (in-process, driven by the control socket)", \.panel),
+            choice("strap", "`bluetooth` (the paired H10) or `simulated` (a seeded virtual strap)", \.strap),
+            optionalText(
+                "adapter", "Bluetooth controller `hciN` or its address; empty: the first powered one", \.adapter),
+            optionalText("strap_address", "strap address; empty: the one `recoverydeck pair` stored", \.strapAddress),
+            ConfigurationKey(
+                name: "strap_address_type", help: "`public` or `random`; empty: as paired",
+                apply: { (v, c) throws(ValueError) in
+                    guard v.isEmpty || v == "public" || v == "random" else {
+                        throw ValueError(reason: "use public or random")
+                    }
+                    c.strapAddressType = v.isEmpty ? nil : v
+                }, render: { $0.strapAddressType ?? "" }),
+            ConfigurationKey(
+                name: "chip_label", help: "GPIO chip labels to look for, first found wins (never a chip number)",
+                apply: { (v, c) throws(ValueError) in
+                    let labels = list(v)
+                    guard !labels.isEmpty else { throw ValueError(reason: "name at least one chip label") }
+                    c.pins.chipLabels = labels
+                }, render: { $0.pins.chipLabels.joined(separator: ", ") }),
+            pin("pin_go", "GO button (to ground, pull-up)", \.pins.goButton),
+            pins("pin_keypad_rows", "keypad rows (outputs)", 4, \.pins.keypadRows),
+            pins("pin_keypad_columns", "keypad columns (inputs, pull-up)", 3, \.pins.keypadColumns),
+            pin("pin_red", "red lamp", \.pins.red),
+            pin("pin_yellow", "yellow lamp", \.pins.yellow),
+            pin("pin_green", "green lamp", \.pins.green),
+            pin("pin_blue", "blue status lamp", \.pins.blue),
+            pin("pin_buzzer", "active buzzer", \.pins.buzzer),
+            flag("buzzer", "every sound; `off` silences the box", \.buzzer),
+            flag("reminder", "the morning reminder (blue slow blink)", \.reminderEnabled),
+            ConfigurationKey(
+                name: "reminder_time", help: "when the reminder starts; empty: the store's setting, else 06:30",
+                apply: { (v, c) throws(ValueError) in
+                    if v.isEmpty {
+                        c.reminderTime = nil
+                        return
+                    }
+                    guard let m = MinuteOfDay(hhmm: v) else { throw ValueError(reason: "use HH:MM, not \"\(v)\"") }
+                    c.reminderTime = m
+                }, render: { $0.reminderTime?.description ?? "" }),
+            ConfigurationKey(
+                name: "reminder_window_end", help: "the reminder never shows at or after this time",
+                apply: { (v, c) throws(ValueError) in
+                    guard let m = MinuteOfDay(hhmm: v) else { throw ValueError(reason: "use HH:MM, not \"\(v)\"") }
+                    c.reminderWindowEnd = m
+                }, render: { $0.reminderWindowEnd.description }),
+            flag("reminder_buzzer", "the reminder also beeps once when it starts", \.reminderBuzzer),
+            ConfigurationKey(
+                name: "habits", help: "keypad habit keys 1–9 in order; empty: the store's habit list",
+                apply: { (v, c) throws(ValueError) in
+                    let names = list(v)
+                    guard names.count <= 9 else { throw ValueError(reason: "at most nine habits have keys") }
+                    for name in names where !name.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "-" }) {
+                        throw ValueError(reason: "\"\(name)\" is not a habit name (lower-case letters, digits, -)")
+                    }
+                    c.habits = names.isEmpty ? nil : names
+                }, render: { $0.habits?.joined(separator: ", ") ?? "" }),
+            choice("log_level", "journal verbosity: error, warning, notice, info, debug", \.logLevel),
+            ConfigurationKey(
+                name: "speed",
+                help:
+                    "tests only: session time runs this many times faster; a real strap needs 1 (h10sim --speed N needs N)",
+                apply: { (v, c) throws(ValueError) in
+                    guard let s = Double(v), s >= 1, s <= 1000 else {
+                        throw ValueError(reason: "use a number from 1 to 1000")
+                    }
+                    c.speed = s
+                }, render: { number($0.speed) }),
+            choice(
+                "clock", "`system`, or `simulated` (tests: starts at clock_start, moved by the control socket)", \.clock
+            ),
+            ConfigurationKey(
+                name: "clock_start", help: "simulated clock: local start `YYYY-MM-DD HH:MM`",
+                apply: { (v, c) throws(ValueError) in
+                    if v.isEmpty {
+                        c.clockStart = nil
+                        return
+                    }
+                    let parts = v.split(separator: " ", omittingEmptySubsequences: true)
+                    guard parts.count == 2, let d = LocalDate(iso: parts[0]), let m = MinuteOfDay(hhmm: parts[1]) else {
+                        throw ValueError(reason: "use YYYY-MM-DD HH:MM, not \"\(v)\"")
+                    }
+                    c.clockStart = (d, m)
+                }, render: { c in c.clockStart.map { "\($0.date.iso) \($0.minute)" } ?? "" }),
+            ConfigurationKey(
+                name: "simulated_seed", help: "the virtual strap's synthetic person",
+                apply: { (v, c) throws(ValueError) in
+                    guard let s = UInt64(v) else { throw ValueError(reason: "use a whole number") }
+                    c.simulatedSeed = s
+                }, render: { String($0.simulatedSeed) }),
+            flag("simulated_hr_only", "the virtual strap sends heart rate without RR", \.simulatedHROnly),
+            ConfigurationKey(
+                name: "simulated_dropout", help: "the virtual strap drops out `AT:FOR` seconds after connecting",
+                apply: { (v, c) throws(ValueError) in
+                    if v.isEmpty {
+                        c.simulatedDropout = nil
+                        return
+                    }
+                    let parts = v.split(separator: ":")
+                    guard parts.count == 2, let at = Double(parts[0]), let span = Double(parts[1]), at >= 0, span > 0
+                    else {
+                        throw ValueError(reason: "use AT:FOR in seconds, such as 150:20")
+                    }
+                    c.simulatedDropout = (at, span)
+                }, render: { c in c.simulatedDropout.map { "\(number($0.atSeconds)):\(number($0.forSeconds))" } ?? "" }),
+            ConfigurationKey(
+                name: "simulated_artifacts", help: "share of the virtual strap's beats made artifacts (0–0.5)",
+                apply: { (v, c) throws(ValueError) in
+                    guard let p = Double(v), p >= 0, p <= 0.5 else {
+                        throw ValueError(reason: "use a number from 0 to 0.5")
+                    }
+                    c.simulatedArtifacts = p
+                }, render: { number($0.simulatedArtifacts) }),
+            ConfigurationKey(
+                name: "simulated_connect_seconds", help: "how long the virtual strap takes to connect",
+                apply: { (v, c) throws(ValueError) in
+                    guard let s = Double(v), s >= 0, s <= 120 else {
+                        throw ValueError(reason: "use seconds from 0 to 120")
+                    }
+                    c.simulatedConnectSeconds = s
+                }, render: { number($0.simulatedConnectSeconds) }),
+            optionalText(
+                "panel_script", "simulated panel: a script of presses (times from the daemon's start)", \.panelScript),
+        ]
+    }
+
+    static func text(_ name: String, _ help: String, _ path: WritableKeyPath<DaemonConfiguration, String>)
+        -> ConfigurationKey
+    {
+        ConfigurationKey(
+            name: name, help: help,
+            apply: { (v, c) throws(ValueError) in
+                guard !v.isEmpty else { throw ValueError(reason: "needs a value") }
+                c[keyPath: path] = v
+            }, render: { $0[keyPath: path] })
+    }
+
+    static func optionalText(
+        _ name: String, _ help: String, _ path: WritableKeyPath<DaemonConfiguration, String?>
+    ) -> ConfigurationKey {
+        ConfigurationKey(
+            name: name, help: help, apply: { (v, c) throws(ValueError) in c[keyPath: path] = v.isEmpty ? nil : v },
+            render: { $0[keyPath: path] ?? "" })
+    }
+
+    static func flag(_ name: String, _ help: String, _ path: WritableKeyPath<DaemonConfiguration, Bool>)
+        -> ConfigurationKey
+    {
+        ConfigurationKey(
+            name: name, help: help,
+            apply: { (v, c) throws(ValueError) in
+                switch v {
+                case "on", "yes", "true": c[keyPath: path] = true
+                case "off", "no", "false": c[keyPath: path] = false
+                default: throw ValueError(reason: "use on or off, not \"\(v)\"")
+                }
+            }, render: { $0[keyPath: path] ? "on" : "off" })
+    }
+
+    static func choice<T: RawRepresentable & CaseIterableName>(
+        _ name: String, _ help: String, _ path: WritableKeyPath<DaemonConfiguration, T>
+    ) -> ConfigurationKey where T.RawValue == String {
+        ConfigurationKey(
+            name: name, help: help,
+            apply: { (v, c) throws(ValueError) in
+                guard let value = T(rawValue: v) else {
+                    throw ValueError(reason: "use \(T.names.joined(separator: " or ")), not \"\(v)\"")
+                }
+                c[keyPath: path] = value
+            }, render: { $0[keyPath: path].rawValue })
+    }
+
+    static func pin(_ name: String, _ help: String, _ path: WritableKeyPath<DaemonConfiguration, UInt32>)
+        -> ConfigurationKey
+    {
+        ConfigurationKey(
+            name: name, help: "GPIO line of the \(help)",
+            apply: { (v, c) throws(ValueError) in
+                guard let n = UInt32(v), n < 512 else {
+                    throw ValueError(reason: "use a GPIO line number, not \"\(v)\"")
+                }
+                c[keyPath: path] = n
+            }, render: { String($0[keyPath: path]) })
+    }
+
+    static func pins(
+        _ name: String, _ help: String, _ count: Int, _ path: WritableKeyPath<DaemonConfiguration, [UInt32]>
+    ) -> ConfigurationKey {
+        ConfigurationKey(
+            name: name, help: "GPIO lines of the \(help), \(count) of them",
+            apply: { (v, c) throws(ValueError) in
+                let numbers = list(v).map { UInt32($0) }
+                guard numbers.count == count, numbers.allSatisfy({ $0 != nil && $0! < 512 }) else {
+                    throw ValueError(reason: "give \(count) GPIO line numbers separated by commas")
+                }
+                c[keyPath: path] = numbers.map { $0! }
+            }, render: { $0[keyPath: path].map(String.init).joined(separator: ", ") })
+    }
+
+    static func list(_ text: String) -> [String] {
+        text.split(separator: ",").map { String($0).trimmed }.filter { !$0.isEmpty }
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    /// The documented file: every key with its default and meaning (`recoverydeckd --print-config`).
+    public static var documentedDefaults: String {
+        let defaults = DaemonConfiguration()
+        var lines = [
+            "# /etc/recoverydeck/recoverydeck.conf: recoverydeckd's configuration.",
+            "# key = value; # starts a comment; every key is optional and shown with its default.",
+            "",
+        ]
+        for key in keys {
+            lines.append("# \(key.help)")
+            lines.append("\(key.name) = \(key.render(defaults))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A Markdown table of the keys and their defaults, for the README.
+    public static var markdownTable: String {
+        let defaults = DaemonConfiguration()
+        var lines = ["| key | default | meaning |", "|---|---|---|"]
+        for key in keys {
+            let value = key.render(defaults)
+            lines.append("| `\(key.name)` | \(value.isEmpty ? "(empty)" : "`\(value)`") | \(key.help) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// The names a choice key accepts.
+protocol CaseIterableName {
+    static var names: [String] { get }
+}
+
+extension DaemonConfiguration.PanelKind: CaseIterableName { static var names: [String] { ["gpio", "simulated"] } }
+extension DaemonConfiguration.StrapKind: CaseIterableName { static var names: [String] { ["bluetooth", "simulated"] } }
+extension DaemonConfiguration.ClockKind: CaseIterableName { static var names: [String] { ["system", "simulated"] } }
+extension DaemonConfiguration.LogLevelName: CaseIterableName {
+    static var names: [String] { allCases.map(\.rawValue) }
+}

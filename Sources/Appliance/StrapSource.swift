@@ -1,0 +1,32 @@
+import Platform
+import RecoveryCore
+
+/// What a strap tells the daemon.
+public enum StrapEvent: Hashable, Sendable {
+    case connected(address: String?, batteryPercent: Int?)
+    case disconnected(reason: String)
+    /// Retrying cannot help (no adapter, nothing paired, not found): the session ends with this fault.
+    case failed(MorningFault, reason: String)
+    /// One Heart Rate Measurement; BPM 0 means "no skin contact" (missing, never a rate).
+    case sample(bpm: UInt16, rr: [UInt16])
+}
+
+/// The strap behind the session: the paired H10 over BlueZ sockets, or the in-process virtual strap.
+/// Both follow the event-loop contract (APIS.md): descriptors to watch, a deadline, never blocking.
+public protocol StrapSource: AnyObject {
+    var descriptors: [FileDescriptor] { get }
+    /// Changes whenever `descriptors` change, so the daemon re-registers them.
+    var generation: Int { get }
+    func onReadable(_ fd: FileDescriptor, nowMs: Int64) -> [StrapEvent]
+    var nextDeadlineMs: Int64? { get }
+    func onDeadline(nowMs: Int64) -> [StrapEvent]
+    /// Start connecting (and keep reconnecting after a loss) until `disconnect`. Already connected:
+    /// reports `connected` again, so a new session learns it at once.
+    func connect(nowMs: Int64) -> [StrapEvent]
+    func disconnect() -> [StrapEvent]
+    /// The simulated person stands at the long tone; a real strap ignores it.
+    func personStands(atMs: Int64)
+    /// One line for `recoverydeck watch` and the journal.
+    var statusLine: String { get }
+    func close()
+}

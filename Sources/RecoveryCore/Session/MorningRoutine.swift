@@ -1,0 +1,217 @@
+/// The whole bedside box as one pure state machine: the morning session, the keypad questionnaire and
+/// the reminder, with the panel's presses routed between them and one answer to "what do the lamps
+/// show now" (DESIGN §1). The daemon feeds it events and the time, and performs its actions.
+///
+/// Routing: GO always goes to the session (whose gate refuses it before today's questionnaire). Keys
+/// go to the session while it is measuring or showing the readout, else to the questionnaire entry
+/// (the first key starts one). The lamps show the session when it is not idle, else the entry, else
+/// the reminder's blink, else nothing.
+public struct MorningRoutine: Sendable {
+    public struct Configuration: Hashable, Sendable {
+        public var timings: SessionTimings
+        /// The habit chips in key order (habit mode: key N toggles `habits[N - 1]`).
+        public var habits: [String]
+        public var reminder: MorningReminder.Schedule
+
+        public init(
+            timings: SessionTimings = .standard, habits: [String] = Questionnaire.starterHabits,
+            reminder: MorningReminder.Schedule = MorningReminder.Schedule()
+        ) {
+            self.timings = timings
+            self.habits = habits
+            self.reminder = reminder
+        }
+    }
+
+    /// "Now" for the routine: the monotonic clock for timers, the wall clock for dating, and the local
+    /// calendar time (from the system time zone) for the reminder and the day.
+    public struct Now: Hashable, Sendable {
+        public var monotonicMs: Int64
+        public var epochSeconds: Int64
+        public var localDate: LocalDate
+        public var localMinute: MinuteOfDay
+
+        public init(monotonicMs: Int64, epochSeconds: Int64, localDate: LocalDate, localMinute: MinuteOfDay) {
+            self.monotonicMs = monotonicMs
+            self.epochSeconds = epochSeconds
+            self.localDate = localDate
+            self.localMinute = localMinute
+        }
+
+        var session: SessionTime { SessionTime(monotonicMs: monotonicMs, epochSeconds: epochSeconds) }
+    }
+
+    public enum Event: Hashable, Sendable {
+        case go(GoPress)
+        case key(KeypadKey)
+        case measure(overwrite: Bool)
+        case cancel
+        /// Today's facts as stored (at start, after `loadDay`, after a check-in over SSH).
+        case day(DayContext)
+        case strapConnected(address: String?, batteryPercent: Int?)
+        case strapDisconnected
+        case strapFailed(MorningFault)
+        case heartRate(bpm: UInt16, rr: [UInt16])
+        case morningSaved(PanelReadout)
+        case morningSaveFailed(String)
+        case questionnaireSaved(Questionnaire)
+        case questionnaireSaveFailed(String)
+        case tick
+    }
+
+    public enum Action: Hashable, Sendable {
+        case connectStrap
+        case disconnectStrap
+        case sound(Sound)
+        /// One transaction; replaces today's measurement when `overwrite`.
+        case saveMorning(MorningMeasurement, overwrite: Bool)
+        case saveQuestionnaire(Questionnaire)
+        case record(AnalyticsRecord)
+        /// Keep the day the reminder last started (a store setting), so a restart does not repeat it.
+        case rememberReminder(LocalDate)
+        /// The local day changed: read its facts from the store and send `.day`.
+        case loadDay(LocalDate)
+        case say(String)
+        case declined(MorningSession.Decline)
+    }
+
+    public let configuration: Configuration
+    public private(set) var session: MorningSession
+    public private(set) var entry: QuestionnaireEntry?
+    public private(set) var reminder: MorningReminder
+    /// A submitted questionnaire is with the store.
+    public private(set) var savingQuestionnaire = false
+
+    public init(configuration: Configuration, day: DayContext, reminderFiredOn: LocalDate?) {
+        self.configuration = configuration
+        self.session = MorningSession(day: day, timings: configuration.timings)
+        self.reminder = MorningReminder(schedule: configuration.reminder, firedOn: reminderFiredOn)
+    }
+
+    public var day: DayContext { session.day }
+
+    /// What the lamps show now.
+    public var indication: Indication {
+        if session.phase != .idle { return session.indication }
+        if let entry, !entry.isFinished { return entry.indication }
+        return reminder.isShowing ? .reminder : .dark
+    }
+
+    /// The earliest monotonic time at which `handle(.tick, …)` is due; nil when nothing is timed.
+    public var nextDeadlineMs: Int64? {
+        [session.nextDeadlineMs, entry?.nextDeadlineMs].compactMap { $0 }.min()
+    }
+
+    /// The next local time at which the reminder may change by the clock alone.
+    public func nextReminderCheck(at now: Now) -> (date: LocalDate, minute: MinuteOfDay)? {
+        reminder.nextCheck(date: now.localDate, minute: now.localMinute)
+    }
+
+    public mutating func handle(_ event: Event, at now: Now) -> [Action] {
+        var actions: [Action] = []
+        if now.localDate != session.day.today {
+            // A new local day: nothing is known for it until the store says so.
+            actions += forward(.day(DayContext(today: now.localDate)), now)
+            actions.append(.loadDay(now.localDate))
+        }
+        actions += dispatch(event, now)
+        actions += reminderActions(now)
+        return actions
+    }
+
+    mutating func dispatch(_ event: Event, _ now: Now) -> [Action] {
+        let t = now.monotonicMs
+        switch event {
+        case .go(let press): return forward(.go(press), now)
+        case .key(let key): return routeKey(key, now)
+        case .measure(let overwrite): return forward(.measure(overwrite: overwrite), now)
+        case .cancel: return forward(.cancel, now)
+        case .day(let context): return forward(.day(context), now)
+        case .strapConnected(let address, let battery):
+            return forward(.strapConnected(address: address, batteryPercent: battery), now)
+        case .strapDisconnected: return forward(.strapDisconnected, now)
+        case .strapFailed(let fault): return forward(.strapFailed(fault), now)
+        case .heartRate(let bpm, let rr): return forward(.heartRate(bpm: bpm, rr: rr), now)
+        case .morningSaved(let readout): return forward(.saved(readout), now)
+        case .morningSaveFailed(let message): return forward(.saveFailed(message), now)
+        case .questionnaireSaved(let questionnaire):
+            guard savingQuestionnaire else { return [] }
+            savingQuestionnaire = false
+            entry = nil
+            var context = session.day
+            if questionnaire.date == context.today { context.questionnaire = questionnaire }
+            return forward(.day(context), now) + [
+                .sound(.questionnaireSaved), .record(AnalyticsRecord("questionnaire_keyed")),
+            ]
+        case .questionnaireSaveFailed(let message):
+            guard savingQuestionnaire else { return [] }
+            savingQuestionnaire = false
+            entry = nil
+            session.enterFault(.saveFailed, at: t, showMs: configuration.timings.faultShowMs)
+            return [
+                .sound(.fault), .say(MorningFault.saveFailed.sentence),
+                .record(AnalyticsRecord(MorningFault.saveFailed.analyticsEvent, detail: message)),
+            ]
+        case .tick:
+            var actions = forward(.tick, now)
+            if entry != nil, !savingQuestionnaire { actions += entryActions(.tick, now) }
+            return actions
+        }
+    }
+
+    mutating func routeKey(_ key: KeypadKey, _ now: Now) -> [Action] {
+        if session.wantsKeys { return forward(.key(key), now) }
+        // A key clears a fault's code, then belongs to the questionnaire.
+        let cleared = forward(.key(key), now)
+        guard !savingQuestionnaire else { return cleared }
+        guard entry != nil else {
+            entry = QuestionnaireEntry(date: now.localDate, habits: configuration.habits, startedAtMs: now.monotonicMs)
+            return cleared
+        }
+        return cleared + entryActions(.key(key), now)
+    }
+
+    mutating func entryActions(_ event: QuestionnaireEntry.Event, _ now: Now) -> [Action] {
+        guard var current = entry else { return [] }
+        let produced = current.handle(event, atMs: now.monotonicMs)
+        entry = current
+        var actions: [Action] = []
+        for action in produced {
+            switch action {
+            case .sound(let sound): actions.append(.sound(sound))
+            case .submit(let questionnaire):
+                savingQuestionnaire = true
+                actions.append(.saveQuestionnaire(questionnaire))
+            case .abandon:
+                entry = nil
+                actions.append(.record(AnalyticsRecord("questionnaire_abandoned")))
+            }
+        }
+        return actions
+    }
+
+    mutating func forward(_ event: MorningSession.Event, _ now: Now) -> [Action] {
+        session.handle(event, at: now.session).map { action in
+            switch action {
+            case .connectStrap: .connectStrap
+            case .disconnectStrap: .disconnectStrap
+            case .sound(let sound): .sound(sound)
+            case .save(let measurement, let overwrite): .saveMorning(measurement, overwrite: overwrite)
+            case .record(let record): .record(record)
+            case .say(let sentence): .say(sentence)
+            case .declined(let decline): .declined(decline)
+            }
+        }
+    }
+
+    mutating func reminderActions(_ now: Now) -> [Action] {
+        let done = session.day.today == now.localDate && session.day.measured
+        return reminder.evaluate(date: now.localDate, minute: now.localMinute, morningDone: done).map { action in
+            switch action {
+            case .sound(let sound): .sound(sound)
+            case .rememberStarted(let date): .rememberReminder(date)
+            case .recordShown(let date): .record(AnalyticsRecord("reminder_shown", detail: date.iso))
+            }
+        }
+    }
+}

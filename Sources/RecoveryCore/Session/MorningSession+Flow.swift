@@ -1,0 +1,530 @@
+extension MorningSession {
+    // MARK: Presses and requests
+
+    mutating func go(_ press: GoPress, now: SessionTime) -> [Action] {
+        let t = now.monotonicMs
+        switch phase {
+        case .idle, .showingFault:
+            return requestStart(now: now, overwrite: false, fromPanel: true)
+        case .confirmingRemeasure:
+            return start(now: now, overwrite: true)
+        case .connecting, .connectedLive, .settleLying, .captureRMSSD, .captureLyingHR:
+            if press == .long {
+                // Spec §6.2: skipping requires a confirmation.
+                guard !skipConfirmed, skipOfferUntilMs == nil else { return [] }
+                skipOfferUntilMs = t + timings.confirmMs
+                return [.sound(.confirmAsked), .say("Skip the orthostatic part today? Press GO to confirm.")]
+            }
+            guard skipOfferUntilMs != nil else { return [] }
+            skipOfferUntilMs = nil
+            skipConfirmed = true
+            var actions: [Action] = [.sound(.acknowledged), .say("Orthostatic part skipped today.")]
+            if hasFinishedCapture { actions += complete(at: t) }
+            return actions
+        case .promptStand, .captureStanding:
+            // Too late to skip: the stand cue has begun.
+            return press == .long ? [.sound(.wrongKey)] : []
+        case .paused:
+            return [.sound(.wrongKey)]
+        case .offeringResume:
+            return press == .long ? restart(now: now) : resume(at: t)
+        case .offeringRetry:
+            return retry(now: now)
+        case .saving:
+            return []
+        case .readout:
+            readoutShowsComposite = true
+            channelShown = nil
+            channelUntilMs = nil
+            phaseDeadlineMs = t + timings.readoutMs
+            return []
+        }
+    }
+
+    mutating func pressKey(_ key: KeypadKey, at t: Int64) -> [Action] {
+        switch phase {
+        case .idle, .showingFault, .saving:
+            // Idle keys belong to the questionnaire; a fault's code is cleared by the key.
+            if phase == .showingFault { toIdle() }
+            return []
+        case .readout:
+            if case .digit(let n) = key, (1...5).contains(n) {
+                channelShown = n
+                channelUntilMs = t + Int64(LightPattern.countDurationMs(n) + Indication.channelShowMs)
+                readoutShowsComposite = false
+                phaseDeadlineMs = t + timings.readoutMs
+                return []
+            }
+            return [.sound(.wrongKey)]
+        default:
+            if key == .star { return cancelSession(at: t) }
+            return [.sound(.wrongKey)]
+        }
+    }
+
+    mutating func measure(overwrite: Bool, now: SessionTime) -> [Action] {
+        switch phase {
+        case .idle, .showingFault:
+            return requestStart(now: now, overwrite: overwrite, fromPanel: false)
+        case .readout:
+            toIdle()
+            return requestStart(now: now, overwrite: overwrite, fromPanel: false)
+        case .confirmingRemeasure:
+            return overwrite ? start(now: now, overwrite: true) : [.declined(.alreadyMeasured)]
+        default:
+            return [.declined(.busy)]
+        }
+    }
+
+    mutating func cancelRequest(at t: Int64) -> [Action] {
+        switch phase {
+        case .idle: return [.declined(.nothingToCancel)]
+        case .readout, .showingFault:
+            toIdle()
+            return []
+        case .saving:
+            // The write is one transaction already under way: it commits whole or not at all.
+            return [.declined(.busy)]
+        default:
+            return cancelSession(at: t)
+        }
+    }
+
+    mutating func requestStart(now: SessionTime, overwrite: Bool, fromPanel: Bool) -> [Action] {
+        let t = now.monotonicMs
+        guard day.canStartMeasurement else {
+            let record = Action.record(AnalyticsRecord(MorningFault.questionnaireMissing.analyticsEvent))
+            guard fromPanel else { return [record, .declined(.questionnaireMissing)] }
+            // DESIGN §1: low beep, red blinks twice.
+            enterFault(.questionnaireMissing, at: t, showMs: Int64(LightPattern.countDurationMs(2)))
+            return [.sound(.refused), record, .say(MorningFault.questionnaireMissing.sentence)]
+        }
+        if day.measured && !overwrite {
+            guard fromPanel else { return [.declined(.alreadyMeasured)] }
+            toIdle()
+            phase = .confirmingRemeasure
+            phaseStartMs = t
+            phaseDeadlineMs = t + timings.confirmMs
+            return [.sound(.confirmAsked), .say("Today is already measured: press GO again within 5 s to replace it.")]
+        }
+        return start(now: now, overwrite: day.measured)
+    }
+
+    mutating func start(now: SessionTime, overwrite: Bool) -> [Action] {
+        let t = now.monotonicMs
+        toIdle()
+        resetMeasurement(now: now)
+        self.overwrite = overwrite
+        sessionDate = day.today
+        phase = .connecting
+        phaseStartMs = t
+        phaseDeadlineMs = t + timings.connectTimeoutMs
+        return [.connectStrap, .record(AnalyticsRecord("session_started", detail: overwrite ? "remeasure" : nil))]
+    }
+
+    // MARK: The strap
+
+    mutating func strapConnected(at t: Int64) -> [Action] {
+        strapLinked = true
+        return phase == .connecting ? enterConnectedLive(at: t) : []
+    }
+
+    mutating func enterConnectedLive(at t: Int64) -> [Action] {
+        strapLinked = true
+        phase = .connectedLive
+        phaseStartMs = t
+        connectedAtMs = t
+        firstHeartRateMs = nil
+        phaseDeadlineMs = t + timings.firstRRWaitMs
+        return []
+    }
+
+    mutating func strapGone(at t: Int64) -> [Action] {
+        strapLinked = false
+        switch phase {
+        case .connectedLive:
+            // Nothing measured yet: back to connecting; the link reconnects by itself.
+            phase = .connecting
+            phaseStartMs = t
+            phaseDeadlineMs = t + timings.connectTimeoutMs
+            return []
+        case .settleLying, .captureRMSSD, .captureLyingHR, .promptStand, .captureStanding:
+            return pause(at: t, reason: "disconnected")
+        case .offeringResume:
+            phase = .paused
+            phaseStartMs = t
+            phaseDeadlineMs = t + timings.reconnectWaitMs
+            return [.sound(.strapLost)]
+        default:
+            return []
+        }
+    }
+
+    mutating func strapFailed(_ failure: MorningFault, at t: Int64) -> [Action] {
+        switch phase {
+        case .connecting, .connectedLive, .settleLying, .captureRMSSD, .captureLyingHR, .promptStand,
+            .captureStanding, .paused, .offeringResume:
+            return endWithFault(failure, at: t)
+        default:
+            return []
+        }
+    }
+
+    mutating func heartRate(bpm: UInt16, rr: [UInt16], at t: Int64) -> [Action] {
+        var actions: [Action] = []
+        switch phase {
+        case .connecting:
+            // A notification proves the link even before its connected event.
+            actions += enterConnectedLive(at: t)
+        case .connectedLive, .settleLying, .captureRMSSD, .captureLyingHR, .promptStand, .captureStanding, .paused,
+            .offeringResume:
+            break
+        default:
+            // Idle, retry offer, saving, readout: the strap may still be notifying; nothing is measured.
+            return []
+        }
+        strapLinked = true
+        keep(bpm: bpm, rr: rr, at: t)
+        switch phase {
+        case .connectedLive:
+            if firstHeartRateMs == nil { firstHeartRateMs = t }
+            guard !rr.isEmpty else { return actions }
+            // The first RR: the person has been lying still since GO; the settle starts now.
+            actions += beginSettle(at: t)
+            return actions + feed(rr, at: t)
+        case .paused:
+            phase = .offeringResume
+            phaseStartMs = t
+            phaseDeadlineMs = t + timings.resumeOfferMs
+            return actions + [
+                .sound(.strapBack), .say("Strap back: GO resumes, hold GO 2 s restarts, * cancels."),
+            ]
+        case .settleLying, .captureRMSSD:
+            return actions + feed(rr, at: t)
+        default:
+            return actions
+        }
+    }
+
+    /// Keeps every notification of the session (the person's data; re-analysis), timed from GO.
+    mutating func keep(bpm: UInt16, rr: [UInt16], at t: Int64) {
+        let since = t - sessionStartMs
+        for raw in rr { rawRR.append(RRInterval(raw: raw, receivedAtMs: since)) }
+        heartRates.append(HeartRateReading(bpm: bpm, receivedAtMs: since))
+        lastSampleMs = t
+        lastBPM = bpm
+        lastHadRR = !rr.isEmpty
+    }
+
+    /// Feeds RR to the core's rMSSD window, which decides when the capture is done (spec §5.1).
+    mutating func feed(_ rr: [UInt16], at t: Int64) -> [Action] {
+        guard !degraded, window != nil else { return [] }
+        for raw in rr {
+            let ms = RRInterval(raw: raw, receivedAtMs: 0).milliseconds
+            if case .complete(let result)? = window?.append(ms, at: t) { return endCapture(result, at: t) }
+        }
+        return []
+    }
+
+    // MARK: Phases
+
+    mutating func beginSettle(at t: Int64) -> [Action] {
+        phase = .settleLying
+        phaseStartMs = t
+        phaseDeadlineMs = t + timings.settleMs
+        if !hasFinishedCapture {
+            settleStartMs = t
+            window = degraded ? nil : RMSSDWindow(startMs: t, configuration: windowConfiguration)
+        }
+        return []
+    }
+
+    var windowConfiguration: RMSSDWindow.Configuration {
+        var configuration = RMSSDWindow.Configuration.morning
+        configuration.settleMs = timings.settleMs
+        configuration.maximumCaptureMs = timings.captureMaxMs
+        return configuration
+    }
+
+    /// True once the rMSSD part (or its degraded 60 s of heart rate) is done and kept.
+    var hasFinishedCapture: Bool { capture != nil || degradedCaptureDone }
+
+    mutating func goDegraded(at t: Int64) -> [Action] {
+        degraded = true
+        window = nil
+        let fault = MorningFault.rrUnavailable
+        return beginSettle(at: t) + [
+            .sound(.fault), .say(fault.sentence), .record(AnalyticsRecord(fault.analyticsEvent)),
+        ]
+    }
+
+    mutating func endCapture(_ result: HRVWindowResult, at t: Int64) -> [Action] {
+        window = nil
+        captureStartMs = result.captureStartMs
+        captureEndMs = result.captureEndMs
+        if case .fail(let failure) = result.quality {
+            let fault = MorningFault(failure)
+            retryFault = fault
+            phase = .offeringRetry
+            phaseStartMs = t
+            phaseDeadlineMs = t + timings.retryOfferMs
+            skipOfferUntilMs = nil
+            return [
+                .sound(.fault), .say(fault.sentence + " Press GO within 30 s to retry."),
+                .record(AnalyticsRecord(fault.analyticsEvent, detail: fault.code)),
+            ]
+        }
+        capture = result
+        return skipConfirmed ? complete(at: t) : beginLying(at: t)
+    }
+
+    mutating func endDegradedCapture(at t: Int64) -> [Action] {
+        captureEndMs = t
+        degradedCaptureDone = true
+        degradedMeanHR =
+            OrthostaticCalculator.meanHeartRate(
+                rr: rawRR, heartRates: heartRates, phase: (captureStartMs - sessionStartMs)..<(t - sessionStartMs))?.bpm
+        return skipConfirmed ? complete(at: t) : beginLying(at: t)
+    }
+
+    mutating func beginLying(at t: Int64) -> [Action] {
+        phase = .captureLyingHR
+        phaseStartMs = t
+        lyingStartMs = t
+        phaseDeadlineMs = t + timings.lyingMs
+        return []
+    }
+
+    /// Stand cue (spec §6.1 PromptStand; DESIGN §1 step 4): beeps at 0, ⅓ and ⅔ of the cue, long tone at its end.
+    mutating func beginStandCue(at t: Int64) -> [Action] {
+        lyingEndMs = t
+        phase = .promptStand
+        phaseStartMs = t
+        standBeepsGiven = 1
+        phaseDeadlineMs = t + timings.standCueMs / 3
+        return [.sound(.standCount)]
+    }
+
+    mutating func standCueTick(at t: Int64) -> [Action] {
+        if standBeepsGiven < 3 {
+            standBeepsGiven += 1
+            let interval = timings.standCueMs / 3
+            phaseDeadlineMs =
+                standBeepsGiven < 3
+                ? phaseStartMs + Int64(standBeepsGiven) * interval : phaseStartMs + timings.standCueMs
+            return [.sound(.standCount)]
+        }
+        phase = .captureStanding
+        phaseStartMs = t
+        standStartMs = t
+        phaseDeadlineMs = t + timings.standingMs
+        return [.sound(.standNow)]
+    }
+
+    /// The whole morning, handed to the store as one `save` (one transaction).
+    mutating func complete(at t: Int64) -> [Action] {
+        func since(_ ms: Int64) -> Int64 { ms - sessionStartMs }
+        var orthostatic: OrthostaticResult?
+        let status: OrthostaticStatus
+        if skipConfirmed {
+            status = .skipped
+        } else {
+            orthostatic = OrthostaticCalculator.result(
+                rr: rawRR, heartRates: heartRates, lying: since(lyingStartMs)..<since(lyingEndMs),
+                standing: since(standStartMs)..<since(t))
+            status = orthostatic == nil ? .failed : .completed
+        }
+        let ranStanding = !skipConfirmed
+        let marks = PhaseMarks(
+            settleStartMs: since(settleStartMs), captureStartMs: since(captureStartMs),
+            captureEndMs: since(captureEndMs), lyingEndMs: ranStanding ? since(lyingEndMs) : nil,
+            standStartMs: ranStanding ? since(standStartMs) : nil, standEndMs: ranStanding ? since(t) : nil)
+        let quality: Quality = degraded ? .fail(.rrUnavailable) : (capture?.quality ?? .fail(.tooFewBeats))
+        let measurement = MorningMeasurement(
+            date: sessionDate, startedAtEpoch: startedAtEpoch, durationMs: since(t),
+            hrv: degraded ? nil : capture?.metrics,
+            meanHRBpm: degraded ? degradedMeanHR : capture?.metrics.meanHRBpm, quality: quality,
+            orthostaticStatus: status, orthostatic: orthostatic, strapAddress: strapAddress,
+            strapBatteryPercent: batteryPercent, marks: marks, rawRR: rawRR, heartRates: heartRates)
+        phase = .saving
+        phaseStartMs = t
+        phaseDeadlineMs = nil
+        skipOfferUntilMs = nil
+        return [.disconnectStrap, .save(measurement, overwrite: overwrite)]
+    }
+
+    mutating func saved(_ readout: PanelReadout, at t: Int64) -> [Action] {
+        guard phase == .saving else { return [] }
+        if sessionDate == day.today { day.measured = true }
+        self.readout = readout
+        phase = .readout
+        phaseStartMs = t
+        phaseDeadlineMs = t + timings.readoutMs
+        readoutShowsComposite = true
+        channelShown = nil
+        channelUntilMs = nil
+        // The store records morning_completed / hrv_quality_fail, session_duration_ms and orthostatic_skipped
+        // in the morning's own transaction; only what it cannot know is recorded here.
+        var actions: [Action] = [.sound(.complete)]
+        if overwrite { actions.append(.record(AnalyticsRecord("remeasured"))) }
+        if !readout.summary.isEmpty { actions.append(.say(readout.summary)) }
+        return actions
+    }
+
+    // MARK: Pause, resume, restart, retry
+
+    mutating func pause(at t: Int64, reason: String) -> [Action] {
+        let interrupted = phase
+        window = nil  // an unfinished capture restarts whole
+        skipOfferUntilMs = nil
+        phase = .paused
+        phaseStartMs = t
+        phaseDeadlineMs = t + timings.reconnectWaitMs
+        standBeepsGiven = 0
+        return [
+            .sound(.strapLost), .say("Strap lost (\(reason)): paused, waiting up to 60 s for it to come back."),
+            .record(AnalyticsRecord("strap_dropout", detail: interrupted.rawValue)),
+        ]
+    }
+
+    mutating func resume(at t: Int64) -> [Action] {
+        [.sound(.acknowledged), .record(AnalyticsRecord("session_resumed"))] + beginSettle(at: t)
+    }
+
+    /// The whole morning again from the settle, the strap still connected; same day, same overwrite.
+    mutating func restart(now: SessionTime) -> [Action] {
+        resetMeasurement(now: now)
+        return [.sound(.acknowledged), .record(AnalyticsRecord("session_restarted"))]
+            + beginSettle(at: now.monotonicMs)
+    }
+
+    mutating func retry(now: SessionTime) -> [Action] {
+        let t = now.monotonicMs
+        let linked = strapLinked
+        resetMeasurement(now: now)
+        var actions: [Action] = [.sound(.acknowledged), .record(AnalyticsRecord("session_retry"))]
+        if linked {
+            // Wait for the next RR, as after connecting.
+            actions += enterConnectedLive(at: t)
+        } else {
+            phase = .connecting
+            phaseStartMs = t
+            phaseDeadlineMs = t + timings.connectTimeoutMs
+            actions.append(.connectStrap)
+        }
+        return actions
+    }
+
+    // MARK: Endings
+
+    mutating func cancelSession(at t: Int64) -> [Action] {
+        let measuring = phase != .confirmingRemeasure
+        toIdle()
+        guard measuring else { return [.sound(.cancelled)] }
+        return [
+            .sound(.cancelled), .disconnectStrap, .record(AnalyticsRecord("session_cancelled")),
+            .say("Session cancelled; nothing was saved."),
+        ]
+    }
+
+    mutating func endWithFault(_ fault: MorningFault, at t: Int64, detail: String? = nil) -> [Action] {
+        enterFault(fault, at: t, showMs: timings.faultShowMs)
+        return [
+            .disconnectStrap, .sound(.fault), .say(fault.sentence),
+            .record(AnalyticsRecord(fault.analyticsEvent, detail: detail ?? fault.code)),
+        ]
+    }
+
+    mutating func enterFault(_ fault: MorningFault, at t: Int64, showMs: Int64) {
+        toIdle()
+        self.fault = fault
+        phase = .showingFault
+        phaseStartMs = t
+        phaseDeadlineMs = t + showMs
+    }
+
+    mutating func toIdle() {
+        phase = .idle
+        phaseDeadlineMs = nil
+        skipOfferUntilMs = nil
+        channelShown = nil
+        channelUntilMs = nil
+        fault = nil
+        window = nil
+    }
+
+    mutating func resetMeasurement(now: SessionTime) {
+        sessionStartMs = now.monotonicMs
+        startedAtEpoch = now.epochSeconds
+        rawRR.removeAll(keepingCapacity: true)
+        heartRates.removeAll(keepingCapacity: true)
+        window = nil
+        capture = nil
+        degraded = false
+        degradedCaptureDone = false
+        degradedMeanHR = nil
+        skipConfirmed = false
+        skipOfferUntilMs = nil
+        retryFault = nil
+        fault = nil
+        readout = nil
+        firstHeartRateMs = nil
+        lastSampleMs = nil
+        lastBPM = nil
+        lastHadRR = false
+        standBeepsGiven = 0
+    }
+
+    // MARK: The clock
+
+    mutating func tick(at t: Int64) -> [Action] {
+        if let until = skipOfferUntilMs, t >= until { skipOfferUntilMs = nil }  // not confirmed: carry on
+        if let until = channelUntilMs, t >= until {
+            channelShown = nil
+            channelUntilMs = nil
+        }
+        if let silence = silenceDeadlineMs, t >= silence { return pause(at: t, reason: "no data for 5 s") }
+        if phase == .captureRMSSD, !degraded, case .complete(let result)? = window?.advance(to: t) {
+            return endCapture(result, at: t)
+        }
+        guard let deadline = phaseDeadlineMs, t >= deadline else { return [] }
+        // Timed phases end on their schedule, not when a busy timer got round to it: every phase lasts
+        // exactly its spec length, and its edges in the marks rebuild it (lying = the 30 s before lyingEnd).
+        let at = deadline
+        switch phase {
+        case .idle, .saving:
+            phaseDeadlineMs = nil
+            return []
+        case .confirmingRemeasure, .readout, .showingFault:
+            toIdle()
+            return []
+        case .connecting:
+            return endWithFault(.strapNotFound, at: t)
+        case .connectedLive:
+            if firstHeartRateMs != nil { return goDegraded(at: t) }
+            return endWithFault(.strapLost, at: t, detail: "silent after connecting")
+        case .settleLying:
+            if hasFinishedCapture { return beginLying(at: at) }
+            phase = .captureRMSSD
+            phaseStartMs = at
+            captureStartMs = at
+            phaseDeadlineMs = degraded ? at + timings.degradedCaptureMs : nil
+            return []
+        case .captureRMSSD:
+            return degraded ? endDegradedCapture(at: at) : []
+        case .captureLyingHR:
+            return beginStandCue(at: at)
+        case .promptStand:
+            return standCueTick(at: at)
+        case .captureStanding:
+            return complete(at: at)
+        case .paused:
+            return endWithFault(.strapLost, at: t)
+        case .offeringResume:
+            return resume(at: t)
+        case .offeringRetry:
+            toIdle()
+            return [.disconnectStrap, .say("No retry: nothing was saved.")]
+        }
+    }
+}

@@ -1,0 +1,35 @@
+extension PanelReadout {
+    /// The panel's reduction of the core's readout (spec §5.4): each channel's light in keypad order, the
+    /// composite, and the words, always labelled as a rough signal.
+    public init(_ readout: Readout) {
+        func light(_ state: ChannelReadout.State) -> ReadoutLight {
+            switch state {
+            case .lit(let l), .fallback(let l): ReadoutLight(l)
+            case .building: .building
+            case .missing: .missing
+            }
+        }
+        let composite: ReadoutLight
+        switch readout.composite {
+        case .lit(let l): composite = ReadoutLight(l)
+        case .building: composite = .building
+        case .missing: composite = .missing
+        }
+        let channels = Channel.allCases.map { light(readout[$0].state) }
+        let words = readout.channels.map(\.words).joined(separator: ", ")
+        let head =
+            composite == .building
+            ? "baselines building (\(readout.completeDaysInNorm) of 14 complete days)" : composite.rawValue
+        self.init(composite: composite, channels: channels, summary: "\(head): \(words) — \(Baselines.compositeLabel)")
+    }
+}
+
+extension ReadoutLight {
+    public init(_ light: TrafficLight) {
+        switch light {
+        case .green: self = .green
+        case .yellow: self = .yellow
+        case .red: self = .red
+        }
+    }
+}

@@ -1,0 +1,54 @@
+/// Every duration the morning session runs on, in ms of session time (the daemon's monotonic clock,
+/// scaled by the demo's speed factor). The protocol's numbers are the spec's; the rest are the box's
+/// own choices, chosen for a person lying in bed with a strap on.
+public struct SessionTimings: Hashable, Sendable {
+    // The protocol (RecoveryDeck spec §5.1, §6.1; DESIGN §3).
+    /// Lying still before the rMSSD capture; RR here are discarded for rMSSD.
+    public var settleMs: Int64 = 15_000
+    /// The rMSSD capture gives up this long after the settle (then the floors decide quality).
+    public var captureMaxMs: Int64 = 90_000
+    /// HR-only strap (spec §4.1 degraded mode): the capture is 60 s of heart rate by the wall clock,
+    /// matching the 60 s of RR the window would have taken.
+    public var degradedCaptureMs: Int64 = 60_000
+    /// Lying heart rate after the capture.
+    public var lyingMs: Int64 = 30_000
+    /// The stand cue: one short beep per second (3, 2, 1), then the long tone.
+    public var standCueMs: Int64 = 3_000
+    /// Standing heart rate, from the long tone.
+    public var standingMs: Int64 = 60_000
+
+    // The box's own (documented in deploy/LIGHTS.md and the README).
+    /// GO to a live strap: after this the session ends with `strapNotFound`.
+    public var connectTimeoutMs: Int64 = 30_000
+    /// Connected: if heart rate arrives without RR for this long the session goes on in degraded mode;
+    /// if nothing at all arrives, it ends with `strapLost`.
+    public var firstRRWaitMs: Int64 = 10_000
+    /// While measuring, no notification for this long counts as losing the strap (an H10 notifies about
+    /// once a second; a link can stay up after the strap stops sending).
+    public var silenceMs: Int64 = 5_000
+    /// Paused: the strap must be back within this long, or the session ends with `strapLost` and
+    /// nothing is saved.
+    public var reconnectWaitMs: Int64 = 60_000
+    /// Strap back: with no answer within this long, the session resumes by itself (the person is lying
+    /// still, which is what resuming needs).
+    public var resumeOfferMs: Int64 = 15_000
+    /// A quality failure offers a retry for this long; then the session ends, nothing saved.
+    public var retryOfferMs: Int64 = 30_000
+    /// "GO again" confirmations: remeasure (spec §6.1) and skipping the orthostatic part (spec §6.2).
+    public var confirmMs: Int64 = 5_000
+    /// The readout stays lit this long after the last press (DESIGN §1 step 5).
+    public var readoutMs: Int64 = 30_000
+    /// A fault's code blinks this long, unless a key or GO clears it sooner.
+    public var faultShowMs: Int64 = 30_000
+
+    public init() {}
+
+    /// The spec's timings.
+    public static let standard = SessionTimings()
+
+    /// The longest a complete morning can take with no drop-out: connect, settle, full capture,
+    /// lying, cue, standing.
+    public var longestUninterruptedMs: Int64 {
+        connectTimeoutMs + firstRRWaitMs + settleMs + captureMaxMs + lyingMs + standCueMs + standingMs
+    }
+}

@@ -1,0 +1,29 @@
+import Appliance
+
+/// `recoverydeck cancel`: stops the running session; nothing of it is saved.
+struct CancelCommand: Command {
+    static let name = "cancel"
+    static let summary = "Cancel the running morning session; nothing of it is saved."
+    static let discussion = """
+        Stops the session recoverydeckd is running, as the * key does on the panel. Nothing of a
+        cancelled session is written: the day stays as it was. A morning already being saved is
+        written whole and cannot be cancelled.
+        """
+    static let options: [OptionSpec] = [
+        .value(
+            "socket", "PATH",
+            help: "The daemon's control socket (default $RECOVERYDECK_SOCKET, else /run/recoverydeck/control.sock).")
+    ]
+
+    let socket: String?
+
+    init(_ parsed: ParsedArguments) throws(CommandError) {
+        socket = parsed.value("socket")
+    }
+
+    func run(_ context: Context) throws {
+        let client = try SessionFollower.connect(SessionFollower.socketPath(socket, context))
+        _ = try SessionFollower.send(client, .cancel)
+        context.say("Session cancelled; nothing was saved.")
+    }
+}

@@ -1,0 +1,91 @@
+import Appliance
+import Store
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Follows a session over the control socket and draws it: one line redrawn in place on a terminal, a
+/// line per change otherwise, or the raw snapshots as JSON lines. Ends when the session ends.
+struct SessionFollower {
+    enum Ending: Equatable {
+        /// The morning was saved and the readout shown.
+        case saved
+        /// The session ended without saving (fault, cancel, no retry).
+        case ended(String?)
+        /// Nothing was running and `untilDone` was not asked for.
+        case idle
+    }
+
+    let context: Context
+    let json: Bool
+
+    /// Watches `client` (already sent `watch`, whose reply was `first`) until the session ends.
+    func follow(_ client: ControlClient, first: JSONValue, untilDone: Bool) throws -> Ending {
+        let terminal = isatty(1) == 1 && !json
+        var seenActive = false
+        var lastLine = ""
+        var lastPhase = ""
+        var lastFault: String?
+        var snapshot = first["snapshot"] ?? first
+        while true {
+            if snapshot["event"]?.stringValue == "say", let text = snapshot["text"]?.stringValue {
+                if json {
+                    context.out(snapshot.serialized())
+                } else {
+                    if terminal && !lastLine.isEmpty { context.outRaw("\r\u{1B}[K") }
+                    context.out("» \(text)")
+                    if terminal && !lastLine.isEmpty { context.outRaw(lastLine) }
+                }
+            } else if snapshot["event"]?.stringValue == "snapshot" {
+                let phase = snapshot["phase"]?.stringValue ?? "idle"
+                if let fault = snapshot["fault"]?.stringValue { lastFault = fault }
+                if json {
+                    context.out(snapshot.serialized())
+                } else {
+                    let line = SessionView.line(snapshot) + "  (" + SessionView.lamps(snapshot) + ")"
+                    if terminal {
+                        context.outRaw("\r\u{1B}[K" + line)
+                    } else if phase != lastPhase {
+                        context.out(line)
+                    }
+                    lastLine = line
+                }
+                if phase != "idle" { seenActive = true }
+                if phase == "readout" && !json && terminal { context.out("") }
+                if phase == "readout" { return .saved }
+                if seenActive && (phase == "idle" || phase == "showingFault") {
+                    if terminal { context.out("") }
+                    return .ended(lastFault)
+                }
+                if !seenActive && phase == "idle" && !untilDone {
+                    if terminal { context.out("") }
+                    return .idle
+                }
+                lastPhase = phase
+            }
+            guard let next = try client.next(timeoutMs: 600_000) else {
+                throw CommandError.failure("recoverydeckd sent nothing for 10 minutes.")
+            }
+            snapshot = next
+        }
+    }
+
+    /// The control socket to use: `--socket`, else `RECOVERYDECK_SOCKET`, else the daemon's default.
+    static func socketPath(_ option: String?, _ context: Context) -> String {
+        option ?? context.environment("RECOVERYDECK_SOCKET") ?? ControlClient.defaultPath
+    }
+
+    static func connect(_ path: String) throws(CommandError) -> ControlClient {
+        do { return try ControlClient(path: path) } catch { throw .failure(error.description) }
+    }
+
+    static func send(_ client: ControlClient, _ request: ControlRequest) throws(CommandError) -> JSONValue {
+        let reply: JSONValue
+        do { reply = try client.send(request) } catch { throw .failure(error.description) }
+        if reply["ok"]?.boolValue != true {
+            throw .failure(reply["message"]?.stringValue ?? "recoverydeckd refused the request.")
+        }
+        return reply
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@testable import Appliance
+@testable import RecoveryCore
+
+/// recoverydeckd's configuration file: defaults, every key, and bad lines named with their number.
+struct DaemonConfigurationTests {
+    @Test("An empty file means every documented default (DESIGN §2 pin map, 06:30 reminder, 10:00 window)")
+    func defaults() throws {
+        let c = try DaemonConfiguration.parse("", path: "x.conf")
+        #expect(c == DaemonConfiguration())
+        #expect(c.pins.goButton == 17 && c.pins.keypadRows == [5, 6, 13, 19] && c.pins.keypadColumns == [12, 16, 20])
+        #expect(
+            c.pins.red == 22 && c.pins.yellow == 23 && c.pins.green == 24 && c.pins.blue == 25 && c.pins.buzzer == 18)
+        #expect(c.reminderWindowEnd == MinuteOfDay(hhmm: "10:00") && c.reminderTime == nil && !c.reminderBuzzer)
+        #expect(c.panel == .gpio && c.strap == .bluetooth && c.speed == 1)
+    }
+
+    @Test("The printed defaults parse back to the defaults, so --print-config is a valid file")
+    func printedDefaultsRoundTrip() throws {
+        let c = try DaemonConfiguration.parse(DaemonConfiguration.documentedDefaults, path: "printed")
+        #expect(c.rendered == DaemonConfiguration().rendered)
+    }
+
+    @Test("Keys, comments, spaces and every kind of value are read")
+    func readsValues() throws {
+        let text = """
+            # a comment
+            database = /data/rd.db   # trailing comment
+            panel=simulated
+              strap  =  simulated
+            pin_keypad_rows = 1, 2, 3, 4
+            reminder_time = 07:15
+            reminder_buzzer = on
+            habits = alcohol, sauna
+            speed = 20
+            simulated_dropout = 150:20
+            clock = simulated
+            clock_start = 2026-03-10 06:00
+            """
+        let c = try DaemonConfiguration.parse(text, path: "x")
+        #expect(c.database == "/data/rd.db" && c.panel == .simulated && c.strap == .simulated)
+        #expect(c.pins.keypadRows == [1, 2, 3, 4] && c.reminderTime == MinuteOfDay(hhmm: "07:15") && c.reminderBuzzer)
+        #expect(c.habits == ["alcohol", "sauna"] && c.speed == 20)
+        #expect(c.simulatedDropout?.atSeconds == 150 && c.simulatedDropout?.forSeconds == 20)
+        #expect(c.clockStart?.date == LocalDate(year: 2026, month: 3, day: 10))
+    }
+
+    @Test(
+        "A bad line is named with its number and what is wrong",
+        arguments: [
+            ("panel = gpio\nnonsense\n", 2, "expected \"key = value\""),
+            ("colour = red\n", 1, "unknown key \"colour\""),
+            ("\n\npanel = hdmi\n", 3, "panel: use gpio or simulated"),
+            ("pin_go = seventeen\n", 1, "pin_go: use a GPIO line number"),
+            ("pin_keypad_rows = 1, 2, 3\n", 1, "give 4 GPIO line numbers"),
+            ("reminder_time = 6.30\n", 1, "reminder_time: use HH:MM"),
+            ("buzzer = maybe\n", 1, "buzzer: use on or off"),
+            ("speed = 0\n", 1, "speed: use a number from 1 to 1000"),
+            ("panel = gpio\npanel = gpio\n", 2, "\"panel\" is set twice"),
+            ("habits = Alcohol\n", 1, "is not a habit name"),
+            ("simulated_dropout = soon\n", 1, "use AT:FOR"),
+        ])
+    func badLineNamed(text: String, line: Int, says: String) {
+        do {
+            _ = try DaemonConfiguration.parse(text, path: "/etc/recoverydeck/recoverydeck.conf")
+            Issue.record("accepted: \(text)")
+        } catch {
+            #expect(error.line == line)
+            #expect(error.description.hasPrefix("/etc/recoverydeck/recoverydeck.conf:\(line): "))
+            #expect(error.description.contains(says), "\(error)")
+        }
+    }
+
+    @Test(
+        "Values that contradict each other are refused as a whole",
+        arguments: [
+            ("reminder_time = 10:30\n", "must come before reminder_window_end"),
+            ("clock = simulated\n", "clock = simulated needs strap = simulated"),
+            ("pin_red = 17\n", "pins"),
+            ("panel_script = /tmp/x\n", "panel_script needs panel = simulated"),
+        ])
+    func contradictions(text: String, says: String) {
+        #expect(throws: DaemonConfiguration.Problem.self) { try DaemonConfiguration.parse(text, path: "x") }
+        do { _ = try DaemonConfiguration.parse(text, path: "x") } catch {
+            #expect(error.description.contains(says), "\(error)")
+        }
+    }
+
+    @Test("recoverydeckd exits 78 (EX_CONFIG) on a bad file and 64 on a bad argument, touching nothing")
+    func exitCodes() throws {
+        let path = NSTemporaryDirectory() + "recoverydeck-bad-\(UUID().uuidString).conf"
+        try "database = /nonexistent/never-created.db\nbogus line\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(DaemonCommandLine.main(["--config", path]) == 78)
+        #expect(DaemonCommandLine.main(["--check-config", "--config", path]) == 78)
+        #expect(!FileManager.default.fileExists(atPath: "/nonexistent/never-created.db"))
+        #expect(DaemonCommandLine.main(["--config", path + ".missing"]) == 78)
+        #expect(DaemonCommandLine.main(["--frobnicate"]) == 64)
+    }
+}

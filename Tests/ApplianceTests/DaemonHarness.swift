@@ -1,0 +1,100 @@
+import Foundation
+import Platform
+import Store
+import Testing
+
+@testable import Appliance
+@testable import RecoveryCore
+
+/// A daemon in this process, on a simulated clock that steps from deadline to deadline at a huge speed,
+/// with a simulated panel, the virtual strap, a temporary database and a control socket: the whole box,
+/// a morning in a fraction of a second, the same on every run.
+final class DaemonHarness {
+    static let today = LocalDate(year: 2026, month: 3, day: 10)!
+
+    let directory: String
+    var configuration: DaemonConfiguration
+    var daemon: Daemon!
+    var events: [DaemonEvent] = []
+
+    init(start: String = "06:00", edit: (inout DaemonConfiguration) -> Void = { _ in }) throws {
+        directory = NSTemporaryDirectory() + "recoverydeck-appliance-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        configuration = DaemonConfiguration()
+        configuration.database = directory + "/recoverydeck.db"
+        configuration.controlSocket = directory + "/control.sock"
+        configuration.panel = .simulated
+        configuration.strap = .simulated
+        configuration.clock = .simulated
+        configuration.clockStart = (DaemonHarness.today, MinuteOfDay(hhmm: start)!)
+        configuration.speed = 1_000_000
+        configuration.logLevel = .warning
+        edit(&configuration)
+        try launch()
+    }
+
+    /// (Re)starts the daemon on the same database, as a restart of the service would.
+    func launch() throws {
+        daemon?.shutDown()
+        daemon = nil
+        var options = Daemon.Options()
+        options.handleSignals = false
+        options.environment = { _ in nil }
+        options.virtualFirstDate = DaemonHarness.today.adding(days: -59)
+        daemon = try Daemon(configuration: configuration, options: options)
+        daemon.observer = { [unowned self] in events.append($0) }
+        daemon.start()
+    }
+
+    deinit {
+        daemon?.shutDown()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    var store: Store { daemon.store }
+    var phase: MorningSession.Phase { daemon.routine.session.phase }
+
+    /// Steps the loop until `done` or `limit` steps.
+    @discardableResult
+    func run(limit: Int = 200_000, until done: () -> Bool) -> Bool {
+        var steps = 0
+        while steps < limit {
+            if done() { return true }
+            do { try daemon.step() } catch {
+                Issue.record("step failed: \(error)")
+                return false
+            }
+            steps += 1
+        }
+        return false
+    }
+
+    /// Presses on the simulated panel, from now.
+    func press(_ presses: [(atMs: Int64, what: String)]) {
+        #expect(daemon.panel.schedule(presses: presses, startMs: daemon.clock.monotonicMs()))
+    }
+
+    /// Keys a whole questionnaire (wake key, five scores, #).
+    func keyQuestionnaire(_ scores: [Int] = [5, 5, 4, 5, 6]) {
+        var presses: [(atMs: Int64, what: String)] = [(0, "1")]
+        for (i, s) in scores.enumerated() { presses.append((Int64(i + 1) * 500, String(s))) }
+        presses.append((3500, "#"))
+        press(presses)
+        run { daemon.routine.day.questionnaire != nil }
+    }
+
+    /// One request over the control socket, answered by stepping the loop (no second thread).
+    func request(_ request: ControlRequest, client: ControlClient? = nil) throws -> JSONValue {
+        let client = try client ?? ControlClient(path: configuration.controlSocket)
+        try client.connection.send(Array(request.json.serialized().utf8))
+        var reply: JSONValue?
+        run(limit: 1000) {
+            reply = try? client.next(timeoutMs: 0)
+            return reply != nil
+        }
+        return try #require(reply)
+    }
+
+    var sounds: [Sound] { events.compactMap { if case .sound(let s) = $0 { s } else { nil } } }
+    var sentences: [String] { events.compactMap { if case .said(let s) = $0 { s } else { nil } } }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Store
+import Testing
+
+@testable import Appliance
+@testable import RecoveryCore
+
+/// The whole box in-process: simulated panel, virtual strap, the real daemon code and store.
+@Suite(.serialized)
+struct DaemonMorningTests {
+    @Test(
+        "Keyed questionnaire, GO, a whole morning: stored once, metrics equal the core's on the stored RR (spec §6.1, §5)"
+    )
+    func fullMorningThroughTheDaemon() throws {
+        let h = try DaemonHarness()
+        h.keyQuestionnaire([5, 5, 4, 5, 6])
+        let q = try #require(try h.store.questionnaire(on: DaemonHarness.today))
+        #expect(SubjectiveItem.allCases.map { q.scores[$0].value } == [5, 5, 4, 5, 6])
+        h.press([(0, "go")])
+        #expect(h.run { h.phase == .readout })
+        let m = try #require(try h.store.measurement(on: DaemonHarness.today))
+        #expect(m.quality == .ok && m.orthostaticStatus == .completed)
+        // Recompute from what was stored: the capture window over the stored RR, by arrival time.
+        var window = RMSSDWindow(startMs: m.marks.settleStartMs)
+        var result: HRVWindowResult?
+        for rr in m.rawRR where result == nil {
+            if case .complete(let r) = window.append(rr.milliseconds, at: rr.receivedAtMs) { result = r }
+        }
+        let recomputed = result ?? window.finish(at: m.marks.captureEndMs)
+        #expect(recomputed.metrics == m.hrv)
+        #expect(recomputed.captureEndMs == m.marks.captureEndMs)
+        let lyingEnd = try #require(m.marks.lyingEndMs)
+        let ortho = OrthostaticCalculator.result(
+            rr: m.rawRR, heartRates: m.heartRates, lying: (lyingEnd - 30_000)..<lyingEnd,
+            standing: m.marks.standStartMs!..<m.marks.standEndMs!)
+        #expect(ortho == m.orthostatic)
+        #expect((15...120).contains(m.hrv?.rmssdMs ?? 0), "plausible: tens of ms (spec §11.2 item 4)")
+        #expect(h.sounds.contains(.standNow) && h.sounds.last == .complete)
+        #expect(try h.store.day(DaemonHarness.today).isComplete)
+    }
+
+    @Test(
+        "GO before the questionnaire is refused: nothing connects, nothing is stored, gate_refused recorded (spec §6.3)"
+    )
+    func gateThroughTheDaemon() throws {
+        let h = try DaemonHarness()
+        h.press([(0, "go")])
+        h.run { h.sounds.contains(.refused) }
+        #expect(h.daemon.panel.display == Indication.refused.display)
+        h.run(limit: 50) { false }
+        #expect(h.phase == .idle)
+        #expect(try h.store.measurement(on: DaemonHarness.today) == nil)
+        #expect(try h.store.events().contains { $0.kind.rawValue == "gate_refused" })
+    }
+
+    @Test("An HR-only strap gives a degraded morning: rMSSD null, mean HR kept, the spec's sentence said (spec §4.1)")
+    func heartRateOnly() throws {
+        let h = try DaemonHarness { $0.simulatedHROnly = true }
+        h.keyQuestionnaire()
+        h.press([(0, "go")])
+        #expect(h.run { h.phase == .readout })
+        let m = try #require(try h.store.measurement(on: DaemonHarness.today))
+        #expect(m.hrv == nil && m.quality == .fail(.rrUnavailable) && m.meanHRBpm != nil)
+        #expect(h.sentences.contains(MorningFault.rrUnavailable.sentence))
+        #expect(!(try h.store.day(DaemonHarness.today)).isComplete)
+    }
+
+    @Test("A drop-out while standing pauses, resumes by itself, and ends in one complete morning (spec §4.2)")
+    func dropoutResumes() throws {
+        // Connected at ~2 s; settle 15, capture ~60, lying 30, cue 3: standing from ~110 s.
+        let h = try DaemonHarness { $0.simulatedDropout = (130, 20) }
+        h.keyQuestionnaire()
+        h.press([(0, "go")])
+        #expect(h.run { h.phase == .readout })
+        let phases = h.events.compactMap { if case .snapshot(let s) = $0 { s.phase } else { nil } }
+        #expect(phases.contains(.paused) && phases.contains(.offeringResume))
+        let m = try #require(try h.store.measurement(on: DaemonHarness.today))
+        #expect(m.orthostaticStatus == .completed && m.quality == .ok)
+        #expect(try h.store.events().contains { $0.kind.rawValue == "strap_dropout" })
+    }
+
+    @Test("Shutting down mid-session writes nothing: the day stays as it was (spec §11.2 item 5)")
+    func shutdownMidSession() throws {
+        let h = try DaemonHarness()
+        h.keyQuestionnaire()
+        h.press([(0, "go")])
+        #expect(h.run { h.phase == .captureStanding })
+        h.daemon.shutDown()
+        #expect(try h.store.measurement(on: DaemonHarness.today) == nil)
+        #expect(try h.store.questionnaire(on: DaemonHarness.today) != nil)
+    }
+
+    @Test("The reminder starts at 06:30 once; a restarted daemon shows it again without a second start (spec §10)")
+    func reminderAcrossRestart() throws {
+        let h = try DaemonHarness(start: "06:29") { $0.reminderBuzzer = true }
+        #expect(h.daemon.panel.display == .dark)
+        h.run { h.daemon.routine.reminder.isShowing }
+        #expect(h.daemon.panel.display == Indication.reminder.display)
+        #expect(h.daemon.clock.localTime().minuteOfDay == MinuteOfDay(hhmm: "06:30"))
+        #expect(h.sounds == [.reminder])
+        #expect(try h.store.setting(.reminderShownOn) == DaemonHarness.today.iso)
+        // Restart at 09:58 (the lamp blinks in session time, so a shorter wait for the window's end).
+        h.configuration.clockStart = (DaemonHarness.today, MinuteOfDay(hhmm: "09:58")!)
+        h.events.removeAll()
+        try h.launch()
+        #expect(h.daemon.routine.reminder.isShowing)
+        #expect(h.daemon.panel.display == Indication.reminder.display)
+        #expect(h.sounds.isEmpty)
+        #expect(try h.store.events().filter { $0.kind.rawValue == "reminder_shown" }.count == 1)
+        // The window closes at 10:00.
+        h.run { !h.daemon.routine.reminder.isShowing }
+        #expect(h.daemon.clock.localTime().minuteOfDay == MinuteOfDay(hhmm: "10:00"))
+        #expect(h.daemon.panel.display == .dark)
+    }
+
+    @Test(
+        "Control socket: measure refused before the check-in with its sentence; after it, measure starts and watch streams"
+    )
+    func controlSocket() throws {
+        let h = try DaemonHarness()
+        let refused = try h.request(.measure(overwrite: false))
+        #expect(refused["ok"]?.boolValue == false)
+        #expect(refused["error"]?.stringValue == "questionnaire_missing")
+        #expect(refused["message"]?.stringValue == MorningFault.questionnaireMissing.sentence)
+        h.keyQuestionnaire()
+        let watcher = try ControlClient(path: h.configuration.controlSocket)
+        let watching = try h.request(.watch, client: watcher)
+        #expect(watching["snapshot"]?["phase"]?.stringValue == "idle")
+        let started = try h.request(.measure(overwrite: false))
+        #expect(started["ok"]?.boolValue == true && started["phase"]?.stringValue == "connecting")
+        #expect(try h.request(.measure(overwrite: true))["error"]?.stringValue == "busy")
+        #expect(try h.request(.advance(seconds: 60))["error"]?.stringValue == "busy")
+        // The watcher reads as `recoverydeck watch` does, while the session runs.
+        var phases: [String] = []
+        h.run {
+            while let packet = try? watcher.next(timeoutMs: 0) {
+                if let phase = packet["phase"]?.stringValue, phases.last != phase { phases.append(phase) }
+            }
+            return phases.last == "readout"
+        }
+        #expect(phases.first == "connecting" && phases.last == "readout")
+        #expect(phases.contains("captureRMSSD") && phases.contains("captureStanding"))
+        // Once measured: a plain measure is declined, --overwrite starts again.
+        #expect(try h.request(.measure(overwrite: false))["error"]?.stringValue == "already_measured")
+        #expect(try h.request(.measure(overwrite: true))["ok"]?.boolValue == true)
+        #expect(try h.request(.cancel)["ok"]?.boolValue == true)
+        #expect(try h.request(.cancel)["error"]?.stringValue == "nothing_to_cancel")
+    }
+
+    @Test("A check-in written over SSH opens the gate for the next GO (the daemon re-reads the day)")
+    func checkinFromOutside() throws {
+        let h = try DaemonHarness()
+        let q = Questionnaire(date: DaemonHarness.today, scores: SubjectiveScores([4, 4, 4, 4, 4])!)
+        try h.store.saveQuestionnaire(q, recordedAt: 0)
+        #expect(try h.request(.dayChanged)["ok"]?.boolValue == true)
+        h.press([(0, "go")])
+        #expect(h.run { h.phase == .connecting })
+    }
+
+    @Test("Bad control requests get one sentence and change nothing")
+    func badRequests() throws {
+        let h = try DaemonHarness()
+        let client = try ControlClient(path: h.configuration.controlSocket)
+        try client.connection.send(Array("not json".utf8))
+        var reply: JSONValue?
+        h.run(limit: 100) {
+            reply = try? client.next(timeoutMs: 0)
+            return reply != nil
+        }
+        #expect(reply?["error"]?.stringValue == "bad_request")
+        #expect(try h.request(.press([Press("banana")]))["error"]?.stringValue == "bad_button")
+        #expect(h.phase == .idle)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Platform
+import RecoveryCore
+import Store
+import Testing
+
+@testable import Appliance
+
+/// The built `recoverydeckd` as systemd runs it: a separate process, `NOTIFY_SOCKET`, signals.
+@Suite(.serialized)
+struct DaemonProcessTests {
+    static var executable: URL {
+        get throws {
+            var directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            for _ in 0..<3 {
+                let candidate = directory.appendingPathComponent("recoverydeckd")
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+                directory = directory.deletingLastPathComponent()
+            }
+            throw CocoaError(.fileNoSuchFile)
+        }
+    }
+
+    /// A temporary directory with a simulated-box configuration.
+    static func box(speed: Int, extra: String = "") throws -> (dir: String, config: String) {
+        let dir = NSTemporaryDirectory() + "recoverydeckd-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let config = dir + "/recoverydeck.conf"
+        try """
+        database = \(dir)/recoverydeck.db
+        control_socket = \(dir)/control.sock
+        panel = simulated
+        strap = simulated
+        clock = simulated
+        clock_start = 2026-03-10 06:00
+        speed = \(speed)
+        \(extra)
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        return (dir, config)
+    }
+
+    static func waitFor(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    @Test("Type=notify without libsystemd: READY=1, STATUS=…, and WATCHDOG=1 at half WATCHDOG_USEC")
+    func notifiesServiceManager() throws {
+        let (dir, config) = try Self.box(speed: 1)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let notifyPath = dir + "/notify.sock"
+        // Our side of sd_notify: a datagram socket the daemon sends to.
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in notifyPath.utf8.enumerated() { raw[i] = b }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0)
+        let process = Process()
+        process.executableURL = try Self.executable
+        process.arguments = ["--config", config]
+        process.environment = ["NOTIFY_SOCKET": notifyPath, "WATCHDOG_USEC": "400000", "TZ": "UTC"]
+        process.standardError = FileHandle.nullDevice
+        let started = Date()
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        var messages: [String] = []
+        _ = Self.waitFor(3) {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                if n <= 0 { break }
+                messages.append(String(decoding: buffer[0..<n], as: UTF8.self))
+            }
+            return messages.filter { $0 == "WATCHDOG=1" }.count >= 3
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(messages.first?.hasPrefix("READY=1\nSTATUS=") == true, "\(messages)")
+        let pings = messages.filter { $0 == "WATCHDOG=1" }.count
+        #expect(pings >= 3, "\(messages)")
+        // Half of 400 ms: about five pings a second, not more.
+        #expect(Double(pings) <= elapsed * 5 + 2)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test("SIGTERM mid-session: exit 0, the day as it was (no measurement), the database intact, the socket gone")
+    func sigtermMidSession() throws {
+        let (dir, config) = try Self.box(speed: 20)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try Store(path: dir + "/recoverydeck.db")
+        let today = LocalDate(year: 2026, month: 3, day: 10)!
+        try store.saveQuestionnaire(
+            Questionnaire(date: today, scores: SubjectiveScores([5, 5, 5, 5, 5])!), recordedAt: 0)
+        let process = Process()
+        process.executableURL = try Self.executable
+        process.arguments = ["--config", config]
+        process.environment = ["TZ": "UTC"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let socket = dir + "/control.sock"
+        #expect(Self.waitFor(5) { FileManager.default.fileExists(atPath: socket) })
+        let client = try ControlClient(path: socket)
+        #expect(try client.send(.measure(overwrite: false))["ok"]?.boolValue == true)
+        // Wait until it is well into the morning (standing), then stop the service.
+        #expect(
+            try Self.waitFor(30) {
+                let status = try ControlClient(path: socket).send(.status)
+                return status["snapshot"]?["phase"]?.stringValue == "captureStanding"
+            })
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: socket))
+        #expect(try store.measurement(on: today) == nil)
+        #expect(try store.questionnaire(on: today) != nil)
+    }
+}
