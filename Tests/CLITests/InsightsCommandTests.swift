@@ -14,22 +14,7 @@ struct InsightsCommandTests {
         throws
     {
         let store = try Store(path: cli.databasePath)
-        var records = person.days(0..<count).map { day in
-            let lying = day.lyingHRBpm
-            let measurement = MorningMeasurement(
-                date: day.date, startedAtEpoch: 0, durationMs: 180_000,
-                hrv: HRVMetrics(
-                    rmssdMs: day.targetRMSSDMs, meanRRMs: 60_000 / lying, meanHRBpm: lying, sdnnMs: nil, accepted: 60,
-                    rejected: 0, artifactRatio: 0),
-                meanHRBpm: lying, quality: .ok, orthostaticStatus: .completed,
-                orthostatic: OrthostaticResult(
-                    avgLyingHR: lying, avgStandingHR: lying + day.sustainedRiseBpm,
-                    peakStandingHR: lying + day.peakRiseBpm),
-                strapAddress: nil, strapBatteryPercent: nil,
-                marks: PhaseMarks(settleStartMs: 0, captureStartMs: 15_000, captureEndMs: 75_000), rawRR: [],
-                heartRates: [])
-            return DayRecord(date: day.date, questionnaire: day.questionnaire, measurement: measurement)
-        }
+        var records = person.plantedRecords(count: count)
         if let lastRMSSD {
             // The last morning's rMSSD as a function of the mean of the mornings before it.
             let before = records.dropLast().compactMap { $0.measurement?.hrv?.rmssdMs }

@@ -84,7 +84,7 @@ struct ShiftTests {
 
     @Test("the scan reports a planted drop in rMSSD as a shift, dated, in the same family as the associations")
     func scanReportsAShift() throws {
-        var days = syntheticRecords(SyntheticPerson(seed: 12, effects: habitsWithoutEffects), count: 140)
+        var days = SyntheticPerson(seed: 12, effects: HabitEffect.withoutEffects).plantedRecords(count: 140)
         for i in 80..<140 { days[i].measurement!.hrv!.rmssdMs! *= 0.75 }
         let report = Scan(resamples: 400, seed: 6).run(days: days)
         let s = try #require(report.shifts.first { $0.outcome == .rmssd })
@@ -100,7 +100,7 @@ struct ShiftTests {
 
     @Test("a series with 44 values waits one more day for its shift test; at 45 it is tested")
     func floorIs45() throws {
-        let days = syntheticRecords(SyntheticPerson(seed: 13), count: 45)
+        let days = SyntheticPerson(seed: 13).plantedRecords(count: 45)
         let short = Scan(resamples: 100, seed: 1).run(days: Array(days.prefix(44)))
         #expect(short.shifts.isEmpty)
         let wait = try #require(short.pending.first { $0.analysis == .changePoint && $0.subject == "rMSSD" })

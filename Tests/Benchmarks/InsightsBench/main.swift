@@ -115,7 +115,7 @@ case "person-shifts":
     var rejections = [Outcome: Int]()
     var survivors = 0
     for seed in 1...people {
-        let days = syntheticRecords(SyntheticPerson(seed: UInt64(seed)), count: count)
+        let days = SyntheticPerson(seed: UInt64(seed)).plantedRecords(count: count)
         var report = Scan(resamples: resamples, seed: UInt64(seed))
         report.habits = []
         let r = report.run(days: days, parallel: dispatchParallel)
@@ -135,12 +135,12 @@ case "person":
     var nullTests = 0
     var runsWithFalse = 0
     for seed in 1...people {
-        let person = SyntheticPerson(seed: UInt64(seed), effects: planted ? HabitEffect.planted : habitsWithoutEffects)
+        let person = SyntheticPerson(seed: UInt64(seed), effects: planted ? HabitEffect.planted : HabitEffect.withoutEffects)
         var scan = Scan(resamples: resamples, seed: UInt64(seed))
         scan.method = AssociationTest.Method(rawValue: options["method"] ?? "calibrated") ?? .calibrated
         let unrelated = options["unrelated"] != nil
         let days =
-            unrelated ? unrelatedRecords(seed: UInt64(seed), count: count) : syntheticRecords(person, count: count)
+            unrelated ? SyntheticPerson.unrelatedRecords(seed: UInt64(seed), count: count) : person.plantedRecords(count: count)
         let report = scan.run(days: days, parallel: dispatchParallel)
         let isNull: (TestedPair) -> Bool = {
             if case .metric(let m) = $0.feature {
