@@ -56,7 +56,7 @@ let package = Package(
             name: "core-bench", dependencies: ["RecoveryCore", "CMallocCounter"], path: "Tests/Benchmarks/CoreBench"),
         .executableTarget(
             name: "insights-bench", dependencies: ["Insights", "RecoveryCore"], path: "Tests/Benchmarks/InsightsBench",
-            swiftSettings: strict),
+            exclude: ["run.sh"], swiftSettings: strict),
         .executableTarget(
             name: "bluez-bench", dependencies: ["BlueZ", "HeartRateProtocol", "Platform"],
             path: "Tests/Benchmarks/BlueZBench", exclude: ["run.sh"], swiftSettings: strict),

@@ -9,22 +9,8 @@ import Testing
 struct ReportChartTests {
     /// 150 days of a seeded synthetic person (seed 11), every morning complete, minus `missing` days.
     static func history(missing: Set<Int> = []) -> [DayRecord] {
-        let person = SyntheticPerson(seed: 11)
-        return person.days(0..<150).filter { !missing.contains($0.index) }.map { d in
-            let o = OrthostaticResult(
-                avgLyingHR: d.lyingHRBpm, avgStandingHR: d.lyingHRBpm + d.sustainedRiseBpm,
-                peakStandingHR: d.lyingHRBpm + d.peakRiseBpm)
-            let m = MorningMeasurement(
-                date: d.date, startedAtEpoch: 0, durationMs: 200_000,
-                hrv: HRVMetrics(
-                    rmssdMs: d.targetRMSSDMs, meanRRMs: nil, meanHRBpm: nil, sdnnMs: nil, accepted: 60, rejected: 0,
-                    artifactRatio: 0),
-                meanHRBpm: nil, quality: .ok, orthostaticStatus: .completed, orthostatic: o, strapAddress: nil,
-                strapBatteryPercent: nil, marks: PhaseMarks(settleStartMs: 0, captureStartMs: 0, captureEndMs: 0),
-                rawRR: [],
-                heartRates: [])
-            return DayRecord(date: d.date, questionnaire: d.questionnaire, measurement: m)
-        }
+        SyntheticPerson(seed: 11).plantedRecords(count: 150).enumerated().filter { !missing.contains($0.offset) }
+            .map(\.element)
     }
 
     func count(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }

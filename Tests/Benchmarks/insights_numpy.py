@@ -92,13 +92,14 @@ def main():
     repeats = int(sys.argv[4]) if len(sys.argv) > 4 else 3
     rng = np.random.default_rng(42)
     pairs = [(ar1(rng, 0.7, n), ar1(rng, 0.7, n)) for _ in range(tests)]
-    best = float("inf")
+    times = []
     for _ in range(repeats):
         t0 = time.perf_counter()
         res = [engine_test(x, y, B, rng) for x, y in pairs]
         q = bh([r[1] for r in res])
-        best = min(best, time.perf_counter() - t0)
-    print(f"numpy {np.__version__}: scan {tests} tests, n={n}, B={B}: best of {repeats} {best:.4f} s (sum q {q.sum():.3f})")
+        times.append(time.perf_counter() - t0)
+    print(f"numpy {np.__version__} scan {tests} tests, n={n}, B={B}: median of {repeats} {np.median(times):.4f} s "
+          f"[{' '.join(f'{t:.4f}' for t in times)}] (sum q {q.sum():.3f})")
 
 
 if __name__ == "__main__":

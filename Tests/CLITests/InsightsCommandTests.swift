@@ -14,22 +14,7 @@ struct InsightsCommandTests {
         throws
     {
         let store = try Store(path: cli.databasePath)
-        var records = person.days(0..<count).map { day in
-            let lying = day.lyingHRBpm
-            let measurement = MorningMeasurement(
-                date: day.date, startedAtEpoch: 0, durationMs: 180_000,
-                hrv: HRVMetrics(
-                    rmssdMs: day.targetRMSSDMs, meanRRMs: 60_000 / lying, meanHRBpm: lying, sdnnMs: nil, accepted: 60,
-                    rejected: 0, artifactRatio: 0),
-                meanHRBpm: lying, quality: .ok, orthostaticStatus: .completed,
-                orthostatic: OrthostaticResult(
-                    avgLyingHR: lying, avgStandingHR: lying + day.sustainedRiseBpm,
-                    peakStandingHR: lying + day.peakRiseBpm),
-                strapAddress: nil, strapBatteryPercent: nil,
-                marks: PhaseMarks(settleStartMs: 0, captureStartMs: 15_000, captureEndMs: 75_000), rawRR: [],
-                heartRates: [])
-            return DayRecord(date: day.date, questionnaire: day.questionnaire, measurement: measurement)
-        }
+        var records = person.plantedRecords(count: count)
         if let lastRMSSD {
             // The last morning's rMSSD as a function of the mean of the mornings before it.
             let before = records.dropLast().compactMap { $0.measurement?.hrv?.rmssdMs }
@@ -86,7 +71,9 @@ struct InsightsCommandTests {
         #expect((alcohol["ci"] as? [Double])?.count == 2)
         #expect(["T1", "T2", "T3"].contains(alcohol["tier"] as? String ?? ""))
         let family = try #require(doc["family"] as? [[String: Any]])
-        #expect(doc["tested"] as? Int == family.count)
+        let shiftFamily = try #require(doc["shift_family"] as? [[String: Any]])
+        #expect(shiftFamily.count == 5)  // one shift test per morning metric at 120 days
+        #expect(doc["tested"] as? Int == family.count + shiftFamily.count)
         #expect(doc["headline"] as? String == first)
     }
 
@@ -124,12 +111,12 @@ struct InsightsCommandTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         for (args, message) in [
-            (["--rho", "1.5", "--n", "90"], "rho must lie strictly between -1 and 1."),
+            (["--rho", "1.5", "--n", "90"], "--rho must lie strictly between -1 and 1."),
             (["--n", "90"], "--rho is required."),
             (["--rho", "0.5"], "--n is required."),
             (["--rho", "abc", "--n", "90"], "--rho must be a number, not 'abc'."),
             (["--rho", "0.5", "--n", "3"], "--n must be a whole number from 8 to 100000, not '3'."),
-            (["--rho", "0.5", "--n", "90", "--effect", "-1"], "effect must lie strictly between -1 and 1."),
+            (["--rho", "0.5", "--n", "90", "--effect", "-1"], "--effect must lie strictly between -1 and 1."),
         ] {
             let out = try cli.run(["calibrate"] + args)
             #expect(out.status == 64)

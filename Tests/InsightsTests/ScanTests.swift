@@ -10,7 +10,7 @@ struct ScanTests {
         var found = 0
         var tiers: [Tier] = []
         for seed in 1...10 {
-            let days = syntheticRecords(SyntheticPerson(seed: UInt64(seed)), count: 120)
+            let days = SyntheticPerson(seed: UInt64(seed)).plantedRecords(count: 120)
             let report = Scan(resamples: 400, seed: UInt64(seed)).run(days: days)
             if let f = report.findings.first(where: {
                 $0.feature == .habit("alcohol") && $0.outcome == .rmssd && $0.lag == .zero
@@ -33,13 +33,20 @@ struct ScanTests {
         var nullSurvivors = 0
         var nullTests = 0
         for seed in 1...30 {
-            let days = unrelatedRecords(seed: UInt64(seed), count: 120)
+            let days = SyntheticPerson.unrelatedRecords(seed: UInt64(seed), count: 120)
             let report = Scan(resamples: 300, seed: UInt64(seed)).run(days: days)
-            // Everything is a true null except a score against the mean of the scores it is part of.
-            let isNull: (TestedPair) -> Bool = { t in !(t.outcome == .subjective && !t.feature.isBinary) }
-            nullTests += report.family.filter(isNull).count
-            let v = report.family.filter { isNull($0) && $0.survived }.count
-            let r = report.family.filter(\.survived).count
+            // Everything is a true null except a score against the mean of the scores it is part of, and one
+            // measurement against another.
+            // No shift is planted either: every shift test is a null too.
+            let isNull: (TestedPair) -> Bool = { t in
+                // The measurements are one person's, so the metrics against each other are real associations,
+                // except against the subjective mean, which comes from the other person's questionnaires.
+                if case .metric(let m) = t.feature { return (m == .subjective) != (t.outcome == .subjective) }
+                return !(t.outcome == .subjective && !t.feature.isBinary)
+            }
+            nullTests += report.family.filter(isNull).count + report.shifts.count
+            let v = report.family.filter { isNull($0) && $0.survived }.count + report.shifts.filter(\.survived).count
+            let r = report.family.filter(\.survived).count + report.shifts.filter(\.survived).count
             nullSurvivors += v
             shares.append(r > 0 ? Double(v) / Double(r) : 0)
         }
@@ -56,7 +63,7 @@ struct ScanTests {
 
     @Test("missing is missing: a day without rMSSD leaves that test, it is never filled")
     func missingDaysLeaveTheTest() throws {
-        var days = syntheticRecords(SyntheticPerson(seed: 3), count: 120)
+        var days = SyntheticPerson(seed: 3).plantedRecords(count: 120)
         for i in stride(from: 0, to: 120, by: 4) { days[i].measurement = nil }  // 30 mornings not measured
         for i in stride(from: 1, to: 120, by: 10) { days[i].questionnaire = nil }  // 12 questionnaires missing
         let report = Scan(resamples: 200, seed: 1).run(days: days)
@@ -70,7 +77,7 @@ struct ScanTests {
 
     @Test("not enough data yet: 40 days test nothing and say how many more days each analysis needs")
     func notEnoughDataYet() {
-        let report = Scan(resamples: 200, seed: 1).run(days: syntheticRecords(SyntheticPerson(seed: 4), count: 40))
+        let report = Scan(resamples: 200, seed: 1).run(days: SyntheticPerson(seed: 4).plantedRecords(count: 40))
         #expect(report.tested == 0)
         #expect(report.headline == "0 tested, 0 survived")
         let sameMorning = report.pending.filter { $0.analysis == .sameMorningAssociation }
@@ -81,7 +88,7 @@ struct ScanTests {
 
     @Test("a habit tagged on fewer than 8 days is not tested, and the reason says so")
     func habitNeedsEightDaysEachSide() {
-        var days = syntheticRecords(SyntheticPerson(seed: 5, effects: habitsWithoutEffects), count: 100)
+        var days = SyntheticPerson(seed: 5, effects: HabitEffect.withoutEffects).plantedRecords(count: 100)
         // Tag "sauna" on 5 mornings only.
         for i in [3, 17, 40, 66, 90] {
             days[i].questionnaire!.habits.append("sauna")
@@ -96,7 +103,7 @@ struct ScanTests {
 
     @Test("an item against the subjective mean is flagged near-tautological")
     func itemAgainstMeanIsFlagged() throws {
-        let report = Scan(resamples: 300, seed: 2).run(days: syntheticRecords(SyntheticPerson(seed: 6), count: 120))
+        let report = Scan(resamples: 300, seed: 2).run(days: SyntheticPerson(seed: 6).plantedRecords(count: 120))
         let f = try #require(
             report.findings.first { $0.feature == .score(.fatigue) && $0.outcome == .subjective && $0.lag == .zero })
         #expect(f.nearTautological == "the subjective mean includes the fatigue score")
@@ -104,9 +111,29 @@ struct ScanTests {
         #expect(f.tier == .t2)  // same morning: no order in time, so never T3
     }
 
+    @Test("lying HR against the gaps is tested on the same morning and flagged near-tautological")
+    func gapAgainstLyingHRIsFlagged() throws {
+        let report = Scan(resamples: 300, seed: 2).run(days: SyntheticPerson(seed: 6).plantedRecords(count: 120))
+        let tested = report.family.filter { $0.feature == .metric(.lyingHR) }
+        // Each unordered pair once, the earlier metric as the feature (rMSSD × lying HR is under rMSSD).
+        #expect(Set(tested.map(\.outcome)) == [.gapPeak, .gapAvg, .subjective])
+        #expect(report.family.contains { $0.feature == .metric(.rmssd) && $0.outcome == .lyingHR })
+        #expect(tested.allSatisfy { $0.lag == .zero })
+        // The synthetic person's lying HR and gaps both rise when recovery is low: the pair survives, once for the
+        // two related gaps, and says it is coupled by definition.
+        let f = try #require(
+            report.findings.first { $0.feature == .metric(.lyingHR) && [.gapAvg, .gapPeak].contains($0.outcome) })
+        let reason = try #require(f.nearTautological)
+        #expect(reason == DefinitionalCoupling.reason(.lyingHR, f.outcome))
+        #expect(f.sentence.hasPrefix("A higher lying HR and "))
+        #expect(f.sentence.hasSuffix("Near-tautological: \(reason)."))
+        #expect(f.tier <= .t2)  // same morning: no order in time
+        #expect(report.findings.filter { $0.feature == .metric(.lyingHR) && $0.outcome != .subjective }.count == 1)
+    }
+
     @Test("gapAvg and gapPeak are reported once, as the stronger of the two")
     func relatedOutcomesCollapse() {
-        let report = Scan(resamples: 300, seed: 2).run(days: syntheticRecords(SyntheticPerson(seed: 7), count: 150))
+        let report = Scan(resamples: 300, seed: 2).run(days: SyntheticPerson(seed: 7).plantedRecords(count: 150))
         var seen: Set<String> = []
         for f in report.findings where f.outcome == .gapAvg || f.outcome == .gapPeak {
             let key = "\(f.feature.key)/\(f.lag.rawValue)"
@@ -120,14 +147,14 @@ struct ScanTests {
             }
             #expect(abs(other!.association.r) <= abs(f.association.r))
         }
-        #expect(report.survived == report.findings.count)
+        #expect(report.survived == report.findings.count + report.shifts.filter(\.survived).count)
         #expect(report.survived <= report.family.filter(\.survived).count)
     }
 
     @Test("lag 1 means the feature's morning against the next morning's outcome")
     func lagOneIsTheNextMorning() throws {
         // A habit that lowers rMSSD two mornings after the evening it describes (tagged on d, effect on d+1).
-        var days = syntheticRecords(SyntheticPerson(seed: 8, effects: habitsWithoutEffects), count: 150)
+        var days = SyntheticPerson(seed: 8, effects: HabitEffect.withoutEffects).plantedRecords(count: 150)
         var rng = SeededGenerator(seed: 8)
         var tagged: Set<Int> = []
         for i in 0..<150 where rng.unit() < 0.25 {
@@ -151,7 +178,7 @@ struct ScanTests {
     @Test("a habit that only rides along with a planted one does not reach T3")
     func coOccurringHabitIsNamedAsConfounder() throws {
         // "wine-with-dinner" is tagged on exactly the alcohol days plus a few: any effect it shows is alcohol's.
-        var days = syntheticRecords(SyntheticPerson(seed: 9), count: 150)
+        var days = SyntheticPerson(seed: 9).plantedRecords(count: 150)
         for i in days.indices {
             let q = days[i].questionnaire!
             if q.habits.contains("alcohol") || i % 29 == 0 { days[i].questionnaire!.habits.append("wine-with-dinner") }
@@ -167,7 +194,7 @@ struct ScanTests {
 
     @Test("the same days and seed give the same report, serial or with a parallel runner")
     func deterministic() {
-        let days = syntheticRecords(SyntheticPerson(seed: 10), count: 100)
+        let days = SyntheticPerson(seed: 10).plantedRecords(count: 100)
         let a = Scan(resamples: 300, seed: 5).run(days: days)
         let shuffledRunner = ParallelFor { count, body in
             for i in (0..<count).reversed() { body(i) }

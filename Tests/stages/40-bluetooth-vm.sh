@@ -10,23 +10,7 @@ cd "$repo"
 export PATH="/opt/swift/usr/bin:$PATH"
 stage_start=$(date +%s)
 
-deploy/dev-setup --tests
-
-# virtme-ng, pinned, in its own venv; Debian's python3 (python3-venv) builds it.
-py=/usr/bin/python3
-[ -x "$py" ] || py=$(command -v python3)
-if ! .venv-vm/bin/python -c 'import virtme_ng' 2>/dev/null \
-    || ! cmp -s Tests/vm/requirements.txt .venv-vm/requirements.txt; then
-    rm -rf .venv-vm
-    "$py" -m venv .venv-vm
-    .venv-vm/bin/pip install --quiet --disable-pip-version-check -r Tests/vm/requirements.txt
-    cp Tests/vm/requirements.txt .venv-vm/requirements.txt
-fi
-
-swift build --product h10sim
-swift build --product recoverydeck
-swift build --product recoverydeckd  # for daemon scenarios
-bin=$(swift build --show-bin-path)
+. Tests/vm/prepare.sh
 
 set +e
 Tests/vm/run.sh --out "$repo/vm-out" --bin "$bin"

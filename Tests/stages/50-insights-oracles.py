@@ -3,7 +3,10 @@
   (statsmodels/stats/tests/test_multi.py) and 300 seeded random families, with ties;
 - the Sokal-windowed integrated autocorrelation time against emcee.autocorr.integrated_time (c = 5) on seeded
   AR(1) series;
-- Pearson r against numpy.corrcoef.
+- Pearson r against numpy.corrcoef;
+- Shao & Zhang's change-point statistic and its split against a numpy implementation of the definition;
+- the engine's effective number of days on series with missing days (Bartlett's sum over calendar lags from
+  present pairs) against a numpy FFT implementation of the same definition.
 The engine side answers through `insights-bench oracle` (a line protocol). Exits non-zero on any mismatch."""
 import logging
 import subprocess
@@ -52,6 +55,95 @@ for rho in (0.0, 0.3, 0.5, 0.7, 0.85, 0.95):
             tau = emcee.autocorr.integrated_time(x, c=5, quiet=True)[0]
             cases.append(("tau", " ".join(repr(float(v)) for v in x), tau, 1e-9, f"tau rho={rho} n={n} #{rep}"))
 
+
+
+def calendar_acf(v, days):
+    """rho(k) over calendar lags from present pairs only, shrunk by (1 - k/T); and the pair counts N_k."""
+    span = days[-1] - days[0] + 1
+    c = v - v.mean()
+    z = np.zeros(span)
+    a = np.zeros(span)
+    z[days - days[0]] = c
+    a[days - days[0]] = 1
+    num = np.fft.irfft(np.abs(np.fft.rfft(z, 2 * span)) ** 2)[:span]
+    pairs = np.rint(np.fft.irfft(np.abs(np.fft.rfft(a, 2 * span)) ** 2)[:span])
+    k = np.arange(span)
+    per_pair = np.where(pairs > 0, num / np.maximum(pairs, 1), 0.0) / (num[0] / len(v))
+    return (1 - k / span) * per_pair, pairs, span
+
+
+def sokal(rho, c=5.0):
+    taus = 2.0 * np.cumsum(rho) - 1.0
+    m = np.arange(len(taus)) < c * taus
+    return int(np.argmin(m)) if np.any(m) else len(taus) - 1
+
+
+def calendar_effective_n(x, y, days):
+    """Bartlett's n / (1 + 2 sum_k (N_k/n) rho_x(k) rho_y(k)) with per-pair rho's, over the wider Sokal window."""
+    n = len(x)
+    rx, pairs, span = calendar_acf(x, days)
+    ry, _, _ = calendar_acf(y, days)
+    w = max(sokal(rx), sokal(ry))
+    k = np.arange(1, w + 1)
+    ux, uy = rx[1 : w + 1] / (1 - k / span), ry[1 : w + 1] / (1 - k / span)
+    s = 1 + 2 * np.sum(pairs[1 : w + 1] / n * (1 - k / span) * ux * uy)
+    return n / max(1.0, s)
+
+
+# The engine's effective n with missing days: calendar lags, present pairs only (numpy FFT implementation of the
+# same definition, Sources/Insights/Statistics/AssociationTest.swift). Without gaps it is the plain biased form.
+for k in range(60):
+    rho = float(rng.choice([0.0, 0.5, 0.7, 0.85]))
+    span = int(rng.integers(40, 400))
+    e = rng.standard_normal((2, span))
+    xy = np.empty((2, span))
+    xy[:, 0] = e[:, 0] / np.sqrt(1 - rho * rho)
+    for t in range(1, span):
+        xy[:, t] = rho * xy[:, t - 1] + e[:, t]
+    keep = rng.uniform(size=span) >= (0.0 if k % 5 == 0 else rng.uniform(0.05, 0.5))
+    if k % 7 == 1:
+        hole = int(rng.integers(0, span - 20))
+        keep[hole : hole + 20] = False  # a holiday
+    keep[0] = keep[-1] = True
+    days = np.nonzero(keep)[0]
+    x, y = xy[0, keep], xy[1, keep]
+    want = calendar_effective_n(x, y, days)
+    payload = f"{len(x)} " + " ".join(repr(float(v)) for v in np.concatenate([x, y])) + " " + " ".join(
+        str(int(d)) for d in days)
+    cases.append(("bartlett", payload, want, 1e-9, f"effective n rho={rho} span={span} present={len(x)} #{k}"))
+
+
+
+def shao_zhang(x):
+    """Shao & Zhang (2010) G = max_k T(k)^2 / V(k) from the definition (numpy, O(n^2)), splits leaving at least
+    max(7, ceil(n/10)) values each side; returns G and the split k (values before it)."""
+    n = len(x)
+    m = max(7, -(-n // 10))
+    best, best_k = -1.0, m
+    for k in range(m, n - m + 1):
+        t2 = (np.sum(x[:k]) - k / n * np.sum(x)) ** 2 / n
+        left = np.cumsum(x[:k] - x[:k].mean())
+        right = np.cumsum((x[k:] - x[k:].mean())[::-1])
+        v = (np.sum(left**2) + np.sum(right**2)) / n**2
+        if t2 / v > best:
+            best, best_k = t2 / v, k
+    return best, best_k
+
+
+# The change-point statistic against its definition.
+for k in range(40):
+    n = int(rng.integers(14, 400))
+    rho = float(rng.choice([0.0, 0.5, 0.8]))
+    e = rng.standard_normal(n)
+    x = np.empty(n)
+    x[0] = e[0] / np.sqrt(1 - rho * rho)
+    for t in range(1, n):
+        x[t] = rho * x[t - 1] + e[t]
+    x[int(rng.integers(n // 4, 3 * n // 4)) :] += rng.choice([0.0, 1.0, -2.0])
+    x = x * rng.uniform(0.5, 30) + rng.uniform(-20, 60)
+    g, split = shao_zhang(x)
+    cases.append(("shift", " ".join(repr(float(v)) for v in x), [g, split], 1e-9, f"shift statistic n={n} #{k}"))
+
 for k in range(100):
     n = int(rng.integers(3, 500))
     x = rng.standard_normal(n) * rng.uniform(0.1, 100) + rng.uniform(-50, 50)
@@ -71,7 +163,7 @@ failures = 0
 counts = {}
 for (kind, _, expected, tol, label), line in zip(cases, out):
     counts[kind] = counts.get(kind, 0) + 1
-    got = np.array([float(v) for v in line.split()[: (len(expected) if kind == "bh" else 1)]])
+    got = np.array([float(v) for v in line.split()[: (len(expected) if kind in ("bh", "shift") else 1)]])
     want = np.atleast_1d(np.asarray(expected, dtype=float))
     err = np.max(np.abs(got - want) / np.maximum(1.0, np.abs(want)))
     if not np.isfinite(err) or err > tol:

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Insights calibration: the engine's false-positive rate on the 15-cell AR(1) grid (1000 trials × 1000
-# resamples per cell) and its power at rho 0.7, n 365; tolerance derived in 51-insights-calibration.py.
-# Release build of the small insights-bench product (~1–2 min cold) plus ~30–60 s of simulation on 2 cores.
+# Insights calibration: the association test's false-positive rate on the 15-cell AR(1) grid (1000 trials × 1000
+# resamples per cell) and on 4 cells with 30 % of days missing (2000 trials), its power at rho 0.7, n 365, and the shift
+# (change-point) test's false-positive rate on a 25-cell grid (1000 trials × 500 resamples); tolerances derived in
+# 51-insights-calibration.py. Release build of the small insights-bench product (~1–2 min cold) plus ~1–2 min of
+# simulation on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -9,6 +11,8 @@ swift build -c release --product insights-bench >&2
 bench="$(swift build -c release --show-bin-path)/insights-bench"
 {
     "$bench" grid --json 1 --trials 1000 --resamples 1000 --seed 20260802
+    "$bench" grid --json 1 --trials 2000 --resamples 1000 --seed 20260806 --rho 0.7,0.85 --n 120,365 --missing 0.3
     "$bench" grid --json 1 --trials 1000 --resamples 1000 --seed 20260803 --rho 0.7 --n 365 --effect 0.3
     "$bench" grid --json 1 --trials 1000 --resamples 1000 --seed 20260804 --rho 0.7 --n 365 --effect 0.4
+    "$bench" shifts --json 1 --trials 1000 --resamples 500 --seed 20260805
 } | python3 Tests/stages/51-insights-calibration.py

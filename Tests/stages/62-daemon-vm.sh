@@ -8,20 +8,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 export PATH="/opt/swift/usr/bin:$PATH"
 stage_start=$(date +%s)
-deploy/dev-setup --tests
-py=/usr/bin/python3
-[ -x "$py" ] || py=$(command -v python3)
-if ! .venv-vm/bin/python -c 'import virtme_ng' 2>/dev/null \
-    || ! cmp -s Tests/vm/requirements.txt .venv-vm/requirements.txt; then
-    rm -rf .venv-vm
-    "$py" -m venv .venv-vm
-    .venv-vm/bin/pip install --quiet --disable-pip-version-check -r Tests/vm/requirements.txt
-    cp Tests/vm/requirements.txt .venv-vm/requirements.txt
-fi
-swift build --product h10sim
-swift build --product recoverydeck
-swift build --product recoverydeckd
-bin=$(swift build --show-bin-path)
+. Tests/vm/prepare.sh
 set +e
 Tests/vm/run.sh --out "$repo/vm-out/daemon" --bin "$bin" --timeout 600 "$repo/Tests/stages/daemon/vm-morning.sh"
 rc=$?

@@ -7,7 +7,7 @@ _recoverydeck() {
     _init_completion || return
 
     # Top-level words, and the members of command groups.
-    local commands="analytics calibrate checkin delete demo doctor export findings history import pair report rr scan settings status strap"
+    local commands="analytics calibrate cancel checkin delete demo doctor export findings history import measure pair report rr scan settings status strap watch"
     local -A members=([import]="csv rr" [rr]="analyze")
     local global="--db --help"
 
@@ -46,13 +46,13 @@ _recoverydeck() {
             COMPREPLY=($(compgen -W "$adapters" -- "$cur"))
             return
             ;;
-        --db | --svg | --output | -o)
+        --db | --svg | --output | -o | --socket)
             _filedir
             return
             ;;
         --map | --days | --fatigue | --mood | --soreness | --stress | --sleep | --caffeine-time | \
             --caffeine-mg | --last-meal | --note | --habit | --day | --seed | --habits | --display-name | --reminder | \
-            --seconds | --address | --rho | --n | --trials | --resamples | --effect)
+            --seconds | --address | --rho | --n | --trials | --resamples | --effect | --speed)
             return
             ;;
     esac
@@ -78,7 +78,10 @@ _recoverydeck() {
         export) opts="--format --full --output -o" ;;
         delete) opts="--all --day --yes" ;;
         settings) opts="--habits --display-name --reminder --json" ;;
-        demo) opts="--seed --keep" ;;
+        demo) opts="--seed --speed --keep" ;;
+        measure) opts="--overwrite --wait --json --socket" ;;
+        watch) opts="--json --follow --socket" ;;
+        cancel) opts="--socket" ;;
         "rr analyze")
             opts="--window --json"
             if [[ "$cur" != -* ]]; then

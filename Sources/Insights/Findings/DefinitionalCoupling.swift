@@ -6,6 +6,7 @@ import RecoveryCore
 public enum DefinitionalCoupling {
     /// Why `feature` and `outcome` are coupled by definition, or nil when they are not.
     public static func reason(feature: Feature, outcome: Outcome, lag: Lag = .zero) -> String? {
+        if case .metric(let metric) = feature { return reason(metric, outcome) }
         if case .score(let item) = feature, outcome == .subjective {
             // Next morning: not the same number, but the item carries over from day to day inside the mean.
             return lag == .zero

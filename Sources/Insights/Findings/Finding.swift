@@ -51,6 +51,7 @@ public struct Pending: Sendable, Equatable {
         case laggedAssociation = "lagged_association"
         case habitTagging = "habit_tagging"
         case noVariation = "no_variation"
+        case changePoint = "change_point"
     }
 
     public var analysis: Analysis

@@ -4,6 +4,8 @@
 public enum Floors {
     /// Values of a channel in its 60-day norm before a day's deviation (T0) is stated.
     public static let deviation = 21
+    /// Values of a series before a lasting shift in its level (a change point) is tested.
+    public static let changePoint = 45
     /// Paired days before a same-morning (lag 0) association is tested.
     public static let correlation = 60
     /// Paired days before a lag-1 association is tested, and before temporal precedence (T3) is judged.

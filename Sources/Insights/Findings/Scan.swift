@@ -1,11 +1,13 @@
 import RecoveryCore
 
 /// The findings scan (DESIGN §6, after the Health Engine README): every feature × outcome × lag with enough
-/// days is one test of one family; BH-FDR at q = 0.10 over that whole family; |r| ≥ 0.25; then tiers.
+/// days is one test of one family, and so is each outcome's test for a lasting shift in level (change point,
+/// from 45 values); BH-FDR at q = 0.10 over that whole family; |r| ≥ 0.25; then tiers.
 ///
 /// Pairing: a test keeps exactly the days on which both its values exist (missing is missing: a day
-/// without the feature or the outcome is out of that test, never filled), and the engine treats those
-/// days as one series in date order.
+/// without the feature or the outcome is out of that test, never filled). The engine takes those days in
+/// date order and knows their dates, so two values either side of a gap are not counted as neighbours when
+/// the autocorrelation correction is set (`AssociationTest`).
 public struct Scan: Sendable {
     /// Health Engine: "|r| ≥ 0.25 floor".
     public static let minimumEffect = 0.25
@@ -38,50 +40,76 @@ public struct Scan: Sendable {
 
         var candidates: [Candidate] = []
         var pending: [Pending] = []
+        // Every feature against every outcome at both lags, and the morning metrics against each other on the same
+        // morning (Health Engine: "two-variable correlation at 60"; this is where pairs coupled by definition,
+        // such as gap avg and lying HR, are tested and flagged).
+        var plan: [(feature: Feature, outcome: Outcome, lag: Lag)] = []
         for feature in features {
             for outcome in Outcome.allCases {
-                for lag in Lag.allCases {
-                    let pairs = table.pairs(feature: feature, outcome: outcome, lag: lag)
-                    let subject = "\(feature.label) × \(outcome.label), lag \(lag.rawValue)"
-                    let need = Floors.pairedDays(for: lag)
-                    if pairs.x.count < need {
-                        let analysis: Pending.Analysis = lag == .zero ? .sameMorningAssociation : .laggedAssociation
-                        pending.append(
-                            Pending(
-                                analysis: analysis, subject: subject, have: pairs.x.count, need: need,
-                                moreDays: need - pairs.x.count,
-                                sentence: "\(subject): \(pairs.x.count) of \(need) days with both values",
-                                feature: feature, lag: lag))
-                        continue
-                    }
-                    if feature.isBinary {
-                        let tagged = pairs.x.filter { $0 == 1 }.count
-                        let untagged = pairs.x.count - tagged
-                        if min(tagged, untagged) < Floors.habitDaysEachSide {
-                            let side = tagged < Floors.habitDaysEachSide ? "tagged" : "untagged"
-                            pending.append(
-                                Pending(
-                                    analysis: .habitTagging, subject: subject, have: min(tagged, untagged),
-                                    need: Floors.habitDaysEachSide,
-                                    moreDays: Floors.habitDaysEachSide - min(tagged, untagged),
-                                    sentence:
-                                        "\(feature.label): \(side) on \(min(tagged, untagged)) of \(pairs.x.count) "
-                                        + "days; a habit is tested from \(Floors.habitDaysEachSide) tagged and "
-                                        + "\(Floors.habitDaysEachSide) untagged days: at least "
-                                        + "\(Floors.habitDaysEachSide - min(tagged, untagged)) more \(side) days",
-                                    feature: feature, lag: lag))
-                            continue
-                        }
-                    }
-                    candidates.append(Candidate(feature: feature, outcome: outcome, lag: lag, pairs: pairs))
+                for lag in Lag.allCases { plan.append((feature, outcome, lag)) }
+            }
+        }
+        for (i, a) in Outcome.allCases.enumerated() {
+            for b in Outcome.allCases.dropFirst(i + 1) { plan.append((.metric(a), b, .zero)) }
+        }
+        for (feature, outcome, lag) in plan {
+            let pairs = table.pairs(feature: feature, outcome: outcome, lag: lag)
+            let subject = "\(feature.label) × \(outcome.label), lag \(lag.rawValue)"
+            let need = Floors.pairedDays(for: lag)
+            if pairs.x.count < need {
+                let analysis: Pending.Analysis = lag == .zero ? .sameMorningAssociation : .laggedAssociation
+                pending.append(
+                    Pending(
+                        analysis: analysis, subject: subject, have: pairs.x.count, need: need,
+                        moreDays: need - pairs.x.count,
+                        sentence: "\(subject): \(pairs.x.count) of \(need) days with both values",
+                        feature: feature, lag: lag))
+                continue
+            }
+            if feature.isBinary {
+                let tagged = pairs.x.filter { $0 == 1 }.count
+                let untagged = pairs.x.count - tagged
+                if min(tagged, untagged) < Floors.habitDaysEachSide {
+                    let side = tagged < Floors.habitDaysEachSide ? "tagged" : "untagged"
+                    pending.append(
+                        Pending(
+                            analysis: .habitTagging, subject: subject, have: min(tagged, untagged),
+                            need: Floors.habitDaysEachSide,
+                            moreDays: Floors.habitDaysEachSide - min(tagged, untagged),
+                            sentence:
+                                "\(feature.label): \(side) on \(min(tagged, untagged)) of \(pairs.x.count) "
+                                + "days; a habit is tested from \(Floors.habitDaysEachSide) tagged and "
+                                + "\(Floors.habitDaysEachSide) untagged days: at least "
+                                + "\(Floors.habitDaysEachSide - min(tagged, untagged)) more \(side) days",
+                            feature: feature, lag: lag))
+                    continue
                 }
+            }
+            candidates.append(Candidate(feature: feature, outcome: outcome, lag: lag, pairs: pairs))
+        }
+
+        // Change points: each outcome's own series, from Floors.changePoint values.
+        var shiftSeries: [(outcome: Outcome, values: [Double], days: [Int])] = []
+        for outcome in Outcome.allCases {
+            let series = table.series(outcome)
+            if series.values.count < Floors.changePoint {
+                let have = series.values.count
+                pending.append(
+                    Pending(
+                        analysis: .changePoint, subject: outcome.label, have: have, need: Floors.changePoint,
+                        moreDays: Floors.changePoint - have,
+                        sentence: "\(outcome.label) shift in level: \(have) of \(Floors.changePoint) days with a value")
+                )
+            } else {
+                shiftSeries.append((outcome, series.values, series.days))
             }
         }
 
         let test = AssociationTest(resamples: resamples, method: method)
         let seed = self.seed
         let results = Scan.testFamily(
-            candidates.map { ($0.pairs.x, $0.pairs.y) }, test: test, seed: seed, parallel: parallel)
+            candidates.map { ($0.pairs.x, $0.pairs.y) }, days: candidates.map(\.pairs.days), test: test,
+            seed: seed, parallel: parallel)
         var tested: [(Candidate, Association)] = []
         for (c, a) in zip(candidates, results) {
             if let a {
@@ -95,7 +123,26 @@ public struct Scan: Sendable {
                         feature: c.feature, lag: c.lag))
             }
         }
-        let q = benjaminiHochbergQValues(tested.map { $0.1.p })
+        let shiftTest = ShiftTest(resamples: resamples)
+        let series = shiftSeries
+        let shiftResults: [MeanShift?] = parallel.map(series.count) { i in
+            shiftTest.run(series[i].values, seed: SeededGenerator.derivedSeed(seed ^ 0x5348_4946, stream: i))
+        }
+        var shiftsTested: [(outcome: Outcome, result: MeanShift, days: [Int])] = []
+        for (s, result) in zip(shiftSeries, shiftResults) {
+            guard let result else { continue }  // a constant series has no level to shift
+            shiftsTested.append((s.outcome, result, s.days))
+        }
+
+        // One family: every association and every shift test of this scan.
+        let allQ = benjaminiHochbergQValues(tested.map { $0.1.p } + shiftsTested.map(\.result.p))
+        let q = Array(allQ[..<tested.count])
+        let shifts: [Shift] = zip(shiftsTested, allQ[tested.count...]).map { s, q in
+            Shift(
+                outcome: s.outcome, result: s.result, since: LocalDate(dayNumber: s.days[s.result.split]),
+                daysBefore: s.result.split, daysAfter: s.result.n - s.result.split, q: q,
+                survived: q <= Scan.fdrLevel && abs(s.result.r) >= Scan.minimumEffect)
+        }
         var family: [TestedPair] = []
         var survivors: [Int] = []
         for (i, (c, a)) in tested.enumerated() {
@@ -119,17 +166,18 @@ public struct Scan: Sendable {
         }
         let findings = Scan.collapseRelated(graded)
         return ScanReport(
-            tested: family.count, findings: findings, family: family, pending: pending,
-            days: table.byDay.count)
+            tested: family.count + shifts.count, findings: findings, family: family, shifts: shifts,
+            pending: pending, days: table.byDay.count)
     }
 
     /// The family step alone: one engine test per pair of series, test i seeded from stream i of `seed`, spread
     /// over the caller's cores. (Exposed for the benchmark, which times exactly this step.)
     public static func testFamily(
-        _ pairs: [(x: [Double], y: [Double])], test: AssociationTest, seed: UInt64, parallel: ParallelFor
+        _ pairs: [(x: [Double], y: [Double])], days: [[Int]]? = nil, test: AssociationTest, seed: UInt64,
+        parallel: ParallelFor
     ) -> [Association?] {
         parallel.map(pairs.count) { i in
-            test.run(x: pairs[i].x, y: pairs[i].y, seed: SeededGenerator.derivedSeed(seed, stream: i))
+            test.run(x: pairs[i].x, y: pairs[i].y, days: days?[i], seed: SeededGenerator.derivedSeed(seed, stream: i))
         }
     }
 
@@ -146,8 +194,10 @@ public struct Scan: Sendable {
 
         // T2: same sign and p < 0.05 in each of two non-overlapping halves (first and second half of the days).
         let half = c.pairs.x.count / 2
-        let first = test.run(x: Array(c.pairs.x[..<half]), y: Array(c.pairs.y[..<half]), seed: seed)
-        let second = test.run(x: Array(c.pairs.x[half...]), y: Array(c.pairs.y[half...]), seed: seed &+ 1)
+        let p = c.pairs
+        let first = test.run(x: Array(p.x[..<half]), y: Array(p.y[..<half]), days: Array(p.days[..<half]), seed: seed)
+        let second = test.run(
+            x: Array(p.x[half...]), y: Array(p.y[half...]), days: Array(p.days[half...]), seed: seed &+ 1)
         finding.halves = [first, second]
         let stable = [first, second].allSatisfy { h in
             guard let h else { return false }
@@ -253,6 +303,18 @@ struct DayTable: Sendable {
         ordered = map.keys.sorted()
     }
 
+    /// The outcome's values in date order, with their day numbers (days without a value left out).
+    func series(_ outcome: Outcome) -> (values: [Double], days: [Int]) {
+        var values: [Double] = []
+        var days: [Int] = []
+        for d in ordered {
+            guard let v = byDay[d].flatMap(outcome.value(in:)) else { continue }
+            values.append(v)
+            days.append(d)
+        }
+        return (values, days)
+    }
+
     /// Feature on morning d with outcome on morning d + lag, both present.
     func pairs(feature: Feature, outcome: Outcome, lag: Lag) -> PairedSeries {
         var p = PairedSeries()
@@ -302,19 +364,21 @@ struct DayTable: Sendable {
 
 /// What a scan found: the family size, the survivors with their tiers, and what is still waiting for days.
 public struct ScanReport: Sendable, Equatable {
-    /// N: tests in the family (every test BH saw).
+    /// N: tests in the family (every test BH saw: associations and shift tests).
     public var tested: Int
-    /// Survivors after related outcomes are collapsed, highest tier first.
+    /// Surviving associations after related outcomes are collapsed, highest tier first.
     public var findings: [Finding]
-    /// Every test with r, p, q.
+    /// Every association test with r, p, q.
     public var family: [TestedPair]
+    /// Every shift test (one per outcome with enough values), surviving or not.
+    public var shifts: [Shift]
     /// Analyses that could not run yet.
     public var pending: [Pending]
     /// Distinct days in the data.
     public var days: Int
 
-    /// M.
-    public var survived: Int { findings.count }
+    /// M: surviving associations (related outcomes counted once) and surviving shifts.
+    public var survived: Int { findings.count + shifts.filter(\.survived).count }
 
     /// Health Engine README: the family size sits at the top, before any result.
     public var headline: String { "\(tested) tested, \(survived) survived" }

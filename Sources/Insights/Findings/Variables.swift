@@ -13,7 +13,8 @@ public enum FeatureTiming: String, Sendable {
     case sameMorning
 }
 
-/// A habit or input a finding is about (DESIGN §6: habit tags, caffeine, last meal, subjective scores).
+/// A habit or input a finding is about (DESIGN §6: habit tags, caffeine, last meal, subjective scores), or a
+/// morning metric tested against another one.
 public enum Feature: Hashable, Sendable, Comparable {
     /// A habit tag: 1 on a morning it was toggled, 0 on a morning whose questionnaire left it off.
     case habit(String)
@@ -25,6 +26,8 @@ public enum Feature: Hashable, Sendable, Comparable {
     case lastMealTime
     /// One questionnaire score, 1–7.
     case score(SubjectiveItem)
+    /// A morning metric itself, against another morning metric of the same morning.
+    case metric(Channel)
 
     public var key: String {
         switch self {
@@ -33,6 +36,7 @@ public enum Feature: Hashable, Sendable, Comparable {
         case .caffeineTime: "caffeine_time"
         case .lastMealTime: "last_meal_time"
         case .score(let item): "score:\(item.rawValue)"
+        case .metric(let channel): "metric:\(channel.rawValue)"
         }
     }
 
@@ -43,17 +47,22 @@ public enum Feature: Hashable, Sendable, Comparable {
         case .caffeineTime: "last caffeine time"
         case .lastMealTime: "last meal time"
         case .score(let item): "\(item.label) score"
+        case .metric(let channel): channel == .subjective ? "subjective mean" : channel.label
         }
     }
 
     public var isBinary: Bool { if case .habit = self { true } else { false } }
 
     public var timing: FeatureTiming {
-        if case .score = self { .sameMorning } else { .eveningBefore }
+        switch self {
+        case .score, .metric: .sameMorning
+        default: .eveningBefore
+        }
     }
 
     /// The value on the day's questionnaire; nil when there is none (missing stays missing).
     public func value(in day: DayRecord) -> Double? {
+        if case .metric(let channel) = self { return channel.value(in: day) }
         guard let q = day.questionnaire else { return nil }
         switch self {
         case .habit(let name): return q.habits.contains(name) ? 1 : 0
@@ -61,6 +70,7 @@ public enum Feature: Hashable, Sendable, Comparable {
         case .caffeineTime: return q.caffeineTime.map(Feature.clockHours)
         case .lastMealTime: return q.lastMealTime.map(Feature.clockHours)
         case .score(let item): return Double(q.scores[item].value)
+        case .metric: return nil  // not from the questionnaire; see below
         }
     }
 
@@ -80,6 +90,7 @@ public enum Feature: Hashable, Sendable, Comparable {
         case .caffeineTime: 2
         case .lastMealTime: 3
         case .score(let item): 4 + (SubjectiveItem.allCases.firstIndex(of: item) ?? 0)
+        case .metric(let channel): 4 + SubjectiveItem.allCases.count + (Channel.allCases.firstIndex(of: channel) ?? 0)
         }
     }
 }

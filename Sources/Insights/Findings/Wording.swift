@@ -32,8 +32,8 @@ public enum Wording {
         outcome == .subjective ? "subjective mean" : outcome.label
     }
 
-    /// The feature as the subject of a sentence: a habit by name, a quantity as "more …" / "later …", a score
-    /// as "a better … score" (every item is scored 1–7 with higher = better, so "higher life stress score"
+    /// The feature as the subject of a sentence: a habit by name, a quantity as "more …" / "later …", a metric as
+    /// "a higher …", a score as "a better … score" (every item is scored 1–7 with higher = better, so "higher life stress score"
     /// would read backwards).
     static func subject(_ feature: Feature) -> String {
         switch feature {
@@ -42,6 +42,7 @@ public enum Wording {
         case .caffeineTime: "later caffeine"
         case .lastMealTime: "a later last meal"
         case .score(let item): "a better \(item.label) score"
+        case .metric(let channel): "a higher \(label(channel))"
         }
     }
 

@@ -1,4 +1,4 @@
-// The few libm functions the statistics need (log, cos, cbrt, lgamma), without Foundation.
+// The few libm functions the statistics need (log, cos, cbrt, lgamma, exp, atanh, tanh), without Foundation.
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -10,3 +10,5 @@
 @inline(__always) func cubeRoot(_ x: Double) -> Double { cbrt(x) }
 @inline(__always) func logGamma(_ x: Double) -> Double { lgamma(x) }
 @inline(__always) func exponential(_ x: Double) -> Double { exp(x) }
+@inline(__always) func fisherZ(_ r: Double) -> Double { atanh(r) }
+@inline(__always) func inverseFisherZ(_ z: Double) -> Double { tanh(z) }

@@ -1,26 +1,22 @@
+import RecoveryCore
+
 /// A fast, seeded pseudo-random generator: xoshiro256** (Blackman & Vigna, 2018), its state filled
 /// from the seed by SplitMix64 as the authors recommend. Every bootstrap in the engine draws from one
 /// of these, so a scan with the same seed gives the same numbers on every run and every thread count.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var s0: UInt64
-    private var s1: UInt64
-    private var s2: UInt64
-    private var s3: UInt64
+    /// The xoshiro256** state, shared with the synthetic person's generator (one implementation of the algorithm).
+    private var source: SeededRandom
     private var spareGaussian: Double?
 
     public init(seed: UInt64) {
-        var sm = seed
-        s0 = SeededGenerator.splitMix(&sm)
-        s1 = SeededGenerator.splitMix(&sm)
-        s2 = SeededGenerator.splitMix(&sm)
-        s3 = SeededGenerator.splitMix(&sm)
+        source = SeededRandom(seed: seed)
     }
 
     /// An independent stream for sub-task `index` of a run seeded with `seed` (a trial, a test of a scan):
     /// results do not depend on which thread ran which sub-task.
     public init(seed: UInt64, stream index: Int) {
         var sm = seed ^ (UInt64(truncatingIfNeeded: index) &* 0xD134_2543_DE82_EF95)
-        self.init(seed: SeededGenerator.splitMix(&sm))
+        self.init(seed: SeededRandom.splitMix64(&sm))
     }
 
     /// A seed for sub-task `index`, drawn from its own stream (see `init(seed:stream:)`).
@@ -30,29 +26,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     }
 
     @inline(__always)
-    static func splitMix(_ state: inout UInt64) -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    @inline(__always)
-    public mutating func next() -> UInt64 {
-        let result = rotate(s1 &* 5, 7) &* 9
-        let t = s1 << 17
-        s2 ^= s0
-        s3 ^= s1
-        s1 ^= s2
-        s0 ^= s3
-        s2 ^= t
-        s3 = rotate(s3, 45)
-        return result
-    }
-
-    @inline(__always)
-    private func rotate(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }
+    public mutating func next() -> UInt64 { source.next() }
 
     /// A uniform integer in 0..<bound by Lemire's multiply-high map. Without the rejection step the bias
     /// is at most bound / 2⁶⁴ (below 10⁻¹⁵ for any series length here), far under bootstrap noise.

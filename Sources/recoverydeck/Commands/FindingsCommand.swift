@@ -9,16 +9,23 @@ struct FindingsCommand: Command {
     static let discussion = """
         Every habit tag, caffeine amount and time, last meal time and questionnaire score is tested against
         every morning metric (rMSSD, lying HR, gap peak, gap avg, subjective mean), for the same morning
-        (lag 0) and the morning after (lag 1). A habit entered in the morning describes the evening before,
-        so lag 0 already means "the morning after the habit". The first line says how many tests were run
-        and how many survived: all tests of one scan are one family for the false-discovery check
-        (Benjamini-Hochberg, q <= 0.10), and a finding also needs |r| >= 0.25. p-values come from a
-        block bootstrap corrected for day-to-day autocorrelation.
+        (lag 0) and the morning after (lag 1); the metrics are also tested against each other on the
+        same morning. Pairs that move together by definition (a score and the subjective mean, a gap and
+        lying HR) are shown and labelled near-tautological. A habit entered in the morning describes the
+        evening before, so lag 0 already means "the morning after the habit". The first line says how
+        many tests were run and how many survived: all tests of one scan are one family for the
+        false-discovery check (Benjamini-Hochberg, q <= 0.10), and a finding also needs |r| >= 0.25.
+        p-values come from a block bootstrap corrected for day-to-day autocorrelation.
+
+        Each morning metric is also tested for a lasting shift in its level (a change point, from 45
+        days with a value), in the same family: "Your rMSSD has been 12 % lower since ...". A shift
+        says nothing about why, so it stays at T1.
 
         Tiers: T1 survives the check; T2 also holds in both halves of your history; T3 also comes first in
         time and no co-occurring habit explains it. Days without a value are left out, never filled in.
-        Analyses wait for enough days: 60 days with both values for lag 0, 90 for lag 1 and for T3, and
-        8 tagged and 8 untagged days for a habit; until then the command says how many more are needed.
+        Analyses wait for enough days: 21 days of baseline for a deviation, 45 for a shift, 60 days with
+        both values for lag 0, 90 for lag 1 and for T3, and 8 tagged and 8 untagged days for a habit;
+        until then the command says how many more are needed.
 
         Nothing is shown until today's check-in is in (the gate).
         """
@@ -57,24 +64,36 @@ struct FindingsCommand: Command {
     static func text(_ report: ScanReport, waiting deviationWait: [Pending]) -> String {
         var lines = [report.headline]
         lines.append(
-            "Family: every habit and input against every morning metric, lag 0 and 1; "
-                + "BH-FDR q <= \(Formatting.fixed(Scan.fdrLevel, digits: 2)), |r| >= \(Formatting.fixed(Scan.minimumEffect, digits: 2))."
+            "Family: every habit and input against every morning metric (lag 0 and 1), the metrics against each other, "
+                + "a shift test per metric; BH-FDR q <= \(Formatting.fixed(Scan.fdrLevel, digits: 2)), "
+                + "|r| >= \(Formatting.fixed(Scan.minimumEffect, digits: 2))."
         )
         for f in report.findings {
             lines.append("")
             lines.append("\(f.tier.name)  \(f.sentence)")
             let a = f.association
             var detail =
-                "    \(f.feature.label) × \(Insights.Wording.label(f.outcome)), lag \(f.lag.rawValue): r = \(signed(a.r)), "
+                "    \(f.feature.label) × \(Insights.Wording.label(f.outcome)), lag \(f.lag.rawValue): "
+                + "r = \(signed(a.r)), "
                 + "95% CI \(signed(a.ciLow)) to \(signed(a.ciHigh)), \(a.n) days, q = \(qText(f.q))"
             if !f.collapsed.isEmpty {
                 detail +=
-                    "; strongest of \(([f.outcome] + f.collapsed).map { Insights.Wording.label($0) }.joined(separator: ", "))"
+                    "; strongest of "
+                    + ([f.outcome] + f.collapsed).map { Insights.Wording.label($0) }.joined(separator: ", ")
             }
             lines.append(detail)
             if let note = f.tierNote {
                 lines.append("    not \(Tier(rawValue: f.tier.rawValue + 1)!.name) yet: \(note)")
             }
+        }
+        for s in report.shifts where s.survived {
+            lines.append("")
+            lines.append("\(s.tier.name)  \(s.sentence)")
+            let digits = s.outcome == .subjective ? 2 : 1
+            lines.append(
+                "    \(Insights.Wording.label(s.outcome)) level: \(Formatting.fixed(s.result.before, digits: digits)) "
+                    + "before, \(Formatting.fixed(s.result.after, digits: digits)) since; r = \(signed(s.result.r)), "
+                    + "\(s.result.n) days, q = \(qText(s.q))")
         }
         let waiting = notEnoughData(report, deviationWait: deviationWait)
         if !waiting.isEmpty {
@@ -93,15 +112,16 @@ struct FindingsCommand: Command {
                 "\(p.subject) against baseline (T0): \(p.have) of \(p.need) days in the last 60; "
                     + "\(p.moreDays) more \(p.moreDays == 1 ? "day" : "days")")
         }
-        for (analysis, what, need) in [
-            (Pending.Analysis.sameMorningAssociation, "lag 0 associations", Floors.correlation),
-            (.laggedAssociation, "lag 1 associations", Floors.laggedAssociation),
+        for (analysis, what, need, values) in [
+            (Pending.Analysis.changePoint, "shifts in level", Floors.changePoint, "a value"),
+            (.sameMorningAssociation, "lag 0 associations", Floors.correlation, "both values"),
+            (.laggedAssociation, "lag 1 associations", Floors.laggedAssociation, "both values"),
         ] {
             let group = report.pending.filter { $0.analysis == analysis }
             guard let closest = group.min(by: { $0.moreDays < $1.moreDays }) else { continue }
             lines.append(
                 "\(what): \(group.count) \(group.count == 1 ? "test waits" : "tests wait") for \(need) days with "
-                    + "both values; the closest has \(closest.have): \(closest.moreDays) more days")
+                    + "\(values); the closest has \(closest.have): \(closest.moreDays) more days")
         }
         // One line per habit: the test with the most paired days speaks for it.
         var habits: [String: Pending] = [:]
@@ -134,7 +154,9 @@ struct FindingsCommand: Command {
             ("minimum_effect", .number(Scan.minimumEffect)),
             ("resamples", JSONValue(resamples)),
             ("findings", .array(report.findings.map(findingJSON))),
+            ("shifts", .array(report.shifts.filter(\.survived).map(shiftJSON))),
             ("family", .array(report.family.map(testJSON))),
+            ("shift_family", .array(report.shifts.map(shiftJSON))),
             ("not_enough_data", .array((deviationWait + report.pending).map(pendingJSON))),
         ])
     }
@@ -158,6 +180,23 @@ struct FindingsCommand: Command {
             ("near_tautological", JSONValue(f.nearTautological)),
             ("collapsed", .array(f.collapsed.map { .string($0.rawValue) })),
             ("tier_note", JSONValue(f.tierNote)),
+        ])
+    }
+
+    static func shiftJSON(_ s: Shift) -> JSONValue {
+        .object([
+            ("tier", .string(s.tier.name)),
+            ("sentence", .string(s.sentence)),
+            ("outcome", .string(s.outcome.rawValue)),
+            ("since", .string(s.since.description)),
+            ("before", .number(s.result.before)),
+            ("after", .number(s.result.after)),
+            ("days_before", JSONValue(s.daysBefore)),
+            ("days_after", JSONValue(s.daysAfter)),
+            ("r", .number(s.result.r)),
+            ("p", .number(s.result.p)),
+            ("q", .number(s.q)),
+            ("survived", .bool(s.survived)),
         ])
     }
 
