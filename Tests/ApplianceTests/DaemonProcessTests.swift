@@ -39,6 +39,26 @@ struct DaemonProcessTests {
         return (dir, config)
     }
 
+    /// The box's database in `dir` with the simulated clock's day (2026-03-10) checked in.
+    static func checkedIn(_ dir: String) throws -> (Store, LocalDate) {
+        let store = try Store(path: dir + "/recoverydeck.db")
+        let today = LocalDate(year: 2026, month: 3, day: 10)!
+        try store.saveQuestionnaire(
+            Questionnaire(date: today, scores: SubjectiveScores([5, 5, 5, 5, 5])!), recordedAt: 0)
+        return (store, today)
+    }
+
+    /// `recoverydeckd --config config`, its journal to `stderr`.
+    static func start(_ config: String, stderr: Any) throws -> Process {
+        let process = Process()
+        process.executableURL = try executable
+        process.arguments = ["--config", config]
+        process.environment = ["TZ": "UTC"]
+        process.standardError = stderr
+        try process.run()
+        return process
+    }
+
     static func waitFor(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
@@ -102,17 +122,9 @@ struct DaemonProcessTests {
     func refusedPeer() throws {
         let (dir, config) = try Self.box(speed: 20, extra: "control_group = recoverydeck-test-no-such-group")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let store = try Store(path: dir + "/recoverydeck.db")
-        let today = LocalDate(year: 2026, month: 3, day: 10)!
-        try store.saveQuestionnaire(
-            Questionnaire(date: today, scores: SubjectiveScores([5, 5, 5, 5, 5])!), recordedAt: 0)
-        let daemon = Process()
-        daemon.executableURL = try Self.executable
-        daemon.arguments = ["--config", config]
-        daemon.environment = ["TZ": "UTC"]
+        let (store, today) = try Self.checkedIn(dir)
         let log = Pipe()
-        daemon.standardError = log
-        try daemon.run()
+        let daemon = try Self.start(config, stderr: log)
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         let socket = dir + "/control.sock"
         #expect(Self.waitFor(5) { FileManager.default.fileExists(atPath: socket) })
@@ -149,16 +161,8 @@ struct DaemonProcessTests {
     func sigtermMidSession() throws {
         let (dir, config) = try Self.box(speed: 20)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let store = try Store(path: dir + "/recoverydeck.db")
-        let today = LocalDate(year: 2026, month: 3, day: 10)!
-        try store.saveQuestionnaire(
-            Questionnaire(date: today, scores: SubjectiveScores([5, 5, 5, 5, 5])!), recordedAt: 0)
-        let process = Process()
-        process.executableURL = try Self.executable
-        process.arguments = ["--config", config]
-        process.environment = ["TZ": "UTC"]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (store, today) = try Self.checkedIn(dir)
+        let process = try Self.start(config, stderr: FileHandle.nullDevice)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let socket = dir + "/control.sock"
         #expect(Self.waitFor(5) { FileManager.default.fileExists(atPath: socket) })
