@@ -56,8 +56,10 @@ public final class Daemon {
     public let panel: PanelDevice
     public private(set) var routine: MorningRoutine
     public var observer: ((DaemonEvent) -> Void)?
-    /// Set once SIGTERM or SIGINT arrived; `run` then returns.
+    /// Set once SIGTERM or SIGINT arrived, or the loop failed; `run` then returns.
     public private(set) var stopRequested = false
+    /// Why the event loop stopped working, if it did.
+    public private(set) var loopFailure: Errno?
 
     let logger: Logger
     let strap: any StrapSource
@@ -79,6 +81,7 @@ public final class Daemon {
     var reminderDueMs: Int64?
     /// READY=1 was sent; STATUS follows changes from then on.
     var ready = false
+    var isShutDown = false
 
     public init(configuration: DaemonConfiguration, options: Options = Options()) throws(DaemonError) {
         self.configuration = configuration
@@ -231,19 +234,21 @@ public final class Daemon {
         }
     }
 
-    /// Runs until SIGTERM or SIGINT; returns the exit status.
+    /// Runs until SIGTERM or SIGINT (exit status 0) or until the event loop fails (1: under
+    /// `Restart=on-failure` the service manager then starts the daemon again, systemd.service(5)).
     public func run() -> Int32 {
         start()
         run(until: { false })
         shutDown()
-        return 0
+        return loopFailure == nil ? 0 : 1
     }
 
-    /// Runs the loop until `done()` is true after a step, or a stop signal arrives.
+    /// Runs the loop until `done()` is true after a step, a stop signal arrives, or the loop fails.
     public func run(until done: () -> Bool) {
         while !stopRequested && !done() {
             do { try step() } catch {
-                logger.error("the event loop failed: \(error)")
+                logger.error("the event loop failed: \(error); stopping with exit status 1")
+                loopFailure = error
                 stopRequested = true
             }
         }
@@ -356,8 +361,11 @@ public final class Daemon {
 
     /// Leaves the box as it was: a running session is abandoned (nothing of it is written; a finished
     /// morning was written whole, in one transaction, before this can run), the strap released, the
-    /// panel dark, the socket closed.
+    /// panel dark, the socket closed. Only the first call does anything: a descriptor closed twice could
+    /// close whatever reused its number.
     public func shutDown() {
+        guard !isShutDown else { return }
+        isShutDown = true
         tellServiceManager([.stopping])
         if routine.session.isMeasuring {
             logger.notice(

@@ -20,7 +20,8 @@ public enum DaemonCommandLine {
         --print-config-table   the same as a Markdown table
         --print-light-table    the panel's lights, codes and sounds as Markdown (deploy/LIGHTS.md)
 
-        Exit status: 0 stopped cleanly, 1 could not start, 64 usage, 78 configuration error.
+        Exit status: 0 stopped cleanly, 1 could not start or its event loop failed, 64 usage,
+        78 configuration error.
         """
 
     /// Runs the daemon for `arguments` (without the program name); returns the exit status.

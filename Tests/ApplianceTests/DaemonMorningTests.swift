@@ -207,6 +207,20 @@ struct DaemonMorningTests {
         #expect(h.daemon.routine.day.questionnaire == nil)
     }
 
+    @Test("A failing event loop exits 1 with an error line, so Restart=on-failure applies (systemd.service(5))")
+    func loopFailureIsAFailure() throws {
+        let h = try DaemonHarness()
+        // epoll_wait on a descriptor that is no epoll instance fails (EINVAL): the loop cannot go on.
+        let null = open("/dev/null", O_RDONLY)
+        #expect(null >= 0)
+        let epoll = h.daemon.loop.descriptor.rawValue
+        #expect(dup2(null, epoll) == epoll)
+        close(null)
+        #expect(h.daemon.run() == 1)
+        let failure = h.journal.lines.filter { $0.contains("the event loop failed") }
+        #expect(failure.count == 1 && failure.allSatisfy { $0.hasPrefix("<3>") }, "\(h.journal.lines)")
+    }
+
     @Test("Bad control requests get one sentence and change nothing")
     func badRequests() throws {
         let h = try DaemonHarness()
