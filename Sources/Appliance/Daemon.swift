@@ -158,9 +158,8 @@ public final class Daemon {
             let clock = self.clock
             strap = VirtualStrap(options: strapOptions, today: { clock.localTime().date })
         case .bluetooth:
-            do { strap = try BluetoothStrap(configuration: configuration, store: store, logger: logger) } catch {
-                throw .startup(error.description)
-            }
+            // Its refusal keeps its own exit status: a bad `adapter` is a configuration error (78).
+            strap = try BluetoothStrap(configuration: configuration, store: store, logger: logger)
         }
 
         do {

@@ -61,6 +61,9 @@ struct DaemonConfigurationTests {
             ("panel = gpio\npanel = gpio\n", 2, "\"panel\" is set twice"),
             ("habits = Alcohol\n", 1, "is not a habit name"),
             ("simulated_dropout = soon\n", 1, "use AT:FOR"),
+            ("\nadapter = bluetooth0\n", 2, "adapter: use a controller name such as hci0 or its address"),
+            ("adapter = hci\n", 1, "adapter: use a controller name"),
+            ("adapter = 00:1A:7D:DA:71\n", 1, "adapter: use a controller name"),
         ])
     func badLineNamed(text: String, line: Int, says: String) {
         do {
@@ -86,6 +89,34 @@ struct DaemonConfigurationTests {
         do { _ = try DaemonConfiguration.parse(text, path: "x") } catch {
             #expect(error.description.contains(says), "\(error)")
         }
+    }
+
+    @Test("adapter takes a controller name or a Bluetooth address; empty means the first powered controller")
+    func adapterForms() throws {
+        #expect(try DaemonConfiguration.parse("adapter = hci1\n", path: "x").adapter == "hci1")
+        #expect(try DaemonConfiguration.parse("adapter = 00:1A:7D:DA:71:13\n", path: "x").adapter == "00:1A:7D:DA:71:13")
+        #expect(try DaemonConfiguration.parse("adapter =\n", path: "x").adapter == nil)
+    }
+
+    @Test("A malformed adapter stops recoverydeckd with 78 (EX_CONFIG) naming the line, and --check-config says the same")
+    func malformedAdapterIsAConfigurationError() throws {
+        let directory = NSTemporaryDirectory() + "recoverydeck-adapter-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/recoverydeck.conf"
+        try """
+        database = \(directory)/recoverydeck.db
+        control_socket = \(directory)/control.sock
+        panel = simulated
+        adapter = usb0
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(DaemonCommandLine.main(["--check-config", "--config", path]) == 78)
+        #expect(DaemonCommandLine.main(["--config", path]) == 78)
+        #expect(throws: DaemonConfiguration.Problem.self) { try DaemonCommandLine.load(path: path, required: true) }
+        do { _ = try DaemonCommandLine.load(path: path, required: true) } catch {
+            #expect(error.line == 4 && error.description.contains("adapter"), "\(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory + "/recoverydeck.db"), "nothing was touched")
     }
 
     @Test("recoverydeckd exits 78 (EX_CONFIG) on a bad file and 64 on a bad argument, touching nothing")
