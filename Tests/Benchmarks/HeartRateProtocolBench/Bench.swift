@@ -1,6 +1,6 @@
 // Per-notification cost of the pure protocol code: the share of the daemon's CPU time per
 // Heart Rate Measurement notification that HeartRateProtocol accounts for. Prints figures; asserts
-// nothing. Built by Tests/HeartRateProtocolBench/run.sh with -O over the module's sources.
+// nothing. Built by Tests/Benchmarks/HeartRateProtocolBench/run.sh with -O over the module's sources.
 #if canImport(Glibc)
     import Glibc
 #endif
