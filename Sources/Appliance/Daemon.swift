@@ -191,13 +191,12 @@ public final class Daemon {
         } catch {
             throw .startup("Cannot watch the daemon's descriptors: \(error).")
         }
-        if let path = configuration.panelScript {
-            do {
-                let script = try PanelScript(parsing: try Daemon.readFile(path))
+        do {
+            if let script = try configuration.loadPanelScript() {
                 _ = panel.schedule(script, startMs: clock.monotonicMs())
-            } catch {
-                throw .configuration("panel_script \(path): \(error)")
             }
+        } catch {
+            throw .configuration(error.reason)
         }
     }
 

@@ -89,7 +89,11 @@ public enum DaemonCommandLine {
         do { text = try Daemon.readFile(path) } catch {
             throw DaemonConfiguration.Problem(path: path, line: nil, reason: "cannot be read")
         }
-        return try DaemonConfiguration.parse(text, path: path)
+        let (configuration, lines) = try DaemonConfiguration.parseNamingLines(text, path: path)
+        do { _ = try configuration.loadPanelScript() } catch {
+            throw DaemonConfiguration.Problem(path: path, line: error.key.flatMap { lines[$0] }, reason: error.reason)
+        }
+        return configuration
     }
 
     static func fail(_ sentence: String) {

@@ -32,7 +32,14 @@ extension DaemonConfiguration {
                     }
                     c.adapter = v.isEmpty ? nil : v
                 }, render: { $0.adapter ?? "" }),
-            optionalText("strap_address", "strap address; empty: the one `recoverydeck pair` stored", \.strapAddress),
+            ConfigurationKey(
+                name: "strap_address", help: "strap address; empty: the one `recoverydeck pair` stored",
+                apply: { (v, c) throws(ValueError) in
+                    guard v.isEmpty || BluetoothAddress(v) != nil else {
+                        throw ValueError(reason: "use a Bluetooth address such as A0:9E:1A:12:34:56, not \"\(v)\"")
+                    }
+                    c.strapAddress = v.isEmpty ? nil : v
+                }, render: { $0.strapAddress ?? "" }),
             ConfigurationKey(
                 name: "strap_address_type", help: "`public` or `random`; empty: as paired",
                 apply: { (v, c) throws(ValueError) in
