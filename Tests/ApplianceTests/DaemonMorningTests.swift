@@ -152,6 +152,37 @@ struct DaemonMorningTests {
         #expect(h.daemon.panel.display == .dark)
     }
 
+    @Test("`settings --reminder` reaches a running daemon: off stops the blink at day-changed, a time moves it")
+    func reminderSettingFollowsTheStore() throws {
+        let h = try DaemonHarness(start: "06:45")
+        #expect(h.daemon.routine.reminder.isShowing)
+        try h.store.setSetting(.reminderTime, ReminderSetting.off)
+        #expect(try h.request(.dayChanged)["ok"]?.boolValue == true)
+        #expect(!h.daemon.routine.reminder.isShowing)
+        #expect(h.daemon.panel.display == .dark)
+        try h.store.setSetting(.reminderTime, "06:40")
+        #expect(try h.request(.dayChanged)["ok"]?.boolValue == true)
+        #expect(h.daemon.routine.reminder.isShowing)
+        #expect(h.daemon.routine.configuration.reminder.start == MinuteOfDay(hhmm: "06:40"))
+        // A stored time the window never reaches keeps the reminder off and says why; the daemon runs on.
+        try h.store.setSetting(.reminderTime, "11:00")
+        #expect(try h.request(.dayChanged)["ok"]?.boolValue == true)
+        #expect(!h.daemon.routine.reminder.isShowing)
+        #expect(h.journal.lines.contains { $0.hasPrefix("<4>") && $0.contains("11:00") && $0.contains("stays off") })
+        // A restart reads the same: off stays off.
+        try h.store.setSetting(.reminderTime, ReminderSetting.off)
+        try h.launch()
+        #expect(!h.daemon.routine.configuration.reminder.enabled && !h.daemon.routine.reminder.isShowing)
+    }
+
+    @Test("The habit keys follow `settings --habits` without a restart")
+    func habitsFollowTheStore() throws {
+        let h = try DaemonHarness()
+        try h.store.setSetting(.habits, "sauna,alcohol")
+        #expect(try h.request(.dayChanged)["ok"]?.boolValue == true)
+        #expect(h.daemon.routine.configuration.habits == ["sauna", "alcohol"])
+    }
+
     @Test(
         "Control socket: measure refused before the check-in with its sentence; after it, measure starts and watch streams"
     )

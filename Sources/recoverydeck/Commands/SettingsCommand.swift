@@ -1,3 +1,4 @@
+import Appliance
 import RecoveryCore
 import Store
 
@@ -29,8 +30,8 @@ struct SettingsCommand: Command {
         }
         displayName = parsed.value("display-name")
         if let text = parsed.value("reminder") {
-            if text == "off" {
-                reminder = .some(nil)
+            if text == ReminderSetting.off {
+                reminder = .some(ReminderSetting.off)
             } else if let time = MinuteOfDay(hhmm: text) {
                 reminder = .some(time.description)
             } else {
@@ -47,6 +48,16 @@ struct SettingsCommand: Command {
                 throw .usage("\(quoted(bad)) is not a habit name (1 to 32 lower-case letters, digits and -).")
             }
             guard Set(habits).count == habits.count else { throw .usage("--habits names a habit twice.") }
+        }
+        if case .some(.some(let text)) = reminder, let time = MinuteOfDay(hhmm: text) {
+            // The daemon never shows a reminder at or after its window's end: such a time would be a silent off.
+            let end = (try? DaemonCommandLine.load(path: DaemonConfiguration.defaultPath, required: false))?
+                .reminderWindowEnd ?? DaemonConfiguration().reminderWindowEnd
+            guard time < end else {
+                throw .usage(
+                    "--reminder \(time) is not before the reminder window's end, \(end) "
+                        + "(reminder_window_end in \(DaemonConfiguration.defaultPath)).")
+            }
         }
         if let displayName {
             guard displayName.count <= 40 else { throw .usage("--display-name is longer than 40 characters.") }
@@ -65,6 +76,7 @@ struct SettingsCommand: Command {
         if !changes.isEmpty {
             try store.setSettings(changes)
             context.say("Saved \(changes.map { $0.0.rawValue }.joined(separator: ", ")).")
+            DaemonNudge.storeChanged(context)
             return
         }
         var all = try store.allSettings()
