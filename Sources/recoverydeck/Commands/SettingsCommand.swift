@@ -10,7 +10,9 @@ struct SettingsCommand: Command {
         Without options, prints every setting. The habit list names the habit tags a check-in may
         carry (the keypad's habit chips and checkin --habit); names are lower-case letters, digits
         and -. The display name is used for "Good morning, NAME"; an empty name removes it. The
-        reminder is the time the blue light starts its slow blink, or off.
+        reminder is the time the blue light starts its slow blink (before the reminder window's end,
+        10:00 unless recoverydeck.conf says otherwise), or off. A running daemon follows a change at
+        once.
         """
     static let options: [OptionSpec] = [
         .value("habits", "NAME,NAME,…", help: "Replace the habit list (1 to 20 names, comma-separated)."),
