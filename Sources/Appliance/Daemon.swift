@@ -56,8 +56,10 @@ public final class Daemon {
     public let panel: PanelDevice
     public private(set) var routine: MorningRoutine
     public var observer: ((DaemonEvent) -> Void)?
-    /// Set once SIGTERM or SIGINT arrived; `run` then returns.
+    /// Set once SIGTERM or SIGINT arrived, or the loop failed; `run` then returns.
     public private(set) var stopRequested = false
+    /// Why the event loop stopped working, if it did.
+    public private(set) var loopFailure: Errno?
 
     let logger: Logger
     let strap: any StrapSource
@@ -79,6 +81,7 @@ public final class Daemon {
     var reminderDueMs: Int64?
     /// READY=1 was sent; STATUS follows changes from then on.
     var ready = false
+    var isShutDown = false
 
     public init(configuration: DaemonConfiguration, options: Options = Options()) throws(DaemonError) {
         self.configuration = configuration
@@ -101,31 +104,19 @@ public final class Daemon {
             throw .startup("Cannot open the database \(configuration.database): \(error).")
         }
         let today = clock.localTime().date
-        let habits: [String]
-        let reminderTime: MinuteOfDay
+        let settings: MorningSettings
         let firedOn: LocalDate?
         let day: DayContext
         do {
-            habits = try configuration.habits ?? store.habitList()
-            reminderTime =
-                try configuration.reminderTime ?? store.setting(.reminderTime).flatMap { MinuteOfDay(hhmm: $0) }
-                ?? MinuteOfDay(hour: 6, minute: 30)!
+            settings = try Daemon.morningSettings(configuration, store)
             firedOn = try store.setting(.reminderShownOn).flatMap { LocalDate(iso: $0) }
             day = try Daemon.dayContext(store, today)
         } catch {
             throw .startup("Cannot read the database \(configuration.database): \(error).")
         }
-        guard reminderTime < configuration.reminderWindowEnd else {
-            throw .configuration(
-                "The reminder time \(reminderTime) is not before reminder_window_end \(configuration.reminderWindowEnd)."
-            )
-        }
-        let timings = SessionTimings.standard
-        let schedule = MorningReminder.Schedule(
-            enabled: configuration.reminderEnabled, start: reminderTime, end: configuration.reminderWindowEnd,
-            buzzer: configuration.reminderBuzzer)
+        if let warning = settings.warning { logger.warning(warning) }
         routine = MorningRoutine(
-            configuration: .init(timings: timings, habits: habits, reminder: schedule), day: day,
+            configuration: .init(timings: .standard, habits: settings.habits, reminder: settings.reminder), day: day,
             reminderFiredOn: firedOn)
 
         do {
@@ -155,9 +146,8 @@ public final class Daemon {
             let clock = self.clock
             strap = VirtualStrap(options: strapOptions, today: { clock.localTime().date })
         case .bluetooth:
-            do { strap = try BluetoothStrap(configuration: configuration, store: store, logger: logger) } catch {
-                throw .startup(error.description)
-            }
+            // Its refusal keeps its own exit status: a bad `adapter` is a configuration error (78).
+            strap = try BluetoothStrap(configuration: configuration, store: store, logger: logger)
         }
 
         do {
@@ -189,13 +179,12 @@ public final class Daemon {
         } catch {
             throw .startup("Cannot watch the daemon's descriptors: \(error).")
         }
-        if let path = configuration.panelScript {
-            do {
-                let script = try PanelScript(parsing: try Daemon.readFile(path))
+        do {
+            if let script = try configuration.loadPanelScript() {
                 _ = panel.schedule(script, startMs: clock.monotonicMs())
-            } catch {
-                throw .configuration("panel_script \(path): \(error)")
             }
+        } catch {
+            throw .configuration(error.reason)
         }
     }
 
@@ -231,19 +220,21 @@ public final class Daemon {
         }
     }
 
-    /// Runs until SIGTERM or SIGINT; returns the exit status.
+    /// Runs until SIGTERM or SIGINT (exit status 0) or until the event loop fails (1: under
+    /// `Restart=on-failure` the service manager then starts the daemon again, systemd.service(5)).
     public func run() -> Int32 {
         start()
         run(until: { false })
         shutDown()
-        return 0
+        return loopFailure == nil ? 0 : 1
     }
 
-    /// Runs the loop until `done()` is true after a step, or a stop signal arrives.
+    /// Runs the loop until `done()` is true after a step, a stop signal arrives, or the loop fails.
     public func run(until done: () -> Bool) {
         while !stopRequested && !done() {
             do { try step() } catch {
-                logger.error("the event loop failed: \(error)")
+                logger.error("the event loop failed: \(error); stopping with exit status 1")
+                loopFailure = error
                 stopRequested = true
             }
         }
@@ -356,8 +347,11 @@ public final class Daemon {
 
     /// Leaves the box as it was: a running session is abandoned (nothing of it is written; a finished
     /// morning was written whole, in one transaction, before this can run), the strap released, the
-    /// panel dark, the socket closed.
+    /// panel dark, the socket closed. Only the first call does anything: a descriptor closed twice could
+    /// close whatever reused its number.
     public func shutDown() {
+        guard !isShutDown else { return }
+        isShutDown = true
         tellServiceManager([.stopping])
         if routine.session.isMeasuring {
             logger.notice(
@@ -478,6 +472,7 @@ public final class Daemon {
             do { queue.append(.day(try Daemon.dayContext(store, date))) } catch {
                 logger.warning("cannot read \(date.iso) from the database: \(error)")
             }
+            if let changed = changedSettings() { queue.append(changed) }
         case .say(let sentence):
             logger.notice(sentence)
             observer?(.said(sentence))
@@ -487,11 +482,68 @@ public final class Daemon {
         }
     }
 
-    /// Reloads today's facts from the store (a check-in or a delete over SSH changes them).
+    /// Reloads today's facts and the settings from the store (a check-in, a delete or `settings` over SSH
+    /// changes them).
     func refreshDay(now: Int64) {
+        if let changed = changedSettings() { process(changed, now: now) }
         let today = clock.localTime().date
         guard let context = try? Daemon.dayContext(store, today), context != routine.day else { return }
         process(.day(context), now: now)
+    }
+
+    /// The habit list and reminder as the store now says, when they differ from the routine's.
+    func changedSettings() -> MorningRoutine.Event? {
+        let settings: MorningSettings
+        do { settings = try Daemon.morningSettings(configuration, store) } catch {
+            logger.warning("cannot read the settings from the database: \(error)")
+            return nil
+        }
+        let current = routine.configuration
+        guard settings.habits != current.habits || settings.reminder != current.reminder else { return nil }
+        if let warning = settings.warning { logger.warning(warning) }
+        logger.info(
+            "settings changed",
+            ["habits": settings.habits.joined(separator: ","),
+             "reminder": settings.reminder.enabled ? settings.reminder.start.description : "off"])
+        return .settings(habits: settings.habits, reminder: settings.reminder)
+    }
+
+    /// The habit keys and the reminder: the configuration file's keys where set, else the store's settings
+    /// (`recoverydeck settings`), else the defaults. A stored reminder that can never show (at or after
+    /// `reminder_window_end`) or cannot be read leaves the reminder off or at 06:30, with a warning that
+    /// says why; it never stops the daemon.
+    struct MorningSettings {
+        var habits: [String]
+        var reminder: MorningReminder.Schedule
+        var warning: String?
+    }
+
+    static func morningSettings(_ configuration: DaemonConfiguration, _ store: Store) throws(StoreError)
+        -> MorningSettings
+    {
+        let end = configuration.reminderWindowEnd
+        var schedule = MorningReminder.Schedule(
+            enabled: configuration.reminderEnabled, end: end, buzzer: configuration.reminderBuzzer)
+        var warning: String?
+        if let start = configuration.reminderTime {
+            schedule.start = start
+        } else if let stored = try store.setting(.reminderTime) {
+            if stored == ReminderSetting.off {
+                schedule.enabled = false
+            } else if let start = MinuteOfDay(hhmm: stored), start < end {
+                schedule.start = start
+            } else if let start = MinuteOfDay(hhmm: stored) {
+                schedule.enabled = false
+                warning =
+                    "The reminder time \(start) from `recoverydeck settings` is not before reminder_window_end \(end), "
+                    + "so the reminder stays off."
+            } else {
+                warning = "The stored reminder time \"\(stored)\" is not HH:MM or off, so the reminder starts at 06:30."
+            }
+        }
+        let habits: [String]
+        if let configured = configuration.habits { habits = configured } else { habits = try store.habitList() }
+        return MorningSettings(habits: habits, reminder: schedule, warning: warning)
     }
 
     func readout(for date: LocalDate) throws(StoreError) -> PanelReadout {

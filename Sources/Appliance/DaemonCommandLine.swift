@@ -20,7 +20,8 @@ public enum DaemonCommandLine {
         --print-config-table   the same as a Markdown table
         --print-light-table    the panel's lights, codes and sounds as Markdown (deploy/LIGHTS.md)
 
-        Exit status: 0 stopped cleanly, 1 could not start, 64 usage, 78 configuration error.
+        Exit status: 0 stopped cleanly, 1 could not start or its event loop failed, 64 usage,
+        78 configuration error.
         """
 
     /// Runs the daemon for `arguments` (without the program name); returns the exit status.
@@ -88,7 +89,11 @@ public enum DaemonCommandLine {
         do { text = try Daemon.readFile(path) } catch {
             throw DaemonConfiguration.Problem(path: path, line: nil, reason: "cannot be read")
         }
-        return try DaemonConfiguration.parse(text, path: path)
+        let (configuration, lines) = try DaemonConfiguration.parseNamingLines(text, path: path)
+        do { _ = try configuration.loadPanelScript() } catch {
+            throw DaemonConfiguration.Problem(path: path, line: error.key.flatMap { lines[$0] }, reason: error.reason)
+        }
+        return configuration
     }
 
     static func fail(_ sentence: String) {

@@ -1,3 +1,5 @@
+import BlueZ
+import HeartRateProtocol
 import Panel
 import RecoveryCore
 
@@ -20,9 +22,24 @@ extension DaemonConfiguration {
             choice(
                 "panel", "`gpio` (the real panel) or `simulated` (in-process, driven by the control socket)", \.panel),
             choice("strap", "`bluetooth` (the paired H10) or `simulated` (a seeded virtual strap)", \.strap),
-            optionalText(
-                "adapter", "Bluetooth controller `hciN` or its address; empty: the first powered one", \.adapter),
-            optionalText("strap_address", "strap address; empty: the one `recoverydeck pair` stored", \.strapAddress),
+            ConfigurationKey(
+                name: "adapter", help: "Bluetooth controller `hciN` or its address; empty: the first powered one",
+                apply: { (v, c) throws(ValueError) in
+                    guard v.isEmpty || Controller.index(named: v) != nil || BluetoothAddress(v) != nil else {
+                        throw ValueError(
+                            reason: "use a controller name such as hci0 or its address such as 00:1A:7D:DA:71:13, "
+                                + "not \"\(v)\"")
+                    }
+                    c.adapter = v.isEmpty ? nil : v
+                }, render: { $0.adapter ?? "" }),
+            ConfigurationKey(
+                name: "strap_address", help: "strap address; empty: the one `recoverydeck pair` stored",
+                apply: { (v, c) throws(ValueError) in
+                    guard v.isEmpty || BluetoothAddress(v) != nil else {
+                        throw ValueError(reason: "use a Bluetooth address such as A0:9E:1A:12:34:56, not \"\(v)\"")
+                    }
+                    c.strapAddress = v.isEmpty ? nil : v
+                }, render: { $0.strapAddress ?? "" }),
             ConfigurationKey(
                 name: "strap_address_type", help: "`public` or `random`; empty: as paired",
                 apply: { (v, c) throws(ValueError) in

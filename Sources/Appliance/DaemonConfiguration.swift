@@ -74,8 +74,15 @@ public struct DaemonConfiguration: Hashable, Sendable {
 
     /// Parses `text` (the file at `path`, for messages).
     public static func parse(_ text: String, path: String) throws(Problem) -> DaemonConfiguration {
+        try parseNamingLines(text, path: path).configuration
+    }
+
+    /// Parses `text`, and says on which line each key was set (for problems found after parsing).
+    static func parseNamingLines(_ text: String, path: String) throws(Problem) -> (
+        configuration: DaemonConfiguration, lines: [String: Int]
+    ) {
         var configuration = DaemonConfiguration()
-        var seen: Set<String> = []
+        var seen: [String: Int] = [:]
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
             let line =
@@ -91,10 +98,10 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 throw Problem(
                     path: path, line: number, reason: "unknown key \"\(key)\" (see recoverydeckd --print-config)")
             }
-            guard !seen.contains(key) else {
+            guard seen[key] == nil else {
                 throw Problem(path: path, line: number, reason: "\"\(key)\" is set twice")
             }
-            seen.insert(key)
+            seen[key] = number
             do {
                 try spec.apply(value, &configuration)
             } catch {
@@ -104,23 +111,47 @@ public struct DaemonConfiguration: Hashable, Sendable {
         do {
             try configuration.validate()
         } catch {
-            throw Problem(path: path, line: nil, reason: error.reason)
+            throw Problem(path: path, line: error.key.flatMap { seen[$0] }, reason: error.reason)
         }
-        return configuration
+        return (configuration, seen)
     }
 
-    struct ValueError: Error { var reason: String }
+    /// What is wrong with a value; `key`, when one key is at fault, names the line a problem points at.
+    struct ValueError: Error {
+        var reason: String
+        var key: String? = nil
+    }
 
     func validate() throws(ValueError) {
         do { try pins.validate() } catch { throw ValueError(reason: "pins: \(error)") }
         if let start = reminderTime, start >= reminderWindowEnd {
-            throw ValueError(reason: "reminder_time \(start) must come before reminder_window_end \(reminderWindowEnd)")
+            throw ValueError(
+                reason: "reminder_time \(start) must come before reminder_window_end \(reminderWindowEnd)",
+                key: "reminder_time")
         }
         if clock == .simulated && strap != .simulated {
-            throw ValueError(reason: "clock = simulated needs strap = simulated")
+            throw ValueError(reason: "clock = simulated needs strap = simulated", key: "clock")
         }
         if panelScript != nil && panel != .simulated {
-            throw ValueError(reason: "panel_script needs panel = simulated")
+            throw ValueError(reason: "panel_script needs panel = simulated", key: "panel_script")
+        }
+    }
+
+    /// The panel script the configuration names, read and parsed; a file that cannot be read or a bad line
+    /// in it is one sentence naming the script's path and line.
+    func loadPanelScript() throws(ValueError) -> PanelScript? {
+        guard let path = panelScript else { return nil }
+        let text: String
+        do { text = try Daemon.readFile(path) } catch {
+            throw ValueError(reason: "panel_script: \(error.description)", key: "panel_script")
+        }
+        do {
+            return try PanelScript(parsing: text)
+        } catch {
+            if case .invalidScript(let line, let reason) = error {
+                throw ValueError(reason: "panel_script: \(path):\(line): \(reason)", key: "panel_script")
+            }
+            throw ValueError(reason: "panel_script: \(path): \(error)", key: "panel_script")
         }
     }
 

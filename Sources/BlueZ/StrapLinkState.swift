@@ -13,7 +13,8 @@ public enum StrapLinkState: Hashable, Sendable {
     case live
     /// Measurements carry RR intervals: rMSSD can be measured ("RR OK", spec §4.2).
     case rrOK
-    /// Measurements carry heart rate only: degraded mode, mean HR only, rMSSD null (spec §4.1).
+    /// Measurements carry heart rate only: degraded mode (spec §4.1): the morning keeps its mean HR and
+    /// the orthostatic numbers from BPM samples; rMSSD, SDNN and mean RR stay null.
     case heartRateOnly
     /// The link went down; a reconnection follows.
     case lost(LinkLoss)

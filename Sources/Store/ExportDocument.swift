@@ -30,7 +30,8 @@ import RecoveryCore
 ///               "rmssdMs": 48.2 | null, "meanRRMs": 1020.5 | null, "meanHRBpm": 58.8 | null,
 ///               "sdnnMs": 52.0 | null, "accepted": 70, "rejected": 1, "artifactRatio": 0.014
 ///             },
-///             "meanHRBpm": 58.8 | null,      // mean HR over the capture (the only value in degraded mode)
+///             "meanHRBpm": 58.8 | null,      // mean HR over the capture (degraded mode keeps this and the
+///                                            // orthostatic part, both from BPM samples; "hrv" is null)
 ///             "orthostaticStatus": "completed" | "skipped" | "failed",
 ///             "orthostatic": null | {        // bpm
 ///               "avgLyingHR": 55.0, "avgStandingHR": 75.0, "peakStandingHR": 95.0,

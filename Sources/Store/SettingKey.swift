@@ -12,6 +12,12 @@ public struct SettingKey: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let strapAddress = SettingKey(rawValue: "strap_address")
     /// The paired strap's address type, `public` or `random`.
     public static let strapAddressType = SettingKey(rawValue: "strap_address_type")
-    /// The morning reminder time, `HH:MM`; unset = no reminder.
+    /// The morning reminder time, `HH:MM`, or `off` (`ReminderSetting.off`); unset = 06:30, the spec's default.
     public static let reminderTime = SettingKey(rawValue: "reminder_time")
+}
+
+/// The values of the `reminder_time` setting besides a time.
+public enum ReminderSetting {
+    /// The person turned the reminder off.
+    public static let off = "off"
 }

@@ -8,9 +8,10 @@ import RecoveryCore
 /// numbers come from `OrthostaticCalculator` over the session's RR and BPM. A capture that fails
 /// quality is stored as such, without the orthostatic part, as a session would end it.
 public enum SyntheticHistory {
-    public static let lyingMs: Int64 = 30_000
-    public static let standCueMs: Int64 = 3_000
-    public static let standingMs: Int64 = 60_000
+    /// The protocol's own durations, so a synthetic morning is timed as a session times one.
+    static let lyingMs = MorningProtocol.lyingMs
+    static let standCueMs = MorningProtocol.standCueMs
+    static let standingMs = MorningProtocol.standingMs
 
     /// Day `n`'s morning for `person`, started at `startedAtEpoch`.
     public static func morning(

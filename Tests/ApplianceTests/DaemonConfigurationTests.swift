@@ -61,6 +61,13 @@ struct DaemonConfigurationTests {
             ("panel = gpio\npanel = gpio\n", 2, "\"panel\" is set twice"),
             ("habits = Alcohol\n", 1, "is not a habit name"),
             ("simulated_dropout = soon\n", 1, "use AT:FOR"),
+            ("\nadapter = bluetooth0\n", 2, "adapter: use a controller name such as hci0 or its address"),
+            ("adapter = hci\n", 1, "adapter: use a controller name"),
+            ("adapter = 00:1A:7D:DA:71\n", 1, "adapter: use a controller name"),
+            ("strap_address = A0:9E:1A\n", 1, "strap_address: use a Bluetooth address such as A0:9E:1A:12:34:56"),
+            ("\n\nstrap_address = polar\n", 3, "strap_address: use a Bluetooth address"),
+            ("reminder_window_end = 06:00\nreminder_time = 07:00\n", 2, "reminder_time 07:00 must come before"),
+            ("reminder_time = 10:30\n", 1, "must come before reminder_window_end 10:00"),
         ])
     func badLineNamed(text: String, line: Int, says: String) {
         do {
@@ -86,6 +93,84 @@ struct DaemonConfigurationTests {
         do { _ = try DaemonConfiguration.parse(text, path: "x") } catch {
             #expect(error.description.contains(says), "\(error)")
         }
+    }
+
+    @Test("adapter takes a controller name or a Bluetooth address; empty means the first powered controller")
+    func adapterForms() throws {
+        #expect(try DaemonConfiguration.parse("adapter = hci1\n", path: "x").adapter == "hci1")
+        #expect(try DaemonConfiguration.parse("adapter = 00:1A:7D:DA:71:13\n", path: "x").adapter == "00:1A:7D:DA:71:13")
+        #expect(try DaemonConfiguration.parse("adapter =\n", path: "x").adapter == nil)
+    }
+
+    @Test("A malformed adapter stops recoverydeckd with 78 (EX_CONFIG) naming the line, and --check-config says the same")
+    func malformedAdapterIsAConfigurationError() throws {
+        let directory = NSTemporaryDirectory() + "recoverydeck-adapter-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/recoverydeck.conf"
+        try """
+        database = \(directory)/recoverydeck.db
+        control_socket = \(directory)/control.sock
+        panel = simulated
+        adapter = usb0
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(DaemonCommandLine.main(["--check-config", "--config", path]) == 78)
+        #expect(DaemonCommandLine.main(["--config", path]) == 78)
+        #expect(throws: DaemonConfiguration.Problem.self) { try DaemonCommandLine.load(path: path, required: true) }
+        do { _ = try DaemonCommandLine.load(path: path, required: true) } catch {
+            #expect(error.line == 4 && error.description.contains("adapter"), "\(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory + "/recoverydeck.db"), "nothing was touched")
+    }
+
+    @Test("strap_address takes a Bluetooth address; empty means the strap recoverydeck pair stored")
+    func strapAddressForms() throws {
+        #expect(try DaemonConfiguration.parse("strap_address = A0:9E:1A:12:34:56\n", path: "x").strapAddress != nil)
+        #expect(try DaemonConfiguration.parse("strap_address =\n", path: "x").strapAddress == nil)
+    }
+
+    @Test(
+        "--check-config reads the panel script: an unreadable or malformed one is named with its file and line, exit 78",
+        arguments: [
+            (nil as String?, "cannot read"),
+            ("t=0 key 1\nt=1s press 5\n", ":2: unknown action \"press\""),
+            ("# a morning\nt=soon go\n", ":2: expected a time such as t=1000"),
+        ])
+    func panelScriptChecked(script: String?, says: String) throws {
+        let directory = NSTemporaryDirectory() + "recoverydeck-script-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scriptPath = directory + "/presses.txt"
+        if let script { try script.write(toFile: scriptPath, atomically: true, encoding: .utf8) }
+        let path = directory + "/recoverydeck.conf"
+        try """
+        database = \(directory)/recoverydeck.db
+        control_socket = \(directory)/control.sock
+        panel = simulated
+        strap = simulated
+        panel_script = \(scriptPath)
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(DaemonCommandLine.main(["--check-config", "--config", path]) == 78)
+        #expect(DaemonCommandLine.main(["--config", path]) == 78)
+        #expect(throws: DaemonConfiguration.Problem.self) { try DaemonCommandLine.load(path: path, required: true) }
+        do { _ = try DaemonCommandLine.load(path: path, required: true) } catch {
+            #expect(error.description.hasPrefix("\(path):5: panel_script: "), "\(error)")
+            #expect(error.description.contains(scriptPath) && error.description.contains(says), "\(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory + "/recoverydeck.db"), "nothing was touched")
+    }
+
+    @Test("A readable, well-formed panel script passes --check-config")
+    func goodPanelScriptPasses() throws {
+        let directory = NSTemporaryDirectory() + "recoverydeck-script-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "t=0 key 1\nt=1s key # # submit\nt=2s go\n".write(
+            toFile: directory + "/presses.txt", atomically: true, encoding: .utf8)
+        let path = directory + "/recoverydeck.conf"
+        try "panel = simulated\nstrap = simulated\npanel_script = \(directory)/presses.txt\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        #expect(DaemonCommandLine.main(["--check-config", "--config", path]) == 0)
     }
 
     @Test("recoverydeckd exits 78 (EX_CONFIG) on a bad file and 64 on a bad argument, touching nothing")

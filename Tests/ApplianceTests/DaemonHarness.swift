@@ -16,6 +16,8 @@ final class DaemonHarness {
     var configuration: DaemonConfiguration
     var daemon: Daemon!
     var events: [DaemonEvent] = []
+    /// The daemon's log lines (`<priority>message …`), as the journal would keep them.
+    let journal = Journal()
 
     init(start: String = "06:00", edit: (inout DaemonConfiguration) -> Void = { _ in }) throws {
         directory = NSTemporaryDirectory() + "recoverydeck-appliance-" + UUID().uuidString
@@ -40,6 +42,8 @@ final class DaemonHarness {
         var options = Daemon.Options()
         options.handleSignals = false
         options.environment = { _ in nil }
+        let journal = self.journal
+        options.logger = Logger(sink: LogSink { journal.append($0) })
         options.virtualFirstDate = DaemonHarness.today.adding(days: -59)
         daemon = try Daemon(configuration: configuration, options: options)
         daemon.observer = { [unowned self] in events.append($0) }
@@ -97,4 +101,14 @@ final class DaemonHarness {
 
     var sounds: [Sound] { events.compactMap { if case .sound(let s) = $0 { s } else { nil } } }
     var sentences: [String] { events.compactMap { if case .said(let s) = $0 { s } else { nil } } }
+}
+
+/// Log lines collected from a daemon (the sink may be called from any thread).
+final class Journal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [String] = []
+
+    func append(_ line: String) { lock.withLock { collected.append(line) } }
+
+    var lines: [String] { lock.withLock { collected } }
 }

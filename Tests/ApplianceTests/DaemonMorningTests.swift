@@ -152,6 +152,37 @@ struct DaemonMorningTests {
         #expect(h.daemon.panel.display == .dark)
     }
 
+    @Test("`settings --reminder` reaches a running daemon: off stops the blink at day-changed, a time moves it")
+    func reminderSettingFollowsTheStore() throws {
+        let h = try DaemonHarness(start: "06:45")
+        #expect(h.daemon.routine.reminder.isShowing)
+        try h.store.setSetting(.reminderTime, ReminderSetting.off)
+        #expect(try h.request(.dayChanged)["ok"]?.boolValue == true)
+        #expect(!h.daemon.routine.reminder.isShowing)
+        #expect(h.daemon.panel.display == .dark)
+        try h.store.setSetting(.reminderTime, "06:40")
+        #expect(try h.request(.dayChanged)["ok"]?.boolValue == true)
+        #expect(h.daemon.routine.reminder.isShowing)
+        #expect(h.daemon.routine.configuration.reminder.start == MinuteOfDay(hhmm: "06:40"))
+        // A stored time the window never reaches keeps the reminder off and says why; the daemon runs on.
+        try h.store.setSetting(.reminderTime, "11:00")
+        #expect(try h.request(.dayChanged)["ok"]?.boolValue == true)
+        #expect(!h.daemon.routine.reminder.isShowing)
+        #expect(h.journal.lines.contains { $0.hasPrefix("<4>") && $0.contains("11:00") && $0.contains("stays off") })
+        // A restart reads the same: off stays off.
+        try h.store.setSetting(.reminderTime, ReminderSetting.off)
+        try h.launch()
+        #expect(!h.daemon.routine.configuration.reminder.enabled && !h.daemon.routine.reminder.isShowing)
+    }
+
+    @Test("The habit keys follow `settings --habits` without a restart")
+    func habitsFollowTheStore() throws {
+        let h = try DaemonHarness()
+        try h.store.setSetting(.habits, "sauna,alcohol")
+        #expect(try h.request(.dayChanged)["ok"]?.boolValue == true)
+        #expect(h.daemon.routine.configuration.habits == ["sauna", "alcohol"])
+    }
+
     @Test(
         "Control socket: measure refused before the check-in with its sentence; after it, measure starts and watch streams"
     )
@@ -205,6 +236,20 @@ struct DaemonMorningTests {
         _ = try h.store.deleteDay(DaemonHarness.today)
         #expect(try h.request(.dayChanged)["ok"]?.boolValue == true)
         #expect(h.daemon.routine.day.questionnaire == nil)
+    }
+
+    @Test("A failing event loop exits 1 with an error line, so Restart=on-failure applies (systemd.service(5))")
+    func loopFailureIsAFailure() throws {
+        let h = try DaemonHarness()
+        // epoll_wait on a descriptor that is no epoll instance fails (EINVAL): the loop cannot go on.
+        let null = open("/dev/null", O_RDONLY)
+        #expect(null >= 0)
+        let epoll = h.daemon.loop.descriptor.rawValue
+        #expect(dup2(null, epoll) == epoll)
+        close(null)
+        #expect(h.daemon.run() == 1)
+        let failure = h.journal.lines.filter { $0.contains("the event loop failed") }
+        #expect(failure.count == 1 && failure.allSatisfy { $0.hasPrefix("<3>") }, "\(h.journal.lines)")
     }
 
     @Test("Bad control requests get one sentence and change nothing")

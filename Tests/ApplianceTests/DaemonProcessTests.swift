@@ -157,6 +157,29 @@ struct DaemonProcessTests {
         #expect(journal.contains("<4>control socket: refused a peer") && journal.contains("peer.uid=65534"))
     }
 
+    @Test("`recoverydeck settings` tells the running daemon at once: the reminder turned off is off without a restart")
+    func settingsReachTheDaemon() throws {
+        let (dir, config) = try Self.box(speed: 1)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let log = Pipe()
+        let daemon = try Self.start(config, stderr: log)
+        defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
+        let socket = dir + "/control.sock"
+        #expect(Self.waitFor(5) { FileManager.default.fileExists(atPath: socket) })
+        let cli = Process()
+        cli.executableURL = try Self.executable.deletingLastPathComponent().appendingPathComponent("recoverydeck")
+        cli.arguments = ["settings", "--reminder", "off"]
+        cli.environment = ["RECOVERYDECK_DB": dir + "/recoverydeck.db", "RECOVERYDECK_SOCKET": socket, "TZ": "UTC"]
+        cli.standardError = FileHandle.nullDevice
+        try cli.run()
+        cli.waitUntilExit()
+        #expect(cli.terminationStatus == 0)
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        let journal = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(journal.contains("settings changed") && journal.contains("reminder=off"), "\(journal)")
+    }
+
     @Test("SIGTERM mid-session: exit 0, the day as it was (no measurement), the database intact, the socket gone")
     func sigtermMidSession() throws {
         let (dir, config) = try Self.box(speed: 20)

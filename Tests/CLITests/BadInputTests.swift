@@ -110,6 +110,7 @@ struct BadInputTests {
             arguments: ["settings", "--habits", "alcohol,alcohol"], status: 64, says: "--habits names a habit twice."),
         Case(arguments: ["settings", "--habits", ""], status: 64, says: "'' is not a habit name"),
         Case(arguments: ["settings", "--reminder", "25:00"], status: 64, says: "--reminder must be a 24-hour time"),
+        Case(arguments: ["settings", "--reminder", "10:00"], status: 64, says: "is not before the reminder window's end, 10:00"),
         Case(
             arguments: ["settings", "--display-name", "a\u{07}b"], status: 64,
             says: "--display-name cannot hold control characters."),

@@ -147,4 +147,32 @@ struct SessionRoutineTests {
         #expect(box.routine.indication == .fault(.saveFailed))
         #expect(box.routine.day.questionnaire == nil)
     }
+
+    @Test("Settings changed over SSH: off darkens a showing reminder, a new time shows it silently, new habits reach the next entry")
+    func settingsChangeWhileRunning() {
+        var box = Box(buzzer: true)
+        box.minute = MinuteOfDay(hhmm: "06:45")!
+        box.send(.tick)
+        #expect(box.routine.indication == .reminder)
+        let starts = box.log.filter { $0 == .sound(.reminder) }.count
+        #expect(starts == 1)
+        var off = box.routine.configuration.reminder
+        off.enabled = false
+        box.send(.settings(habits: box.routine.configuration.habits, reminder: off))
+        #expect(box.routine.indication == .dark)
+        #expect(box.routine.nextReminderCheck(at: box.now) == nil, "an off reminder wakes nobody")
+        // Back on at 06:40: the blink returns, but today's start already happened, so no second beep.
+        var early = off
+        early.enabled = true
+        early.start = MinuteOfDay(hhmm: "06:40")!
+        box.send(.settings(habits: ["sauna", "alcohol"], reminder: early))
+        #expect(box.routine.indication == .reminder)
+        #expect(box.log.filter { $0 == .sound(.reminder) }.count == 1)
+        // A key starts an entry with the new habit list.
+        box.keys("1")
+        #expect(box.routine.entry?.habits == ["sauna", "alcohol"])
+        // The list changing mid-entry leaves the entry's own chips alone.
+        box.send(.settings(habits: ["late-night"], reminder: early))
+        #expect(box.routine.entry?.habits == ["sauna", "alcohol"])
+    }
 }

@@ -74,6 +74,7 @@ expect=(
     "-rw-r--r-- root/root ./usr/share/man/man5/recoverydeck.conf.5.gz"
     "-rw-r--r-- root/root ./usr/share/man/man8/recoverydeckd.8.gz"
     "-rw-r--r-- root/root ./usr/share/bash-completion/completions/recoverydeck"
+    "-rw-r--r-- root/root ./usr/share/doc/recoverydeck/copyright"
 )
 listing=$(awk '{ print $1, $2, $6 }' <<<"$contents")
 for line in "${expect[@]}"; do
@@ -84,6 +85,14 @@ pass "package $(basename "$deb"): $(grep -c . <<<"$contents") entries, Depends: 
 
 root="$work/extract"
 dpkg-deb -x "$deb" "$root"
+# Debian policy 12.5: a machine-readable copyright file, every Files paragraph with a licence.
+copyright="$root/usr/share/doc/recoverydeck/copyright"
+[ "$(head -1 "$copyright")" = "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/" ] ||
+    fail "the copyright file is not in the copyright-format 1.0"
+files=$(grep -c '^Files:' "$copyright")
+licences=$(awk '/^Files:/ { f = 1 } /^License:/ && f { n++; f = 0 } END { print n + 0 }' "$copyright")
+[ "$files" -ge 1 ] && [ "$files" = "$licences" ] || fail "copyright: $files Files paragraphs, $licences with a License"
+pass "copyright file: $files Files paragraphs, each with its License"
 # 16 KiB pages (Raspberry Pi 5 kernels): every LOAD segment must be aligned to at least 0x4000.
 for exe in recoverydeck recoverydeckd; do
     aligns=$(readelf -lW "$root/usr/bin/$exe" | awk '$1 == "LOAD" { print $NF }')

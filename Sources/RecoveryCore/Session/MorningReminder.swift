@@ -39,7 +39,7 @@ public struct MorningReminder: Hashable, Sendable {
         case recordShown(LocalDate)
     }
 
-    public let schedule: Schedule
+    public private(set) var schedule: Schedule
     /// The last day the reminder started, as kept in the store.
     public private(set) var firedOn: LocalDate?
     /// Whether the blue light should slow-blink now.
@@ -63,6 +63,13 @@ public struct MorningReminder: Hashable, Sendable {
         var actions: [Action] = [.rememberStarted(date), .recordShown(date)]
         if schedule.buzzer { actions.append(.sound(.reminder)) }
         return actions
+    }
+
+    /// Takes a changed schedule (the time or `off` set over SSH). The day it last started is kept, so moving
+    /// the time on a day it already started shows the blink again in the new window but never sounds twice.
+    /// The next `evaluate` brings `isShowing` up to date.
+    public mutating func reschedule(_ schedule: Schedule) {
+        self.schedule = schedule
     }
 
     /// The next local time at which the reminder could change by the clock alone (the window opening

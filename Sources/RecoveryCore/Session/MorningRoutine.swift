@@ -57,6 +57,9 @@ public struct MorningRoutine: Sendable {
         case questionnaireSaved(Questionnaire)
         case questionnaireSaveFailed(String)
         case tick
+        /// The habit list or the reminder changed over SSH. A questionnaire being keyed keeps the habits it
+        /// started with; the next one uses the new list.
+        case settings(habits: [String], reminder: MorningReminder.Schedule)
     }
 
     public enum Action: Hashable, Sendable {
@@ -75,7 +78,7 @@ public struct MorningRoutine: Sendable {
         case declined(MorningSession.Decline)
     }
 
-    public let configuration: Configuration
+    public private(set) var configuration: Configuration
     public private(set) var session: MorningSession
     public private(set) var entry: QuestionnaireEntry?
     public private(set) var reminder: MorningReminder
@@ -152,6 +155,11 @@ public struct MorningRoutine: Sendable {
                 .sound(.fault), .say(MorningFault.saveFailed.sentence),
                 .record(AnalyticsRecord(MorningFault.saveFailed.analyticsEvent, detail: message)),
             ]
+        case .settings(let habits, let schedule):
+            configuration.habits = habits
+            configuration.reminder = schedule
+            reminder.reschedule(schedule)
+            return []
         case .tick:
             var actions = forward(.tick, now)
             if entry != nil, !savingQuestionnaire { actions += entryActions(.tick, now) }

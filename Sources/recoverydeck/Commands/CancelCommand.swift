@@ -7,7 +7,8 @@ struct CancelCommand: Command {
     static let discussion = """
         Stops the session recoverydeckd is running, as the * key does on the panel. Nothing of a
         cancelled session is written: the day stays as it was. A morning already being saved is
-        written whole and cannot be cancelled.
+        written whole and cannot be cancelled. During the readout or a fault code it only clears the
+        panel (exit 0); with nothing on the panel it exits 1.
         """
     static let options: [OptionSpec] = [
         .value(

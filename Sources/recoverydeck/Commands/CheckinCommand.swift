@@ -96,6 +96,7 @@ struct CheckinCommand: Command {
         let summary = SubjectiveItem.allCases.map { "\($0.label) \(scores[$0].value)" }.joined(separator: ", ")
         let mean = Formatting.fixed(scores.mean, digits: 1)
         context.say("\(replacing ? "Replaced" : "Saved") the check-in for \(day.iso): \(summary) (mean \(mean)).")
+        DaemonNudge.storeChanged(context)
     }
 
     private func ask(_ item: SubjectiveItem, _ context: Context) throws -> Int {

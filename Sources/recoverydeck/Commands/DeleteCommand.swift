@@ -44,9 +44,11 @@ struct DeleteCommand: Command {
                 throw CommandError.failure("nothing is stored for \(day.iso); nothing was deleted.")
             }
             context.say("Deleted everything stored for \(day.iso).")
+            DaemonNudge.storeChanged(context)
         } else {
             try store.deleteAll()
             context.say("Deleted all data; the database file \(store.path) was scrubbed.")
+            DaemonNudge.storeChanged(context)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Appliance
 import RecoveryCore
 import Store
 
@@ -9,7 +10,9 @@ struct SettingsCommand: Command {
         Without options, prints every setting. The habit list names the habit tags a check-in may
         carry (the keypad's habit chips and checkin --habit); names are lower-case letters, digits
         and -. The display name is used for "Good morning, NAME"; an empty name removes it. The
-        reminder is the time the blue light starts its slow blink, or off.
+        reminder is the time the blue light starts its slow blink (before the reminder window's end,
+        10:00 unless recoverydeck.conf says otherwise), or off. A running daemon follows a change at
+        once.
         """
     static let options: [OptionSpec] = [
         .value("habits", "NAME,NAME,…", help: "Replace the habit list (1 to 20 names, comma-separated)."),
@@ -29,8 +32,8 @@ struct SettingsCommand: Command {
         }
         displayName = parsed.value("display-name")
         if let text = parsed.value("reminder") {
-            if text == "off" {
-                reminder = .some(nil)
+            if text == ReminderSetting.off {
+                reminder = .some(ReminderSetting.off)
             } else if let time = MinuteOfDay(hhmm: text) {
                 reminder = .some(time.description)
             } else {
@@ -47,6 +50,16 @@ struct SettingsCommand: Command {
                 throw .usage("\(quoted(bad)) is not a habit name (1 to 32 lower-case letters, digits and -).")
             }
             guard Set(habits).count == habits.count else { throw .usage("--habits names a habit twice.") }
+        }
+        if case .some(.some(let text)) = reminder, let time = MinuteOfDay(hhmm: text) {
+            // The daemon never shows a reminder at or after its window's end: such a time would be a silent off.
+            let end = (try? DaemonCommandLine.load(path: DaemonConfiguration.defaultPath, required: false))?
+                .reminderWindowEnd ?? DaemonConfiguration().reminderWindowEnd
+            guard time < end else {
+                throw .usage(
+                    "--reminder \(time) is not before the reminder window's end, \(end) "
+                        + "(reminder_window_end in \(DaemonConfiguration.defaultPath)).")
+            }
         }
         if let displayName {
             guard displayName.count <= 40 else { throw .usage("--display-name is longer than 40 characters.") }
@@ -65,6 +78,7 @@ struct SettingsCommand: Command {
         if !changes.isEmpty {
             try store.setSettings(changes)
             context.say("Saved \(changes.map { $0.0.rawValue }.joined(separator: ", ")).")
+            DaemonNudge.storeChanged(context)
             return
         }
         var all = try store.allSettings()

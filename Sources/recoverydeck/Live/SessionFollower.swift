@@ -71,9 +71,14 @@ struct SessionFollower {
         }
     }
 
-    /// The control socket to use: `--socket`, else `RECOVERYDECK_SOCKET`, else the daemon's default.
+    /// The control socket to use: `--socket`, else `RECOVERYDECK_SOCKET`, else the daemon's default. An empty
+    /// variable counts as unset, as `RECOVERYDECK_DB` does (a shell's `VAR= cmd` is no path).
     static func socketPath(_ option: String?, _ context: Context) -> String {
-        option ?? context.environment("RECOVERYDECK_SOCKET") ?? ControlClient.defaultPath
+        if let option { return option }
+        if let fromEnvironment = context.environment("RECOVERYDECK_SOCKET"), !fromEnvironment.isEmpty {
+            return fromEnvironment
+        }
+        return ControlClient.defaultPath
     }
 
     static func connect(_ path: String) throws(CommandError) -> ControlClient {
