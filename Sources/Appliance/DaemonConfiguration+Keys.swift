@@ -22,32 +22,18 @@ extension DaemonConfiguration {
             choice(
                 "panel", "`gpio` (the real panel) or `simulated` (in-process, driven by the control socket)", \.panel),
             choice("strap", "`bluetooth` (the paired H10) or `simulated` (a seeded virtual strap)", \.strap),
-            ConfigurationKey(
-                name: "adapter", help: "Bluetooth controller `hciN` or its address; empty: the first powered one",
-                apply: { (v, c) throws(ValueError) in
-                    guard v.isEmpty || Controller.index(named: v) != nil || BluetoothAddress(v) != nil else {
-                        throw ValueError(
-                            reason: "use a controller name such as hci0 or its address such as 00:1A:7D:DA:71:13, "
-                                + "not \"\(v)\"")
-                    }
-                    c.adapter = v.isEmpty ? nil : v
-                }, render: { $0.adapter ?? "" }),
-            ConfigurationKey(
-                name: "strap_address", help: "strap address; empty: the one `recoverydeck pair` stored",
-                apply: { (v, c) throws(ValueError) in
-                    guard v.isEmpty || BluetoothAddress(v) != nil else {
-                        throw ValueError(reason: "use a Bluetooth address such as A0:9E:1A:12:34:56, not \"\(v)\"")
-                    }
-                    c.strapAddress = v.isEmpty ? nil : v
-                }, render: { $0.strapAddress ?? "" }),
-            ConfigurationKey(
-                name: "strap_address_type", help: "`public` or `random`; empty: as paired",
-                apply: { (v, c) throws(ValueError) in
-                    guard v.isEmpty || v == "public" || v == "random" else {
-                        throw ValueError(reason: "use public or random")
-                    }
-                    c.strapAddressType = v.isEmpty ? nil : v
-                }, render: { $0.strapAddressType ?? "" }),
+            optionalText(
+                "adapter", "Bluetooth controller `hciN` or its address; empty: the first powered one", \.adapter,
+                use: "a controller name such as hci0 or its address such as 00:1A:7D:DA:71:13"
+            ) { Controller.index(named: $0) != nil || BluetoothAddress($0) != nil },
+            optionalText(
+                "strap_address", "strap address; empty: the one `recoverydeck pair` stored", \.strapAddress,
+                use: "a Bluetooth address such as A0:9E:1A:12:34:56"
+            ) { BluetoothAddress($0) != nil },
+            optionalText(
+                "strap_address_type", "`public` or `random`; empty: as paired", \.strapAddressType,
+                use: "public or random"
+            ) { $0 == "public" || $0 == "random" },
             ConfigurationKey(
                 name: "chip_label", help: "GPIO chip labels to look for, first found wins (never a chip number)",
                 apply: { (v, c) throws(ValueError) in
@@ -172,12 +158,17 @@ extension DaemonConfiguration {
             }, render: { $0[keyPath: path] })
     }
 
+    /// A key whose empty value means nil; a value `valid` refuses is answered with "use \(use)".
     static func optionalText(
-        _ name: String, _ help: String, _ path: WritableKeyPath<DaemonConfiguration, String?>
+        _ name: String, _ help: String, _ path: WritableKeyPath<DaemonConfiguration, String?>, use: String = "",
+        valid: @escaping (String) -> Bool = { _ in true }
     ) -> ConfigurationKey {
         ConfigurationKey(
-            name: name, help: help, apply: { (v, c) throws(ValueError) in c[keyPath: path] = v.isEmpty ? nil : v },
-            render: { $0[keyPath: path] ?? "" })
+            name: name, help: help,
+            apply: { (v, c) throws(ValueError) in
+                guard v.isEmpty || valid(v) else { throw ValueError(reason: "use \(use), not \"\(v)\"") }
+                c[keyPath: path] = v.isEmpty ? nil : v
+            }, render: { $0[keyPath: path] ?? "" })
     }
 
     static func flag(_ name: String, _ help: String, _ path: WritableKeyPath<DaemonConfiguration, Bool>)
