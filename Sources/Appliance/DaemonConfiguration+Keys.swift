@@ -79,16 +79,10 @@ extension DaemonConfiguration {
                     c.habits = names.isEmpty ? nil : names
                 }, render: { $0.habits?.joined(separator: ", ") ?? "" }),
             choice("log_level", "journal verbosity: error, warning, notice, info, debug", \.logLevel),
-            ConfigurationKey(
-                name: "speed",
-                help:
-                    "tests only: session time runs this many times faster; a real strap needs 1 (h10sim --speed N needs N)",
-                apply: { (v, c) throws(ValueError) in
-                    guard let s = Double(v), s >= 1, s <= 1000 else {
-                        throw ValueError(reason: "use a number from 1 to 1000")
-                    }
-                    c.speed = s
-                }, render: { number($0.speed) }),
+            decimal(
+                "speed",
+                "tests only: session time runs this many times faster; a real strap needs 1 (h10sim --speed N needs N)",
+                \.speed, 1...1000, use: "a number from 1 to 1000"),
             choice(
                 "clock", "`system`, or `simulated` (tests: starts at clock_start, moved by the control socket)", \.clock
             ),
@@ -126,22 +120,12 @@ extension DaemonConfiguration {
                     }
                     c.simulatedDropout = (at, span)
                 }, render: { c in c.simulatedDropout.map { "\(number($0.atSeconds)):\(number($0.forSeconds))" } ?? "" }),
-            ConfigurationKey(
-                name: "simulated_artifacts", help: "share of the virtual strap's beats made artifacts (0–0.5)",
-                apply: { (v, c) throws(ValueError) in
-                    guard let p = Double(v), p >= 0, p <= 0.5 else {
-                        throw ValueError(reason: "use a number from 0 to 0.5")
-                    }
-                    c.simulatedArtifacts = p
-                }, render: { number($0.simulatedArtifacts) }),
-            ConfigurationKey(
-                name: "simulated_connect_seconds", help: "how long the virtual strap takes to connect",
-                apply: { (v, c) throws(ValueError) in
-                    guard let s = Double(v), s >= 0, s <= 120 else {
-                        throw ValueError(reason: "use seconds from 0 to 120")
-                    }
-                    c.simulatedConnectSeconds = s
-                }, render: { number($0.simulatedConnectSeconds) }),
+            decimal(
+                "simulated_artifacts", "share of the virtual strap's beats made artifacts (0–0.5)",
+                \.simulatedArtifacts, 0...0.5, use: "a number from 0 to 0.5"),
+            decimal(
+                "simulated_connect_seconds", "how long the virtual strap takes to connect", \.simulatedConnectSeconds,
+                0...120, use: "seconds from 0 to 120"),
             optionalText(
                 "panel_script", "simulated panel: a script of presses (times from the daemon's start)", \.panelScript),
         ]
@@ -169,6 +153,19 @@ extension DaemonConfiguration {
                 guard v.isEmpty || valid(v) else { throw ValueError(reason: "use \(use), not \"\(v)\"") }
                 c[keyPath: path] = v.isEmpty ? nil : v
             }, render: { $0[keyPath: path] ?? "" })
+    }
+
+    /// A number in `range`; anything else is answered with "use \(use)".
+    static func decimal(
+        _ name: String, _ help: String, _ path: WritableKeyPath<DaemonConfiguration, Double>,
+        _ range: ClosedRange<Double>, use: String
+    ) -> ConfigurationKey {
+        ConfigurationKey(
+            name: name, help: help,
+            apply: { (v, c) throws(ValueError) in
+                guard let x = Double(v), range.contains(x) else { throw ValueError(reason: "use \(use)") }
+                c[keyPath: path] = x
+            }, render: { number($0[keyPath: path]) })
     }
 
     static func flag(_ name: String, _ help: String, _ path: WritableKeyPath<DaemonConfiguration, Bool>)

@@ -313,7 +313,7 @@ struct DoctorTests {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let db = dir + "/r.db"
-        FileManager.default.createFile(atPath: db, contents: nil, attributes: [.posixPermissions: 0o600])
+        #expect(FileManager.default.createFile(atPath: db, contents: nil, attributes: [.posixPermissions: 0o600]))
         let f = SystemFacts(environment: { _ in nil }).gather(
             databasePath: db, systemDatabasePath: "/var/lib/recoverydeck/recoverydeck.db")
         #expect(f.database?.integrity == "ok")

@@ -3,15 +3,7 @@
 /// rhythm differs enough to be told apart by ear. Always played once from the moment it is given; the
 /// buzzer is silent after the last step.
 public struct BuzzerPattern: Hashable, Sendable, CustomStringConvertible {
-    public struct Step: Hashable, Sendable {
-        public var on: Bool
-        public var ms: Int
-
-        public init(on: Bool, ms: Int) {
-            self.on = on
-            self.ms = ms
-        }
-    }
+    public typealias Step = PatternStep
 
     public var steps: [Step]
     /// Words for the terminal view and the light table.

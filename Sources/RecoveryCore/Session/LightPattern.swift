@@ -3,15 +3,7 @@
 /// or repeated; after a pattern that does not repeat, the lamp holds `rest`. Pure data: the panel
 /// plays it from the moment it is set, with its own monotonic clock.
 public struct LightPattern: Hashable, Sendable, CustomStringConvertible {
-    public struct Step: Hashable, Sendable {
-        public var on: Bool
-        public var ms: Int
-
-        public init(on: Bool, ms: Int) {
-            self.on = on
-            self.ms = ms
-        }
-    }
+    public typealias Step = PatternStep
 
     public var steps: [Step]
     public var repeats: Bool

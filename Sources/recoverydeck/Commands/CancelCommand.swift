@@ -11,9 +11,7 @@ struct CancelCommand: Command {
         panel (exit 0); with nothing on the panel it exits 1.
         """
     static let options: [OptionSpec] = [
-        .value(
-            "socket", "PATH",
-            help: "The daemon's control socket (default $RECOVERYDECK_SOCKET, else /run/recoverydeck/control.sock).")
+        SessionFollower.socketOption
     ]
 
     let socket: String?

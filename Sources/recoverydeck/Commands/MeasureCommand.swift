@@ -16,9 +16,7 @@ struct MeasureCommand: Command {
         .flag("overwrite", help: "Replace today's measurement (the remeasure confirmation)."),
         .flag("wait", help: "Follow the session until it is saved or ends."),
         .flag("json", help: "With --wait: print each snapshot as a JSON line."),
-        .value(
-            "socket", "PATH",
-            help: "The daemon's control socket (default $RECOVERYDECK_SOCKET, else /run/recoverydeck/control.sock)."),
+        SessionFollower.socketOption,
     ]
 
     let overwrite: Bool

@@ -15,9 +15,7 @@ struct WatchCommand: Command {
     static let options: [OptionSpec] = [
         .flag("json", help: "Print each snapshot as a JSON line."),
         .flag("follow", help: "When idle, wait for the next session instead of exiting."),
-        .value(
-            "socket", "PATH",
-            help: "The daemon's control socket (default $RECOVERYDECK_SOCKET, else /run/recoverydeck/control.sock)."),
+        SessionFollower.socketOption,
     ]
 
     let json: Bool

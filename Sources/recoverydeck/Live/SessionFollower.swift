@@ -71,6 +71,11 @@ struct SessionFollower {
         }
     }
 
+    /// `--socket PATH`, as `measure`, `watch` and `cancel` take it.
+    static let socketOption = OptionSpec.value(
+        "socket", "PATH",
+        help: "The daemon's control socket (default $RECOVERYDECK_SOCKET, else /run/recoverydeck/control.sock).")
+
     /// The control socket to use: `--socket`, else `RECOVERYDECK_SOCKET`, else the daemon's default. An empty
     /// variable counts as unset, as `RECOVERYDECK_DB` does (a shell's `VAR= cmd` is no path).
     static func socketPath(_ option: String?, _ context: Context) -> String {
