@@ -108,6 +108,7 @@ struct PatternTests {
     func replacementAndLateness() throws {
         let (panel, changes) = try recordingPanel()
         try panel.show(OutputPattern(LightPattern.slowBlink), on: .yellow, nowMs: 0)
+        advance(panel, untilMs: 0)
         _ = panel.onDeadline(nowMs: 1220)  // late: the 1000 ms change is handled at 1220
         try panel.show(.off, on: .yellow, nowMs: 1300)
         advance(panel, untilMs: 5_000)
