@@ -128,7 +128,12 @@ extension Daemon {
     func refreshDay(now: Int64) {
         if let changed = changedSettings() { process(changed, now: now) }
         let today = clock.localTime().date
-        guard let context = try? Daemon.dayContext(store, today), context != routine.day else { return }
+        let context: DayContext
+        do { context = try Daemon.dayContext(store, today) } catch {
+            logger.warning("cannot read \(today.iso) from the database: \(error)")
+            return
+        }
+        guard context != routine.day else { return }
         process(.day(context), now: now)
     }
 

@@ -66,11 +66,16 @@ extension Daemon {
     func dispatch(_ fd: FileDescriptor) {
         let now = clock.monotonicMs()
         if fd == timer.descriptor {
-            _ = try? timer.acknowledge()
+            do { _ = try timer.acknowledge() } catch { logger.warning("cannot acknowledge the timer: \(error)") }
             return
         }
         if let signals, fd == signals.descriptor {
-            for info in (try? signals.readPending()) ?? [] { signal(info) }
+            let pending: [SignalInfo]
+            do { pending = try signals.readPending() } catch {
+                logger.warning("cannot read the pending signals: \(error)")
+                return
+            }
+            for info in pending { signal(info) }
             return
         }
         if panel.descriptors.contains(fd) {

@@ -162,6 +162,7 @@ public final class Daemon {
         } catch {
             throw .startup("Cannot listen on the control socket \(configuration.controlSocket): \(error).")
         }
+        for warning in control?.takeWarnings() ?? [] { logger.warning("control socket: \(warning)") }
         do {
             loop = try EventLoop()
             timer = try TimerFD()
@@ -240,6 +241,7 @@ public final class Daemon {
         _ = strap.disconnect()
         strap.close()
         panel.darken(nowMs: clock.monotonicMs())
+        for fault in panel.takeFaults() { logger.warning("panel: \(fault)") }
         panel.close()
         control?.close()
     }
