@@ -1,4 +1,5 @@
 import Platform
+import RecoveryCore
 
 /// The bedside panel (DESIGN §1–2): GO button, 3×4 keypad, traffic light, blue status light and buzzer,
 /// on any `GPIOChip`. It follows the event-loop contract: watch `descriptors`, call `onReadable` when one
@@ -110,7 +111,7 @@ public final class Panel {
     public func show(_ pattern: OutputPattern, on output: PanelOutput, nowMs: Int64) throws(PanelError) {
         guard let channel = outputs[output] else { return }
         channel.pattern = pattern
-        if pattern.steps.isEmpty && pattern.loop.isEmpty {
+        if pattern.isSteady {
             channel.startMs = nowMs
             try advance(output, channel, nowMs: nowMs)
         } else {
@@ -155,8 +156,9 @@ public final class Panel {
     private func advance(_ output: PanelOutput, _ channel: OutputChannel, nowMs: Int64) throws(PanelError) {
         let startMs = channel.startMs ?? nowMs
         channel.startMs = startMs
-        let (on, next) = channel.pattern.state(atElapsedMs: nowMs - startMs)
-        channel.nextChangeMs = next.map { startMs + $0 }
+        let elapsed = nowMs - startMs
+        let on = channel.pattern.isOn(atMs: elapsed)
+        channel.nextChangeMs = channel.pattern.nextChangeMs(after: elapsed).map { startMs + $0 }
         if on != channel.isOn {
             try channel.line.set(high: on)
             channel.isOn = on

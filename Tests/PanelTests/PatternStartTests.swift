@@ -81,22 +81,22 @@ struct PatternStartTests {
         "After a save of 0 to 200 ms the rising triple beep is still 60/120/240 ms on with 120 ms gaps (exact here)",
         arguments: [0, 1, 51, 59, 200] as [Int64])
     func risingTripleAfterSave(saveMs: Int64) throws {
-        let stretches = try playAfterSave(OutputPattern(Sound.complete.pattern), on: .buzzer, saveMs: saveMs)
+        let stretches = try playAfterSave(Sound.complete.pattern, on: .buzzer, saveMs: saveMs)
         #expect(stretches == [60, 120, 120, 120, 240])
     }
 
     @Test("After a 23 ms save the questionnaire's save sound is still 70 on, 80 off, 200 on")
     func savedSoundAfterSave() throws {
-        let stretches = try playAfterSave(OutputPattern(Sound.questionnaireSaved.pattern), on: .buzzer, saveMs: 23)
+        let stretches = try playAfterSave(Sound.questionnaireSaved.pattern, on: .buzzer, saveMs: 23)
         #expect(stretches == [70, 80, 200])
     }
 
     @Test("After a 300 ms save a readout channel's lamp still waits out the blue count and stays lit 3 s")
     func channelLampAfterSave() throws {
         let display = Indication.channel(3, .green).display
-        let green = try playAfterSave(OutputPattern(display.green), on: .green, saveMs: 300)
+        let green = try playAfterSave(display.green, on: .green, saveMs: 300)
         #expect(green == [Int64(Indication.channelShowMs)])
-        let blue = try playAfterSave(OutputPattern(display.blue), on: .blue, saveMs: 300)
+        let blue = try playAfterSave(display.blue, on: .blue, saveMs: 300)
         #expect(blue == [300, 300, 300, 300, 300])
     }
 }

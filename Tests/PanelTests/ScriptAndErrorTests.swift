@@ -99,9 +99,9 @@ struct PanelScriptTests {
                 + sim.drainReadable(nowMs: now)
             {
                 events.append(e)
-                if case .keyPressed = e.event { try sim.panel.play(OutputPattern(BuzzerPattern.short), nowMs: e.atMs) }
+                if case .keyPressed = e.event { try sim.panel.play(BuzzerPattern.short, nowMs: e.atMs) }
                 if e.event == .goReleased(wasLongPress: false) {
-                    try sim.panel.show(OutputPattern(LightPattern.count(1)), on: .blue, nowMs: e.atMs)
+                    try sim.panel.show(LightPattern.count(1), on: .blue, nowMs: e.atMs)
                 }
             }
         }
@@ -247,7 +247,7 @@ struct SimulatedPanelRecordTests {
         while let next = sim.nextDeadlineMs, next <= 300_000 {
             now = next
             for event in sim.onDeadline(nowMs: now) + sim.drainReadable(nowMs: now).map(\.event) {
-                if case .keyPressed = event { try sim.panel.play(OutputPattern(BuzzerPattern.short), nowMs: now) }
+                if case .keyPressed = event { try sim.panel.play(BuzzerPattern.short, nowMs: now) }
             }
         }
         #expect(sim.actions.count == 16 && sim.timeline.count == 16)
