@@ -162,6 +162,13 @@ struct PanelErrorTests {
         #expect(throws: Never.self) { try pins.validate() }
     }
 
+    @Test("A chip with fewer lines than the pin map needs is named with its line count, not as EINVAL")
+    func lineNotOnChip() {
+        #expect(
+            PanelError.lineNotOnChip(offset: 24, role: "green", label: "pinctrl-rp1", lines: 24).description
+                == "GPIO24 (green) is not on GPIO chip \"pinctrl-rp1\", which has 24 lines (0–23).")
+    }
+
     @Test("A GPIO assigned twice or a keypad with the wrong line count is refused in one sentence")
     func invalidPinMaps() {
         var twice = PinMap.standard
