@@ -93,8 +93,8 @@ for consumer in go-button keypad-row1 keypad-col1 red yellow green blue buzzer; 
     grep -q "\"$consumer\"" lines-pi4.txt || fail "no line held by $consumer on the Pi 4 chip"
 done
 
-checkin() { # CHIP
-    for k in 5 6 5 4 6; do key "$1" "$k"; sleep 0.7; done
+checkin() { # CHIP: the first key wakes the questionnaire (DESIGN §1 step 2), then five scores and #
+    for k in 1 5 6 5 4 6; do key "$1" "$k"; sleep 0.7; done
     key "$1" '#'
     sleep 1
 }
