@@ -25,23 +25,6 @@ extension Daemon {
         for warning in control.takeWarnings() { logger.warning("control socket: \(warning)") }
     }
 
-    func watch(_ fd: FileDescriptor) {
-        guard !watched.contains(fd) else { return }
-        do {
-            try loop.register(fd)
-            watched.insert(fd)
-        } catch {
-            logger.warning("cannot watch a control client: \(error)")
-        }
-    }
-
-    /// Registers descriptors that appeared (a new strap link) since the last turn.
-    func syncStrapDescriptors() {
-        guard strap.generation != strapGeneration else { return }
-        strapGeneration = strap.generation
-        for fd in strap.descriptors { watch(fd) }
-    }
-
     func answer(_ request: ControlRequest, from client: FileDescriptor, _ control: ControlServer) -> JSONValue {
         let now = clock.monotonicMs()
         switch request {

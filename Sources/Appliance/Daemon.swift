@@ -48,7 +48,8 @@ public final class Daemon {
         public var handleSignals = true
         /// The virtual strap's person: day 0 (the demo seeds the history of the same person).
         public var virtualFirstDate: LocalDate?
-
+        /// The strap to use instead of the one the configuration names (tests hand in their own).
+        public var strap: (any StrapSource)?
         public init() {}
     }
 
@@ -81,7 +82,10 @@ public final class Daemon {
     var lastStatus = ""
     var changed = false
     var watched: Set<FileDescriptor> = []
-    var strapGeneration = 0
+    /// The strap's descriptors as registered, and the strap's `generation` they belong to (none yet: the
+    /// first sync registers whatever the strap starts with, such as its management socket).
+    var strapWatched: Set<FileDescriptor> = []
+    var strapGeneration: Int?
     /// The reminder's next look, as last armed.
     var reminderDueMs: Int64?
     /// READY=1 was sent; STATUS follows changes from then on.
@@ -137,6 +141,8 @@ public final class Daemon {
         }
 
         switch configuration.strap {
+        case _ where options.strap != nil:
+            strap = options.strap!
         case .simulated:
             var strapOptions = VirtualStrap.Options()
             strapOptions.seed = configuration.simulatedSeed
