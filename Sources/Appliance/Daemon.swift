@@ -1,3 +1,4 @@
+import BlueZ
 import Panel
 import Platform
 import RecoveryCore
@@ -50,6 +51,11 @@ public final class Daemon {
         public var virtualFirstDate: LocalDate?
         /// The strap to use instead of the one the configuration names (tests hand in their own).
         public var strap: (any StrapSource)?
+        /// Opens the Bluetooth management socket (tests hand in a stand-in for the kernel's).
+        public var openManagement: () throws(BlueZError) -> ManagementSocket = { () throws(BlueZError) in
+            try ManagementSocket()
+        }
+
         public init() {}
     }
 
@@ -158,7 +164,9 @@ public final class Daemon {
             strap = VirtualStrap(options: strapOptions, today: { clock.localTime().date })
         case .bluetooth:
             // Its refusal keeps its own exit status: a bad `adapter` is a configuration error (78).
-            strap = try BluetoothStrap(configuration: configuration, store: store, logger: logger)
+            strap = try BluetoothStrap(
+                configuration: configuration, store: store, logger: logger, nowMs: clock.monotonicMs(),
+                openManagement: options.openManagement)
         }
 
         do {

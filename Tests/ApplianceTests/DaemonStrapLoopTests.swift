@@ -4,6 +4,7 @@ import Store
 import Testing
 
 @testable import Appliance
+@testable import BlueZ
 @testable import RecoveryCore
 
 #if canImport(Glibc)
@@ -13,6 +14,43 @@ import Testing
 /// The loop around the strap: connecting never stops it from answering, and a link replaced by a re-pair
 /// leaves no descriptor number behind (DESIGN §4: one thread, one epoll loop that never blocks for long).
 @Suite struct DaemonStrapLoopTests {
+    /// A management socket whose kernel end never answers: finding the controller must not hold the
+    /// loop, and the session ends with the adapter's sentence once the answer is overdue.
+    @Test func aSilentManagementSocketDoesNotHoldTheLoop() throws {
+        var kernelEnd: FileDescriptor?
+        let harness = try DaemonHarness(
+            edit: {
+                $0.strap = .bluetooth
+                $0.strapAddress = "A0:9E:1A:00:00:01"
+                $0.strapAddressType = "public"
+            },
+            options: {
+                $0.openManagement = { () throws(BlueZError) in
+                    var pair: [CInt] = [-1, -1]
+                    let made = socketpair(
+                        AF_UNIX, CInt(SOCK_SEQPACKET.rawValue) | CInt(SOCK_NONBLOCK.rawValue), 0, &pair)
+                    precondition(made == 0, "socketpair failed")
+                    kernelEnd = FileDescriptor(rawValue: pair[1])
+                    return ManagementSocket(descriptor: FileDescriptor(rawValue: pair[0]))
+                }
+            })
+        defer { kernelEnd?.close() }
+        #expect(kernelEnd != nil)
+        // Today's questionnaire first: a morning starts only after it.
+        harness.keyQuestionnaire()
+
+        // The measure request is answered while the controller is still being asked for, and so is the
+        // next one: the session waits on the strap, it has not failed.
+        let measured = try harness.request(.measure(overwrite: false))
+        #expect(measured["phase"]?.stringValue == "connecting")
+        let status = try harness.request(.status)
+        #expect(status["snapshot"]?["phase"]?.stringValue == "connecting")
+
+        // The timers kept running: the unanswered exchange times out and the session ends with the fault.
+        #expect(harness.run(limit: 10_000) { harness.daemon.routine.session.fault != nil })
+        #expect(harness.journal.lines.contains { $0.contains("did not answer Read Controller Index List") })
+    }
+
     /// A re-pair replaces the strap's link; the old link's descriptor number is free again, and a control
     /// client that gets it must be watched and answered.
     @Test func aControlClientOnTheOldStrapNumberIsAnswered() throws {
