@@ -30,7 +30,7 @@ extension Daemon {
         switch request {
         case .measure(let overwrite):
             refreshDay(now: now)
-            let actions = process(.measure(overwrite: overwrite), now: now)
+            let actions = process(.session(.measure(overwrite: overwrite)), now: now)
             publish(now: clock.monotonicMs())
             if let decline = actions.lazy.compactMap({ if case .declined(let d) = $0 { d } else { nil } }).first {
                 return ControlRefusal(code: decline.rawValue, message: decline.sentence).json
@@ -39,7 +39,7 @@ extension Daemon {
         case .cancel:
             let before = routine.session.phase
             let measuring = routine.session.isMeasuring
-            let actions = process(.cancel, now: now)
+            let actions = process(.session(.cancel), now: now)
             publish(now: clock.monotonicMs())
             if let decline = actions.lazy.compactMap({ if case .declined(let d) = $0 { d } else { nil } }).first {
                 return ControlRefusal(code: decline.rawValue, message: decline.sentence).json

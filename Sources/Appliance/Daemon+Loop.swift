@@ -141,12 +141,12 @@ extension Daemon {
                 did = true
             }
             if let due = routine.nextDeadlineMs, due <= now {
-                process(.tick, now: now)
+                process(.session(.tick), now: now)
                 did = true
             }
             if let due = reminderDueMs, due <= now {
                 // The window opened or closed (or an hour passed): look again, and aim at the next change.
-                process(.tick, now: now)
+                process(.session(.tick), now: now)
                 reminderDueMs = reminderDeadlineMs()
                 did = true
             }

@@ -220,7 +220,7 @@ public final class Daemon {
     /// Tells the service manager the daemon is ready and shows the panel's first state.
     public func start() {
         let now = clock.monotonicMs()
-        process(.tick, now: now)
+        process(.session(.tick), now: now)
         syncStrapDescriptors()
         publish(now: now)
         if let interval = watchdogIntervalRealMs { nextWatchdogRealMs = SystemClock.monotonicMs() + interval }

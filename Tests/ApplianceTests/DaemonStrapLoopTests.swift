@@ -76,7 +76,7 @@ import Testing
         }
 
         // The re-pair: the session connects, the strap makes a new link and closes the old one.
-        harness.daemon.process(.measure(overwrite: false), now: harness.daemon.clock.monotonicMs())
+        harness.daemon.process(.session(.measure(overwrite: false)), now: harness.daemon.clock.monotonicMs())
         #expect(strap.generation == 2)
         #expect(!strap.descriptors.contains(old))
         #expect(!harness.daemon.watched.contains(old))
