@@ -65,7 +65,7 @@ public enum CSVHistory {
             (order, choice) = (given, .given)
         } else {
             (order, choice) = try DateOrder.detect(
-                rows.map { ($0.line, $0.date) }, yearFirstDefault: format.yearFirstDefault, file: file)
+                rows.map { ($0.line, $0.fields[index[.date]!].trimmed, $0.date) }, yearFirstDefault: format.yearFirstDefault, file: file)
         }
 
         var mornings: [ImportedMorning] = []

@@ -102,19 +102,19 @@ extension DateOrder {
     /// The one order under which every date is a real day. When several fit, a date whose middle or first
     /// part is above 12 rules orders out; when none does, `yearFirstDefault` for year-first dates, and a
     /// refusal for day-first ones (DD/MM and MM/DD are equally common).
-    static func detect(_ cells: [(line: Int, cell: DateCell)], yearFirstDefault: DateOrder, file: String)
+    static func detect(_ cells: [(line: Int, text: String, cell: DateCell)], yearFirstDefault: DateOrder, file: String)
         throws(ImportError) -> (DateOrder, DateOrderChoice)
     {
         guard let first = cells.first else { return (yearFirstDefault, .assumed) }
         let family: [DateOrder] = first.cell.yearFirst ? [.ymd, .ydm] : [.dmy, .mdy]
         var fitting = family
         var decider = 0
-        for (line, cell) in cells {
+        for (line, text, cell) in cells {
             let before = fitting.count
             fitting.removeAll { $0.date(cell.parts) == nil }
-            if fitting.isEmpty {
-                let text = cell.parts.map(String.init).joined(separator: "-")
-                throw ImportError.line(file, line, "\"\(text)\" is not a date in the order the other lines use.")
+            if fitting.isEmpty || cell.yearFirst != first.cell.yearFirst {
+                let orders = family.map(\.rawValue).joined(separator: " or ")
+                throw ImportError.line(file, line, "\"\(text)\" is not a real day written \(orders) as the file's dates are.")
             }
             if fitting.count < before, decider == 0 { decider = line }
         }
