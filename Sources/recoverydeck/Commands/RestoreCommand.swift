@@ -75,7 +75,9 @@ struct RestoreCommand: Command {
     }
 }
 
-/// A running daemon, told to stop writing while the database is rewritten. No daemon: nothing to pause.
+/// A running daemon, told to start and save no morning while the database is rewritten
+/// (`ControlRequest.pauseWrites`); the pause ends with `resume()` or when this process's connection closes.
+/// No daemon answering: nothing to pause.
 final class DaemonWrites {
     private let client: ControlClient
 
@@ -84,19 +86,17 @@ final class DaemonWrites {
     /// Refuses with a sentence while a morning session runs; nil when no daemon answers.
     static func pause(_ socketPath: String) throws(CommandError) -> DaemonWrites? {
         guard let client = try? ControlClient(path: socketPath),
-            let reply = try? client.send(.status, timeoutMs: 2000)
+            let reply = try? client.send(.pauseWrites, timeoutMs: 2000)
         else { return nil }
-        let phase = reply["snapshot"]?["phase"]?.stringValue ?? "idle"
-        if !["idle", "readout", "showingFault"].contains(phase) {
-            throw .failure(
-                "a morning session is running on the box (\(phase)); restore when it is over, or stop it with "
-                    + "`recoverydeck cancel`. Nothing was restored.")
+        guard reply["ok"]?.boolValue == true else {
+            let why = reply["message"]?.stringValue ?? "recoverydeckd refused to pause."
+            throw .failure("recoverydeckd: \(why) Nothing was restored.")
         }
         return DaemonWrites(client)
     }
 
-    /// Lets the daemon write again and read the restored day.
+    /// Lets the daemon write again; it reads the restored day and settings.
     func resume() {
-        _ = try? client.send(.dayChanged, timeoutMs: 1000)
+        _ = try? client.send(.resumeWrites, timeoutMs: 2000)
     }
 }
