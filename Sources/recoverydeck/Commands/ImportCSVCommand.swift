@@ -79,11 +79,35 @@ struct CSVImportOptions {
     }
 }
 
-/// `recoverydeck import elitehrv`: Elite HRV's readings export, its morning readiness readings.
-struct ImportEliteHRVCommand: Command {
-    static let name = "import elitehrv"
+/// An app whose CSV export has a preset: its command's words and help, and how to read the file.
+protocol CSVPreset {
+    static var member: String { get }
+    static var summary: String { get }
+    static var discussion: String { get }
+    static var fileHelp: String { get }
+    static var format: CSVFormat { get }
+}
+
+/// `recoverydeck import elitehrv|hrv4training FILE`: `import csv` with the app's map and habits built in.
+struct ImportPresetCommand<Preset: CSVPreset>: Command {
+    static var name: String { "import " + Preset.member }
+    static var summary: String { Preset.summary }
+    static var synopsis: String? { "FILE [--date-format ORDER] [--dry-run] [--force]" }
+    static var discussion: String { Preset.discussion }
+    static var options: [OptionSpec] { CSVImportOptions.specs }
+    static var arguments: [ArgumentSpec] { [ArgumentSpec("FILE", help: Preset.fileHelp)] }
+
+    var common: CSVImportOptions
+
+    init(_ parsed: ParsedArguments) throws(CommandError) { common = try CSVImportOptions(parsed) }
+
+    func run(_ context: Context) throws { try common.run(Preset.format, context) }
+}
+
+/// Elite HRV's readings export, its morning readiness readings.
+enum EliteHRVPreset: CSVPreset {
+    static let member = "elitehrv"
     static let summary = "Import past mornings from Elite HRV's readings CSV export."
-    static let synopsis: String? = "FILE [--date-format ORDER] [--dry-run] [--force]"
     static let discussion = """
         Reads the readings export (Date Time Start, Type, HR, HRV, Rmssd, …, with or without Tags,
         Notes and Value 1 to 3 after Duration). Morning readiness readings are the mornings: Rmssd
@@ -93,21 +117,14 @@ struct ImportEliteHRVCommand: Command {
 
         Days are kept, replaced and refused as by `import csv`.
         """
-    static let options = CSVImportOptions.specs
-    static let arguments = [ArgumentSpec("FILE", help: "Elite HRV's readings CSV.")]
-
-    var common: CSVImportOptions
-
-    init(_ parsed: ParsedArguments) throws(CommandError) { common = try CSVImportOptions(parsed) }
-
-    func run(_ context: Context) throws { try common.run(.eliteHRV, context) }
+    static let fileHelp = "Elite HRV's readings CSV."
+    static var format: CSVFormat { .eliteHRV }
 }
 
-/// `recoverydeck import hrv4training`: HRV4Training's measurements export.
-struct ImportHRV4TrainingCommand: Command {
-    static let name = "import hrv4training"
+/// HRV4Training's measurements export.
+enum HRV4TrainingPreset: CSVPreset {
+    static let member = "hrv4training"
     static let summary = "Import past mornings from HRV4Training's CSV export."
-    static let synopsis: String? = "FILE [--date-format ORDER] [--dry-run] [--force]"
     static let discussion = """
         Reads the export as the app writes it: spaces before the column names, a blank second line,
         rows ending in a comma, and dates written YYYY-DD-MM by the Android app (detected from the
@@ -118,12 +135,6 @@ struct ImportHRV4TrainingCommand: Command {
 
         Days are kept, replaced and refused as by `import csv`.
         """
-    static let options = CSVImportOptions.specs
-    static let arguments = [ArgumentSpec("FILE", help: "HRV4Training's CSV export.")]
-
-    var common: CSVImportOptions
-
-    init(_ parsed: ParsedArguments) throws(CommandError) { common = try CSVImportOptions(parsed) }
-
-    func run(_ context: Context) throws { try common.run(.hrv4Training, context) }
+    static let fileHelp = "HRV4Training's CSV export."
+    static var format: CSVFormat { .hrv4Training }
 }
