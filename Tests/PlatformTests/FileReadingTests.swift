@@ -55,7 +55,8 @@ struct FileReadingTests {
     func sizeZeroFiles() throws {
         var info = stat()
         #expect(stat("/proc/self/status", &info) == 0 && info.st_size == 0, "the premise: /proc reports size 0")
-        let status = String(decoding: try FileDescriptor.readContents(atPath: "/proc/self/status", limit: 1 << 20), as: UTF8.self)
+        let status = String(
+            decoding: try FileDescriptor.readContents(atPath: "/proc/self/status", limit: 1 << 20), as: UTF8.self)
         #expect(status.hasPrefix("Name:"))
         #expect(status.contains("\nPid:\t\(getpid())\n"))
 
@@ -101,7 +102,9 @@ struct FileReadingTests {
         try #require(started == 0)
         let reader = FileDescriptor(rawValue: fds[0])
         defer { reader.close() }
-        let result = Result { () throws(FileReadError) -> [UInt8] in try reader.readToEnd(limit: 100, name: "the pipe") }
+        let result = Result { () throws(FileReadError) -> [UInt8] in
+            try reader.readToEnd(limit: 100, name: "the pipe")
+        }
         pthread_join(interrupter, nil)
         #expect(try result.get() == Array("done".utf8))
     }
@@ -131,7 +134,9 @@ private struct TemporaryFolder {
     func remove() {
         guard let dir = opendir(path) else { return }
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name != ".", name != ".." { unlink(path + "/" + name) }
         }
         closedir(dir)

@@ -12,7 +12,9 @@ enum Files {
     /// The bytes of `path`, or of standard input for `-`.
     static func read(_ path: String) throws(CommandError) -> [UInt8] {
         do {
-            if path == "-" { return try FileDescriptor.standardInput.readToEnd(limit: maximumBytes, name: "standard input") }
+            if path == "-" {
+                return try FileDescriptor.standardInput.readToEnd(limit: maximumBytes, name: "standard input")
+            }
             return try FileDescriptor.readContents(atPath: path, limit: maximumBytes)
         } catch {
             throw .failure(error.description)
