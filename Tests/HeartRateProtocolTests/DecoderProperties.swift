@@ -58,9 +58,10 @@ struct PrefixPropertyTests {
             return b.count
         }
         #expect(
-            prefixInconsistencies(input, decode: counts, encode: { [UInt8](repeating: 0, count: $0 == 1 ? 2 : $0) }) == [
-                "prefix of 1 bytes re-encodes to something else"
-            ])
+            prefixInconsistencies(input, decode: counts, encode: { [UInt8](repeating: 0, count: $0 == 1 ? 2 : $0) })
+                == [
+                    "prefix of 1 bytes re-encodes to something else"
+                ])
     }
 }
 
