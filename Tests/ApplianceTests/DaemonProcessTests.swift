@@ -180,7 +180,8 @@ struct DaemonProcessTests {
         #expect(journal.contains("settings changed") && journal.contains("reminder=off"), "\(journal)")
     }
 
-    @Test("`recoverydeck restore` with the daemon running: refused mid-session, done between sessions with writes paused")
+    @Test(
+        "`recoverydeck restore` with the daemon running: refused mid-session, done between sessions with writes paused")
     func restoreCoordinatesWithTheDaemon() throws {
         let (dir, config) = try Self.box(speed: 1, extra: "log_level = info")
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -205,12 +206,15 @@ struct DaemonProcessTests {
             cli.standardError = err
             try cli.run()
             cli.waitUntilExit()
-            return (cli.terminationStatus, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            return (
+                cli.terminationStatus, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            )
         }
         #expect(try ControlClient(path: socket).send(.measure(overwrite: false))["ok"]?.boolValue == true)
         let (refusedStatus, refused) = try restore()
         #expect(refusedStatus == 1)
-        #expect(refused.contains("A morning session is running") && refused.contains("Nothing was restored."), "\(refused)")
+        #expect(
+            refused.contains("A morning session is running") && refused.contains("Nothing was restored."), "\(refused)")
         #expect(try store.questionnaire(on: today) != nil, "the refused restore changed the database")
         #expect(try ControlClient(path: socket).send(.cancel)["ok"]?.boolValue == true)
         let (status, said) = try restore()

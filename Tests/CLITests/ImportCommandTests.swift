@@ -159,9 +159,14 @@ struct ImportCommandTests {
         #expect(dry.stderr.contains("Left out: \"Steps\": --map names no field for it."), "\(dry.stderr)")
         let real = try cli.run(["import", "csv", file, "--map", map])
         #expect(real.status == 0 && real.stderr.contains("Came across: lying_hr"), "\(real.stderr)")
-        #expect(try cli.run(["checkin", "--now", "2026-03-03T07:00", "--fatigue", "4", "--mood", "4", "--soreness", "4",
-            "--stress", "4", "--sleep", "4"]).status == 0)
+        #expect(
+            try cli.run([
+                "checkin", "--now", "2026-03-03T07:00", "--fatigue", "4", "--mood", "4", "--soreness", "4",
+                "--stress", "4", "--sleep", "4",
+            ]).status == 0)
         let history = try cli.run(["history", "--days", "3", "--now", "2026-03-03T08:00", "--json"])
-        #expect(history.stdout.contains("\"lyingHR\":52") || history.stdout.contains("\"lyingHR\": 52"), "\(history.stdout)")
+        #expect(
+            history.stdout.contains("\"lyingHR\":52") || history.stdout.contains("\"lyingHR\": 52"), "\(history.stdout)"
+        )
     }
 }
