@@ -42,7 +42,8 @@ struct HistoryPresetTests {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    @Test("HRV4Training: spaced 64-column header, blank second line, YYYY-DD-MM, 0.0 as no measurement, trailing commas")
+    @Test(
+        "HRV4Training: spaced 64-column header, blank second line, YYYY-DD-MM, 0.0 as no measurement, trailing commas")
     func hrv4Training() throws {
         let text = Self.hrv4TrainingFile(rows: [
             ("2026-01-03", "52.0", "61.5", true),
@@ -87,13 +88,19 @@ struct HistoryPresetTests {
 
     /// Elite HRV's readings export, newest first as the app lists them: readiness readings and others.
     static func eliteFile(newer: Bool) -> String {
-        let tail = newer ? [",\"coffee,late\",\"slept well, \"\"finally\"\"\",,,", ",,,,,", ",,,,,", ",,,,,"] : ["", "", "", ""]
+        let tail =
+            newer
+            ? [",\"coffee,late\",\"slept well, \"\"finally\"\"\",,,", ",,,,,", ",,,,,", ",,,,,"] : ["", "", "", ""]
         return [
             newer ? eliteNewHeader : eliteOldHeader,
-            "2026-03-02 19:00:00,2026-03-02 19:05:00,meditation,60,60.0,,40.2,3.7,50,10,9,1500,700,600,1.1,300" + tail[1],
-            "2026-03-02 06:41:10,2026-03-02 06:43:10,readiness,53,71.2,7,60.5,4.1,70,20,18,2000,800,900,0.9,120" + tail[0],
-            "2026-03-01 06:50:00,2026-03-01 06:52:00,readiness,55,68.0,6,55.0,4.0,62,18,16,1900,780,850,0.9,120" + tail[2],
-            "2026-03-01 06:30:00,2026-03-01 06:32:00,Readiness,54,69.0,6,57.0,4.0,62,18,16,1900,780,850,0.9,120" + tail[3],
+            "2026-03-02 19:00:00,2026-03-02 19:05:00,meditation,60,60.0,,40.2,3.7,50,10,9,1500,700,600,1.1,300"
+                + tail[1],
+            "2026-03-02 06:41:10,2026-03-02 06:43:10,readiness,53,71.2,7,60.5,4.1,70,20,18,2000,800,900,0.9,120"
+                + tail[0],
+            "2026-03-01 06:50:00,2026-03-01 06:52:00,readiness,55,68.0,6,55.0,4.0,62,18,16,1900,780,850,0.9,120"
+                + tail[2],
+            "2026-03-01 06:30:00,2026-03-01 06:32:00,Readiness,54,69.0,6,57.0,4.0,62,18,16,1900,780,850,0.9,120"
+                + tail[3],
         ].joined(separator: "\r\n") + "\r\n"
     }
 
@@ -131,7 +138,8 @@ struct HistoryPresetTests {
         #expect(result.mornings.map(\.lyingHRBpm) == [52, 51, 50])
         // A non-empty field past the header is still refused.
         #expect(
-            failure("Date,rMSSD\n2026-03-01,55,,7\n", CSVFormat(name: "csv", map: try ColumnMap("date=Date,rmssd=rMSSD")))
+            failure(
+                "Date,rMSSD\n2026-03-01,55,,7\n", CSVFormat(name: "csv", map: try ColumnMap("date=Date,rmssd=rMSSD")))
                 == "x.csv line 2: 4 fields where the header has 2.")
     }
 
@@ -146,13 +154,15 @@ struct HistoryPresetTests {
         #expect(monthFirst.mornings[0].startMinute == MinuteOfDay(hour: 6, minute: 40))
         #expect(
             failure("Date,rMSSD\n03/02/2026,50\n04/02/2026,51\n", CSVFormat(name: "csv", map: map))
-                == "x.csv: every date fits both DD-MM-YYYY and MM-DD-YYYY; give --date-format DD/MM/YYYY or MM/DD/YYYY.")
+                == "x.csv: every date fits both DD-MM-YYYY and MM-DD-YYYY; give --date-format DD/MM/YYYY or MM/DD/YYYY."
+        )
         let given = try read(
             "Date,rMSSD\n03.02.2026,50\n04.02.2026,51\n", CSVFormat(name: "csv", map: map, dateOrder: .dmy))
         #expect(given.mornings.map(\.date.iso) == ["2026-02-03", "2026-02-04"])
         #expect(
             failure("Date,rMSSD\n2026-01-13,50\n2026-13-01,51\n", CSVFormat(name: "csv", map: map))
-                == "x.csv line 3: \"2026-13-01\" is not a real day written YYYY-MM-DD or YYYY-DD-MM as the file's dates are.")
+                == "x.csv line 3: \"2026-13-01\" is not a real day written YYYY-MM-DD or YYYY-DD-MM as the file's dates are."
+        )
         #expect(throws: ImportError.self) { _ = try DateOrder(option: "YYYY/13/DD") }
         #expect(try DateOrder(option: "dd/mm/yyyy") == .dmy)
     }
@@ -162,7 +172,8 @@ struct HistoryPresetTests {
         let format = CSVFormat(name: "csv", map: try ColumnMap("date=Date,rmssd=rMSSD"))
         #expect(
             failure("Date,rMSSD\n2026-03-01,50\n2026-07-01,51\n", format)
-                == "x.csv line 3: 2026-07-01 is after today (2026-06-30); a morning cannot be recorded before it happens.")
+                == "x.csv line 3: 2026-07-01 is after today (2026-06-30); a morning cannot be recorded before it happens."
+        )
         #expect(
             failure("Date,rMSSD\n0001-01-01,50\n", format)
                 == "x.csv line 2: 0001-01-01 is before 2000-01-01; the date or the clock is wrong.")

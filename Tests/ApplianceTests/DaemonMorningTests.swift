@@ -183,7 +183,8 @@ struct DaemonMorningTests {
         #expect(h.daemon.routine.configuration.habits == ["sauna", "alcohol"])
     }
 
-    @Test("A restore's pause: no morning starts (GO or measure) until it resumes or its client goes; refused mid-session")
+    @Test(
+        "A restore's pause: no morning starts (GO or measure) until it resumes or its client goes; refused mid-session")
     func pauseWritesForRestore() throws {
         let h = try DaemonHarness()
         h.keyQuestionnaire()

@@ -146,4 +146,27 @@ struct ImportCommandTests {
         #expect(try cli.run(["import", "rr"]).status == 64)
         #expect(!FileManager.default.fileExists(atPath: cli.databasePath))
     }
+
+    @Test("lying HR alone comes across and shows in history; the dry run and the import say what came and what did not")
+    func lyingHRAloneAndTheReport() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let file = try write(" Date , Resting HR ,Steps,\n2026-03-01,52,8000,\n2026-03-02,53,,\n", "rhr.csv", in: cli)
+        let map = "date=Date,lying_hr=Resting HR"
+        let dry = try cli.run(["import", "csv", file, "--map", map, "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stderr.contains("Came across: lying_hr from \"Resting HR\" (2 mornings)."), "\(dry.stderr)")
+        #expect(dry.stderr.contains("Left out: \"Steps\": --map names no field for it."), "\(dry.stderr)")
+        let real = try cli.run(["import", "csv", file, "--map", map])
+        #expect(real.status == 0 && real.stderr.contains("Came across: lying_hr"), "\(real.stderr)")
+        #expect(
+            try cli.run([
+                "checkin", "--now", "2026-03-03T07:00", "--fatigue", "4", "--mood", "4", "--soreness", "4",
+                "--stress", "4", "--sleep", "4",
+            ]).status == 0)
+        let history = try cli.run(["history", "--days", "3", "--now", "2026-03-03T08:00", "--json"])
+        #expect(
+            history.stdout.contains("\"lyingHR\":52") || history.stdout.contains("\"lyingHR\": 52"), "\(history.stdout)"
+        )
+    }
 }

@@ -112,7 +112,8 @@ struct RestoreCommandTests {
                 to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
             let outcome = try cli.run(["import", "rr", folder.path])
             #expect(outcome.status == 1)
-            #expect(outcome.stderr.contains(name) && outcome.stderr.contains("Nothing was imported."), "\(outcome.stderr)")
+            #expect(
+                outcome.stderr.contains(name) && outcome.stderr.contains("Nothing was imported."), "\(outcome.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: cli.databasePath))
     }

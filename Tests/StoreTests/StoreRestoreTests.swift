@@ -14,7 +14,8 @@ struct StoreRestoreTests {
         try store.setSetting(.strapAddress, "A0:9E:1A:12:34:56")
         try store.setSetting(.strapAddressType, "public")
         try store.setSetting(.reminderTime, "06:45")
-        try store.saveQuestionnaire(Fixture.questionnaire(Fixture.day.adding(days: 3), habits: ["sauna"]), recordedAt: 20)
+        try store.saveQuestionnaire(
+            Fixture.questionnaire(Fixture.day.adding(days: 3), habits: ["sauna"]), recordedAt: 20)
         return store
     }
 

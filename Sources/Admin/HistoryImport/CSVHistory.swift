@@ -55,7 +55,8 @@ public enum CSVHistory {
             }
             guard let cell = DateCell(dateText) else {
                 throw ImportError.line(
-                    file, n, "\"\(dateText)\" is not a date (YYYY-MM-DD or --date-format's order, optionally with a time).")
+                    file, n,
+                    "\"\(dateText)\" is not a date (YYYY-MM-DD or --date-format's order, optionally with a time).")
             }
             rows.append((n, fields, cell))
         }
@@ -65,7 +66,8 @@ public enum CSVHistory {
             (order, choice) = (given, .given)
         } else {
             (order, choice) = try DateOrder.detect(
-                rows.map { ($0.line, $0.fields[index[.date]!].trimmed, $0.date) }, yearFirstDefault: format.yearFirstDefault, file: file)
+                rows.map { ($0.line, $0.fields[index[.date]!].trimmed, $0.date) },
+                yearFirstDefault: format.yearFirstDefault, file: file)
         }
 
         var mornings: [ImportedMorning] = []
@@ -124,8 +126,9 @@ public enum CSVHistory {
                 }
                 morning.scores = s
             }
-            guard morning.rmssdMs != nil || morning.orthostatic != nil || morning.lyingHRBpm != nil
-                || morning.scores != nil
+            guard
+                morning.rmssdMs != nil || morning.orthostatic != nil || morning.lyingHRBpm != nil
+                    || morning.scores != nil
             else {
                 if format.skipEmptyRows {
                     emptyRows += 1
@@ -186,16 +189,19 @@ public enum CSVHistory {
             let kinds = otherTypes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             let total = otherTypes.values.reduce(0, +)
             report.rowsLeftOut.append(
-                "\(total) row\(total == 1 ? "" : "s") whose \(filter.column) is not \(filter.value) (\(kinds)): \(filter.why)")
+                "\(total) row\(total == 1 ? "" : "s") whose \(filter.column) is not \(filter.value) (\(kinds)): \(filter.why)"
+            )
         }
         if emptyRows > 0 {
             let zeros = format.zeroMeansMissing.isEmpty ? "" : ", 0 counting as not measured"
             report.rowsLeftOut.append(
-                "\(emptyRows) row\(emptyRows == 1 ? "" : "s") without a measurement (no value in the columns read\(zeros))")
+                "\(emptyRows) row\(emptyRows == 1 ? "" : "s") without a measurement (no value in the columns read\(zeros))"
+            )
         }
         if laterReadings > 0 {
             report.rowsLeftOut.append(
-                "\(laterReadings) later reading\(laterReadings == 1 ? "" : "s") of a day already read: the day's first reading is the morning")
+                "\(laterReadings) later reading\(laterReadings == 1 ? "" : "s") of a day already read: the day's first reading is the morning"
+            )
         }
         return Result(mornings: mornings, report: report)
     }

@@ -114,7 +114,8 @@ extension DateOrder {
             fitting.removeAll { $0.date(cell.parts) == nil }
             if fitting.isEmpty || cell.yearFirst != first.cell.yearFirst {
                 let orders = family.map(\.rawValue).joined(separator: " or ")
-                throw ImportError.line(file, line, "\"\(text)\" is not a real day written \(orders) as the file's dates are.")
+                throw ImportError.line(
+                    file, line, "\"\(text)\" is not a real day written \(orders) as the file's dates are.")
             }
             if fitting.count < before, decider == 0 { decider = line }
         }

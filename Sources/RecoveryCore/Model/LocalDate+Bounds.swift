@@ -8,7 +8,9 @@ extension LocalDate {
     /// after today (it has not happened; a future check-in would open tomorrow's gate), none before
     /// `earliestMorning`.
     public func morningDateProblem(today: LocalDate) -> String? {
-        if self > today { return "\(iso) is after today (\(today.iso)); a morning cannot be recorded before it happens." }
+        if self > today {
+            return "\(iso) is after today (\(today.iso)); a morning cannot be recorded before it happens."
+        }
         if self < LocalDate.earliestMorning {
             return "\(iso) is before \(LocalDate.earliestMorning.iso); the date or the clock is wrong."
         }

@@ -53,7 +53,8 @@ struct ImportCSVCommand: Command {
 /// a dry run and --force.
 struct CSVImportOptions {
     static let specs: [OptionSpec] = [
-        .value("date-format", "ORDER", help: "YYYY-MM-DD, YYYY-DD-MM, DD/MM/YYYY or MM/DD/YYYY (default: from the data)."),
+        .value(
+            "date-format", "ORDER", help: "YYYY-MM-DD, YYYY-DD-MM, DD/MM/YYYY or MM/DD/YYYY (default: from the data)."),
         .flag("dry-run", help: "Show what would change and which fields come across, and change nothing."),
         .flag("force", help: "Also replace days the box measured."),
     ]

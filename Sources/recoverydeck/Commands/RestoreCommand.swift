@@ -65,7 +65,8 @@ struct RestoreCommand: Command {
         let samples = document.days.reduce(0) { $0 + ($1.measurement?.rawRR.count ?? 0) }
         var what = "\(document.days.count) day\(document.days.count == 1 ? "" : "s")"
         if document.full {
-            what += ", \(samples) RR intervals, \(document.settings.count) settings, "
+            what +=
+                ", \(samples) RR intervals, \(document.settings.count) settings, "
                 + "\(document.analytics.count) analytics events"
         }
         context.say("Restored \(what) from \(file).")
