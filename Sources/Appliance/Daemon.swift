@@ -92,6 +92,8 @@ public final class Daemon {
     /// first sync registers whatever the strap starts with, such as its management socket).
     var strapWatched: Set<FileDescriptor> = []
     var strapGeneration: Int?
+    /// The control client that paused the daemon's writes (`ControlRequest.pauseWrites`), while it holds them.
+    var writesPausedBy: FileDescriptor?
     /// The reminder's next look, as last armed.
     var reminderDueMs: Int64?
     /// READY=1 was sent; STATUS follows changes from then on.
