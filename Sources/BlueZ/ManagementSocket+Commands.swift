@@ -38,3 +38,13 @@ extension ManagementSocket {
         _ = try request(.disconnect(address, type), to: index)
     }
 }
+
+extension ManagementSocket {
+    /// Loads `entries` and waits for the kernel's answer (for the command line; the daemon's link
+    /// sends the command and reads the reply in its loop).
+    public func loadConnectionParameters(_ entries: [DeviceConnectionParameters], controller index: ControllerIndex)
+        throws(BlueZError)
+    {
+        _ = try request(.loadConnectionParameters(entries), to: index)
+    }
+}
