@@ -30,7 +30,23 @@ final class BluetoothStrap: StrapSource {
 
     var descriptors: [FileDescriptor] { link?.descriptors ?? [] }
     func onReadable(_ fd: FileDescriptor, nowMs: Int64) -> [StrapEvent] {
-        translate(link?.onReadable(fd, nowMs: nowMs) ?? [])
+        let events = translate(link?.onReadable(fd, nowMs: nowMs) ?? [])
+        logParameterState()
+        return events
+    }
+
+    private var loggedParameterState: StrapLink.ParameterState?
+
+    /// The strap's connection parameters as the kernel answered (loaded, refused, changed at the
+    /// strap's request), once per change: what explains a strap that drops the link.
+    private func logParameterState() {
+        guard let state = link?.parameterState, state != loggedParameterState else { return }
+        loggedParameterState = state
+        switch state {
+        case .refused: logger.warning(state.description)
+        case .notLoaded, .sent: break
+        case .loaded, .updatedByStrap: logger.info(state.description)
+        }
     }
     var nextDeadlineMs: Int64? { link?.nextDeadlineMs }
     func onDeadline(nowMs: Int64) -> [StrapEvent] { translate(link?.onDeadline(nowMs: nowMs) ?? []) }
@@ -61,7 +77,12 @@ final class BluetoothStrap: StrapSource {
         if link == nil || linkAddress != address {
             _ = link?.stop()
             do {
-                link = try StrapLink(.init(adapter: try adapterAddress(), strap: address, strapType: type))
+                let (adapter, controller) = try self.adapter()
+                var linkConfiguration = StrapLink.Configuration(adapter: adapter, strap: address, strapType: type)
+                // With the controller known, the strap's connection parameters are loaded before
+                // each attempt (DESIGN §5); the kernel's reply reaches the loop through the link.
+                linkConfiguration.controller = controller
+                link = try StrapLink(linkConfiguration)
             } catch {
                 return [.failed(fault(for: error), reason: error.description)]
             }
@@ -79,15 +100,21 @@ final class BluetoothStrap: StrapSource {
     /// The controller to connect from: the configured one (`hciN` or its address), else the first
     /// powered one with LE on, found through the management interface (which needs CAP_NET_ADMIN).
     /// Without that capability and with nothing configured, the kernel picks (BDADDR_ANY).
-    private func adapterAddress() throws(BlueZError) -> BluetoothAddress {
-        if let name = configuration.adapter, let address = BluetoothAddress(name) { return address }
+    /// Also the controller's index, for the management interface, when it can be found.
+    private func adapter() throws(BlueZError) -> (BluetoothAddress, ControllerIndex?) {
+        if let name = configuration.adapter, let address = BluetoothAddress(name) {
+            let socket = try? ManagementSocket()
+            let found = socket.flatMap { try? Controller.all($0) }?.first { $0.address == address }
+            return (address, found?.index)
+        }
         do {
             let socket = try ManagementSocket()
-            return try Controller.select(configuration.adapter, socket: socket).address
+            let controller = try Controller.select(configuration.adapter, socket: socket)
+            return (controller.address, controller.index)
         } catch {
             guard configuration.adapter == nil, case .missingCapability = error else { throw error }
             logger.info("no CAP_NET_ADMIN to choose a Bluetooth controller; the kernel picks one")
-            return BluetoothAddress(rawValue: 0)
+            return (BluetoothAddress(rawValue: 0), nil)
         }
     }
 

@@ -99,10 +99,8 @@ struct DoctorCommand: Command {
                 [DeviceConnectionParameters(address: address, addressType: type, parameters: parameters)],
                 controller: controller.index)
             return .inPlace("\(parameters) for \(address) on \(controller.name)")
-        } catch let error as BlueZError {
-            return .notInPlace(error.description)
         } catch {
-            return .notInPlace("\(error)")
+            return .notInPlace(error.description)
         }
     }
 
