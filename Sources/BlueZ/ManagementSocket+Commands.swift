@@ -18,11 +18,14 @@ extension ManagementSocket {
     }
 
     /// Connectable, general-discoverable advertising of `data` (the kernel adds the LE flags field).
-    public func addAdvertising(instance: UInt8, data: AdvertisingData, controller index: ControllerIndex)
-        throws(BlueZError)
-    {
+    /// `scanResponse` goes to scanners that ask (a Polar H10 puts its name there).
+    public func addAdvertising(
+        instance: UInt8, data: AdvertisingData, scanResponse: AdvertisingData = AdvertisingData(fields: []),
+        controller index: ControllerIndex
+    ) throws(BlueZError) {
         let advertising = AdvertisingInstance(
-            instance: instance, flags: [.connectable, .discoverable], advertisingData: data.encoded())
+            instance: instance, flags: [.connectable, .discoverable], advertisingData: data.encoded(),
+            scanResponse: scanResponse.encoded())
         _ = try request(.addAdvertising(advertising), to: index)
     }
 

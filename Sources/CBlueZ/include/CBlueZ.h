@@ -93,6 +93,42 @@ static inline int cbluez_l2cap_accept(int fd, uint8_t peer[6], uint8_t *peerType
     return client;
 }
 
+/* A raw HCI socket on controller `dev` (HCI_CHANNEL_RAW; needs CAP_NET_RAW), seeing every event
+ * and, since binding makes the device promiscuous, the ACL data it receives. For the virtual
+ * strap's peripheral-side commands, which the management interface does not offer. */
+static inline int cbluez_hci_raw_socket(uint16_t dev) {
+    int fd = socket(PF_BLUETOOTH, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, BTPROTO_HCI);
+    if (fd < 0) return -1;
+    struct hci_filter filter;
+    memset(&filter, 0, sizeof filter);
+    filter.type_mask = (1u << HCI_EVENT_PKT) | (1u << HCI_ACLDATA_PKT);
+    filter.event_mask[0] = 0xffffffffu;
+    filter.event_mask[1] = 0xffffffffu;
+    if (setsockopt(fd, SOL_HCI, HCI_FILTER, &filter, sizeof filter) < 0) {
+        cbluez_close_keeping_errno(fd);
+        return -1;
+    }
+    struct sockaddr_hci address;
+    memset(&address, 0, sizeof address);
+    address.hci_family = AF_BLUETOOTH;
+    address.hci_dev = dev;
+    address.hci_channel = HCI_CHANNEL_RAW;
+    if (bind(fd, (struct sockaddr *)&address, sizeof address) < 0) {
+        cbluez_close_keeping_errno(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* The HCI connection handle under a connected L2CAP socket (L2CAP_CONNINFO). */
+static inline int cbluez_l2cap_connection_handle(int fd) {
+    struct l2cap_conninfo info;
+    socklen_t length = sizeof info;
+    memset(&info, 0, sizeof info);
+    if (getsockopt(fd, SOL_L2CAP, L2CAP_CONNINFO, &info, &length) < 0) return -1;
+    return info.hci_handle;
+}
+
 /* The pending error of a socket (SO_ERROR): 0 when a non-blocking connect succeeded. */
 static inline int cbluez_socket_error(int fd) {
     int value = 0;

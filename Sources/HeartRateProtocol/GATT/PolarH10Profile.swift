@@ -23,6 +23,22 @@ public enum PolarH10Profile {
     public static let pmdControlPoint = BluetoothUUID(value: 0xFB005C81_02E7_F387_1CAD_8ACD2D8DF0C8)
     public static let pmdData = BluetoothUUID(value: 0xFB005C82_02E7_F387_1CAD_8ACD2D8DF0C8)
 
+    /// Polar Electro Oy's company identifier (Bluetooth SIG Assigned Numbers, Company Identifiers).
+    public static let polarCompanyID: UInt16 = 0x006B
+
+    /// A real H10's advertisement: incomplete 16-bit service list 180D and FEEE, TX power and
+    /// Polar's manufacturer data (the kernel adds the flags, 0x06); its name is only in the scan
+    /// response. The manufacturer data's bytes and the TX power are placeholders of the right size.
+    public static let advertisement = AdvertisingData(fields: [
+        .serviceUUIDs16([0x180D, 0xFEEE], complete: false), .txPowerLevel(0),
+        .manufacturerData(companyID: polarCompanyID, data: [0x3F, 0x00, 0x00, 0x00]),
+    ])
+
+    /// The scan response: the complete local name, "Polar H10 " and the device ID.
+    public static func scanResponse(name: String) -> AdvertisingData {
+        AdvertisingData(fields: [.localName(name, complete: true)])
+    }
+
     /// The values a real H10 reports in Device Information (firmware 5.0.0 units): the serial
     /// number is the device ID printed on the case.
     public static func identity(id: String) -> StrapIdentity {

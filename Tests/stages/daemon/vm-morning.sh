@@ -32,7 +32,7 @@ CONF
 
 # 1. Real time.
 config 1
-spawn sim1 "$BIN/h10sim" --adapter "$HCI_SIM" --rr-file "$rrfile" --seed 5 --quiet
+spawn sim1 "$BIN/h10sim" --adapter "$HCI_SIM" --public --rr-file "$rrfile" --seed 5 --quiet
 sim_pid=$bg_pid
 wait_for_line sim1.log '^advertising' 20
 spawn daemon1 "$BIN/recoverydeckd" --config "$box/recoverydeck.conf"
@@ -52,7 +52,7 @@ kill "$sim_pid" 2>/dev/null || true; wait "$sim_pid" 2>/dev/null || true
 # cue 3: standing from ~110 s of heart time = 27.5 s of wall time at 4x; h10sim counts its drop-out in wall
 # seconds from the first notification: at 31 s (heart ~124 s) for 2 s (8 s of session time).
 config 4
-spawn sim2 "$BIN/h10sim" --adapter "$HCI_SIM" --rr-file "$rrfile" --seed 6 --speed 4 --dropout 31:2 --quiet
+spawn sim2 "$BIN/h10sim" --adapter "$HCI_SIM" --public --rr-file "$rrfile" --seed 6 --speed 4 --dropout 31:2 --quiet
 sim_pid=$bg_pid
 wait_for_line sim2.log '^advertising' 20
 spawn daemon2 "$BIN/recoverydeckd" --config "$box/recoverydeck.conf"
