@@ -44,7 +44,8 @@ final class VirtualStrap<Source: BeatSource> {
         identity.deviceName = options.advertisedName
         identity.batteryPercent = options.battery
         identity.firmwareRevision = options.firmware
-        (server, handles) = GATTServer.polarH10(identity)
+        let table = AttributeDatabase.polarH10(identity)
+        (server, handles) = (GATTServer(database: table.0, serverRxMTU: PolarH10Profile.serverRxMTU), table.1)
         pacer = NotificationPacer(source: source, speed: options.speed, heartRateOnly: options.heartRateOnly)
         do {
             management = try ManagementSocket()

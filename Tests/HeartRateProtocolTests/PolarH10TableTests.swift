@@ -24,7 +24,12 @@ struct PolarH10TableTests {
     ]
 
     static func server() -> (GATTServer, HeartRateStrapHandles) {
-        var (server, handles) = GATTServer.polarH10(PolarH10Profile.identity(id: "8AA87D20"))
+        Self.server(PolarH10Profile.identity(id: "8AA87D20"))
+    }
+
+    static func server(_ identity: StrapIdentity) -> (GATTServer, HeartRateStrapHandles) {
+        let (db, handles) = AttributeDatabase.polarH10(identity)
+        var server = GATTServer(database: db, serverRxMTU: PolarH10Profile.serverRxMTU)
         _ = server.handle(.connected)
         return (server, handles)
     }
@@ -92,8 +97,7 @@ struct PolarH10TableTests {
     func serverProducesTheScript() {
         var identity = PolarH10Profile.identity(id: "8AA87D20")
         identity.batteryPercent = 87
-        var (server, _) = GATTServer.polarH10(identity)
-        _ = server.handle(.connected)
+        var (server, _) = Self.server(identity)
         for step in Self.discovery {
             var response: [UInt8] = []
             for case .send(let bytes) in server.handle(.received(hex(step.request))) { response = bytes }

@@ -32,21 +32,26 @@ static inline void cbluez_close_keeping_errno(int fd) {
     errno = saved;
 }
 
-/* The management interface: a raw HCI socket bound to HCI_CHANNEL_CONTROL on no device.
- * Without CAP_NET_ADMIN the kernel opens it "untrusted": only read commands are allowed. */
-static inline int cbluez_management_socket(void) {
-    int fd = socket(PF_BLUETOOTH, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, BTPROTO_HCI);
-    if (fd < 0) return -1;
+/* Binds an HCI socket to a device and channel; returns fd, or -1 (the socket closed) on failure. */
+static inline int cbluez_hci_bind(int fd, uint16_t dev, uint16_t channel) {
     struct sockaddr_hci address;
     memset(&address, 0, sizeof address);
     address.hci_family = AF_BLUETOOTH;
-    address.hci_dev = CBLUEZ_HCI_DEV_NONE;
-    address.hci_channel = HCI_CHANNEL_CONTROL;
+    address.hci_dev = dev;
+    address.hci_channel = channel;
     if (bind(fd, (struct sockaddr *)&address, sizeof address) < 0) {
         cbluez_close_keeping_errno(fd);
         return -1;
     }
     return fd;
+}
+
+/* The management interface: a raw HCI socket bound to HCI_CHANNEL_CONTROL on no device.
+ * Without CAP_NET_ADMIN the kernel opens it "untrusted": only read commands are allowed. */
+static inline int cbluez_management_socket(void) {
+    int fd = socket(PF_BLUETOOTH, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, BTPROTO_HCI);
+    if (fd < 0) return -1;
+    return cbluez_hci_bind(fd, CBLUEZ_HCI_DEV_NONE, HCI_CHANNEL_CONTROL);
 }
 
 /* A non-blocking L2CAP socket for LE (SOCK_SEQPACKET: one ATT PDU per record). */
@@ -108,16 +113,7 @@ static inline int cbluez_hci_raw_socket(uint16_t dev) {
         cbluez_close_keeping_errno(fd);
         return -1;
     }
-    struct sockaddr_hci address;
-    memset(&address, 0, sizeof address);
-    address.hci_family = AF_BLUETOOTH;
-    address.hci_dev = dev;
-    address.hci_channel = HCI_CHANNEL_RAW;
-    if (bind(fd, (struct sockaddr *)&address, sizeof address) < 0) {
-        cbluez_close_keeping_errno(fd);
-        return -1;
-    }
-    return fd;
+    return cbluez_hci_bind(fd, dev, HCI_CHANNEL_RAW);
 }
 
 /* The HCI connection handle under a connected L2CAP socket (L2CAP_CONNINFO). */

@@ -16,6 +16,8 @@
 ///     0x0045–0x004B PMD FB005C80-…: control point FB005C81 (read, write, indicate), data FB005C82 (notify)
 ///     0x004C–0xFFFF PFTP FEEE: FB005C51, FB005C52 (notify), FB005C53
 public enum PolarH10Profile {
+    /// The Rx MTU a real H10 answers an MTU exchange with (gatttool `mtu 256` → 232).
+    public static let serverRxMTU: UInt16 = 232
     public static let userData = BluetoothUUID(0x181C)
     public static let pftp = BluetoothUUID(0xFEEE)
     public static let undocumentedService = BluetoothUUID(value: 0x6217FF4B_FB31_1140_AD5A_A45545D7ECF3)
@@ -134,15 +136,5 @@ extension AttributeDatabase {
             heartRateMeasurement: heartRate[0], bodySensorLocation: heartRate[1], batteryLevel: battery[0],
             firmwareRevision: info[4], serviceChanged: gatt[0])
         return (db, handles)
-    }
-}
-
-extension GATTServer {
-    /// A real H10's server: its table, and the 232-octet Rx MTU it answers an MTU exchange with.
-    public static func polarH10(_ identity: StrapIdentity, serverRxMTU: UInt16 = 232)
-        -> (GATTServer, HeartRateStrapHandles)
-    {
-        let (db, handles) = AttributeDatabase.polarH10(identity)
-        return (GATTServer(database: db, serverRxMTU: serverRxMTU), handles)
     }
 }
