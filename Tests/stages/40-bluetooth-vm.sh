@@ -2,7 +2,7 @@
 # The real-kernel Bluetooth test (DESIGN §5 "Testing against the real kernel stack"): builds h10sim
 # and recoverydeck, boots one VM with virtual controllers and runs every scenario in Tests/vm/scenarios
 # (virtual strap on one controller, the box's client on another). Installs what it needs; never
-# skips; exits non-zero when any scenario fails. About 5.5 minutes on a busy 2-core machine once the
+# skips; exits non-zero when any scenario fails. About 8 minutes on a busy 2-core machine once the
 # packages are installed (see Tests/vm/README.md for adding a scenario).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
