@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "HeartRateProtocol", "Platform", "h10sim"]),
         .testTarget(name: "PanelTests", dependencies: ["Panel", "Platform", "RecoveryCore"]),
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "RecoveryCore", "Store", "Panel", "Platform"]),
-        .testTarget(name: "CLITests", dependencies: ["Store", "RecoveryCore"], exclude: ["HelpSnapshots"]),
+        .testTarget(name: "CLITests", dependencies: ["Store", "RecoveryCore", "recoverydeck"], exclude: ["HelpSnapshots"]),
         .testTarget(name: "ProjectTests"),
         .testTarget(name: "AdminTests", dependencies: ["Admin", "RecoveryCore", "Panel"]),
     ],

@@ -11,6 +11,11 @@ extension Daemon {
         observer?(.input(input))
         switch input {
         case .go(let press):
+            // A restore is rewriting the database: no morning starts until it is done (a moment).
+            if writesPausedBy != nil, !routine.session.isMeasuring {
+                logger.info("GO ignored: \(Daemon.pausedRefusal.message)")
+                return
+            }
             // A check-in over SSH may have opened the gate since the day was read.
             refreshDay(now: now)
             process(.go(press), now: now)

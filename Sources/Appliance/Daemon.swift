@@ -82,6 +82,8 @@ public final class Daemon {
     var changed = false
     var watched: Set<FileDescriptor> = []
     var strapGeneration = 0
+    /// The control client that paused the daemon's writes (`ControlRequest.pauseWrites`), while it holds them.
+    var writesPausedBy: FileDescriptor?
     /// The reminder's next look, as last armed.
     var reminderDueMs: Int64?
     /// READY=1 was sent; STATUS follows changes from then on.
