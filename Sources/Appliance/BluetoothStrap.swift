@@ -18,9 +18,9 @@ final class BluetoothStrap: StrapSource {
     private(set) var generation = 0
 
     /// Finds the controller through the management interface, read by the daemon's loop (never waited
-    /// for); nil when the adapter is given by its address or the kernel picks one.
+    /// for); nil when the management interface cannot be opened.
     private let controllers: ControllerWatch?
-    /// The adapter to bind to when no management exchange is needed, or why there is none to use.
+    /// The adapter to bind to when no management exchange is possible, or why there is none to use.
     private var fixedAdapter: Result<BluetoothAddress, BlueZError>?
     /// A connection asked for while the controller was still being found: made once it is.
     private var waiting = false
@@ -41,18 +41,19 @@ final class BluetoothStrap: StrapSource {
         {
             throw .configuration("adapter \"\(adapter)\" is neither a controller name such as hci0 nor an address.")
         }
-        if let name = configuration.adapter, let address = BluetoothAddress(name) {
-            controllers = nil
-            fixedAdapter = .success(address)
-            return
-        }
+        // An adapter given by its address is still looked up (by address) for its index: the strap's
+        // connection parameters are loaded through the management interface by index (DESIGN §5).
         do {
             let watch = ControllerWatch(socket: try openManagement(), name: configuration.adapter)
             watch.resolve(nowMs: nowMs)
             controllers = watch
         } catch {
             controllers = nil
-            fixedAdapter = .failure(error)
+            if let name = configuration.adapter, let address = BluetoothAddress(name) {
+                fixedAdapter = .success(address)
+            } else {
+                fixedAdapter = .failure(error)
+            }
         }
     }
 
@@ -61,7 +62,23 @@ final class BluetoothStrap: StrapSource {
         if let controllers, fd == controllers.descriptor {
             return controllers.onReadable(nowMs: nowMs) == nil ? [] : adapterDecided(nowMs: nowMs)
         }
-        return translate(link?.onReadable(fd, nowMs: nowMs) ?? [])
+        let events = translate(link?.onReadable(fd, nowMs: nowMs) ?? [])
+        logParameterState()
+        return events
+    }
+
+    private var loggedParameterState: StrapLink.ParameterState?
+
+    /// The strap's connection parameters as the kernel answered (loaded, refused, changed at the
+    /// strap's request), once per change: what explains a strap that drops the link.
+    private func logParameterState() {
+        guard let state = link?.parameterState, state != loggedParameterState else { return }
+        loggedParameterState = state
+        switch state {
+        case .refused: logger.warning(state.description)
+        case .notLoaded, .sent: break
+        case .loaded, .updatedByStrap: logger.info(state.description)
+        }
     }
     var nextDeadlineMs: Int64? { EventLoop.earliest([link?.nextDeadlineMs, controllers?.nextDeadlineMs]) }
     func onDeadline(nowMs: Int64) -> [StrapEvent] {
@@ -107,8 +124,8 @@ final class BluetoothStrap: StrapSource {
             typeText == "public"
             ? .lePublic : (typeText == "random" || address.isStaticRandomForm ? .leRandom : .lePublic)
         if link == nil || linkAddress != address {
-            let adapter: BluetoothAddress
-            switch adapterAddress() {
+            let adapter: (address: BluetoothAddress, index: ControllerIndex?)
+            switch self.adapter() {
             case nil:
                 // Still asking the kernel which controller: connect when it has answered.
                 waiting = true
@@ -126,7 +143,12 @@ final class BluetoothStrap: StrapSource {
             }
             _ = link?.stop()
             do {
-                link = try StrapLink(.init(adapter: adapter, strap: address, strapType: type))
+                var linkConfiguration = StrapLink.Configuration(
+                    adapter: adapter.address, strap: address, strapType: type)
+                // With the controller known, the strap's connection parameters are loaded before
+                // each attempt (DESIGN §5); the kernel's reply reaches the loop through the link.
+                linkConfiguration.controller = adapter.index
+                link = try StrapLink(linkConfiguration)
             } catch {
                 return [.failed(fault(for: error), reason: error.description)]
             }
@@ -144,24 +166,25 @@ final class BluetoothStrap: StrapSource {
     /// The controller to connect from: the configured one (`hciN` or its address), else the first
     /// powered one with LE on, as the management interface last said (nil: it has not answered yet).
     /// Reading controllers needs no capability, but without CAP_NET_ADMIN and with nothing
-    /// configured the kernel may refuse: then the kernel picks (BDADDR_ANY).
-    private func adapterAddress() -> Result<BluetoothAddress, BlueZError>? {
-        let decided: Result<BluetoothAddress, BlueZError>
+    /// configured the kernel may refuse: then the kernel picks (BDADDR_ANY), or the configured
+    /// address is bound to. Also the controller's index, for the management interface, when known.
+    private func adapter() -> Result<(address: BluetoothAddress, index: ControllerIndex?), BlueZError>? {
+        let decided: Result<(address: BluetoothAddress, index: ControllerIndex?), BlueZError>
         if let fixedAdapter {
-            decided = fixedAdapter
+            decided = fixedAdapter.map { ($0, nil) }
         } else {
             switch controllers?.state {
             case .resolving?: return nil
-            case .chosen(let controller)?: decided = .success(controller.address)
+            case .chosen(let controller)?: decided = .success((controller.address, controller.index))
             case .failed(let error)?: decided = .failure(error)
             case nil: decided = .failure(.noAdapter)
             }
         }
-        guard case .failure(let error) = decided, configuration.adapter == nil, case .missingCapability = error else {
-            return decided
-        }
+        guard case .failure(let error) = decided, case .missingCapability = error else { return decided }
+        if let name = configuration.adapter, let address = BluetoothAddress(name) { return .success((address, nil)) }
+        guard configuration.adapter == nil else { return decided }
         logger.info("no CAP_NET_ADMIN to choose a Bluetooth controller; the kernel picks one")
-        return .success(BluetoothAddress(rawValue: 0))
+        return .success((BluetoothAddress(rawValue: 0), nil))
     }
 
     func disconnect() -> [StrapEvent] {

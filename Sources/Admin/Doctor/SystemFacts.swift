@@ -45,6 +45,11 @@ public struct SystemFacts {
 
     // MARK: Bluetooth
 
+    /// The `adapter` of the box's configuration file, if set (hciN or an address).
+    public func configuredAdapter() -> String? {
+        BoxSettings(text: readText(path("/etc/recoverydeck/recoverydeck.conf")) ?? "").value("adapter")
+    }
+
     func adapters() -> [DoctorFacts.Adapter] {
         entries(path("/sys/class/bluetooth")).filter { name in
             name.hasPrefix("hci") && name.count > 3 && name.dropFirst(3).allSatisfy(\.isNumber)
