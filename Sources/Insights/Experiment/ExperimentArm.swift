@@ -6,8 +6,8 @@ public enum ExperimentArm: String, Sendable, CaseIterable {
     /// The instruction for the evening, as `experiment tonight` and `status` say it.
     public func instruction(_ habit: String) -> String {
         switch self {
-        case .habit: "tonight: \(habit) (do it)"
-        case .without: "tonight: no \(habit) (leave it out)"
+        case .habit: "\(habit) (do it)"
+        case .without: "no \(habit) (leave it out)"
         }
     }
 }
