@@ -146,7 +146,7 @@ public struct ExperimentPower: Sendable, Equatable {
     public func morningsNeeded(effect: Double, block k: Int) -> Int? {
         var n = k
         while n <= RandomisationScheme.mornings.upperBound {
-            if n >= RandomisationScheme.mornings.lowerBound, power(effect: effect, mornings: n, block: k) >= 0.8 {
+            if n >= RandomisationScheme.mornings.lowerBound, power(effect: effect, mornings: n, block: k) >= 0.8 - 1e-6 {
                 return n
             }
             n += k
