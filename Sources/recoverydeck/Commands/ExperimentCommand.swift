@@ -185,8 +185,9 @@ struct ExperimentStartCommand: Command {
     static let discussion = """
         The nights from tonight are cut into blocks of K (default 4); in each block half the nights are
         "do it" and half "leave it out", in an order drawn at random from a seed stored with the
-        schedule. 'experiment tonight' and 'status' say what tonight is. Check in each morning as usual and toggle the habit's chip when you did it: the
-        result compares the mornings by what was drawn (and, beside it, by what was done).
+        schedule. 'experiment tonight' and 'status' say what tonight is. Check in each morning as
+        usual and toggle the habit's chip when you did it: the result compares the mornings by what
+        was drawn (and, beside it, by what was done).
 
         One experiment at a time: a second start while one runs is refused. Stopping early is allowed
         ('experiment stop'). A habit that is not on your habit list is refused, since its chip is how
