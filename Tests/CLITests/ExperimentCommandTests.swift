@@ -41,11 +41,14 @@ struct ExperimentCommandTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         try history(cli)
-        let out = try cli.run(["experiment", "plan", "alcohol", "--days", "28", "--change", "5", "--now", Self.startEvening])
+        let out = try cli.run([
+            "experiment", "plan", "alcohol", "--days", "28", "--change", "5", "--now", Self.startEvening,
+        ])
         #expect(out.status == 0, "\(out.stderr)")
         #expect(out.stdout.contains("From your last 88 mornings with a value: rMSSD "))
         let detect = try #require(
-            out.stdout.firstMatch(of: /28 mornings in blocks of 4 \(14 with, 14 without\) detect a change of ([0-9.]+) ms/))
+            out.stdout.firstMatch(
+                of: /28 mornings in blocks of 4 \(14 with, 14 without\) detect a change of ([0-9.]+) ms/))
         let ms = try #require(Double(detect.1))
         #expect(ms > 2 && ms < 40, "a plausible detectable change: \(ms) ms")
         #expect(out.stdout.contains("To detect a change of 5.0 ms with 80 % power: "))
@@ -59,7 +62,9 @@ struct ExperimentCommandTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         try history(cli)
-        let started = try cli.run(["experiment", "start", "alcohol", "--days", "28", "--seed", "5", "--now", Self.startEvening])
+        let started = try cli.run([
+            "experiment", "start", "alcohol", "--days", "28", "--seed", "5", "--now", Self.startEvening,
+        ])
         #expect(started.status == 0, "\(started.stderr)")
         let store = try Store(path: cli.databasePath)
         let e = try #require(try store.experiments().first)
@@ -78,7 +83,8 @@ struct ExperimentCommandTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: cli.databasePath))
         let second = try cli.run(["experiment", "start", "late-caffeine", "--days", "8", "--now", "2026-04-02T20:00"])
         #expect(second.status == 1)
-        #expect(second.stderr.hasPrefix("recoverydeck experiment start: an experiment with alcohol runs until 2026-04-26"))
+        #expect(
+            second.stderr.hasPrefix("recoverydeck experiment start: an experiment with alcohol runs until 2026-04-26"))
         #expect(second.stderr.split(separator: "\n").count == 1)
         #expect(try Data(contentsOf: URL(fileURLWithPath: cli.databasePath)) == before)
         #expect(try store.experiments().count == 1)
@@ -114,7 +120,9 @@ struct ExperimentCommandTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         try history(cli)
-        #expect(try cli.run(["experiment", "start", "alcohol", "--days", "28", "--seed", "9", "--now", Self.startEvening]).status == 0)
+        #expect(
+            try cli.run(["experiment", "start", "alcohol", "--days", "28", "--seed", "9", "--now", Self.startEvening])
+                .status == 0)
         let early = try cli.run(["experiment", "result", "--now", "2026-04-10T20:00"])
         #expect(early.status == 1)
         #expect(early.stderr.contains("its result comes from 2026-04-27"))
@@ -145,10 +153,15 @@ struct ExperimentCommandTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         try history(cli)
-        #expect(try cli.run(["experiment", "start", "alcohol", "--days", "28", "--seed", "3", "--now", Self.startEvening]).status == 0)
+        #expect(
+            try cli.run(["experiment", "start", "alcohol", "--days", "28", "--seed", "3", "--now", Self.startEvening])
+                .status == 0)
         try mornings(cli, count: 12, effect: 0)
         let stop = try cli.run(["experiment", "stop", "--now", "2026-04-10T20:00"])
-        #expect(stop.stdout == "Stopped the experiment with alcohol after 12 of 28 mornings; 'recoverydeck experiment result' analyses them.\n")
+        #expect(
+            stop.stdout
+                == "Stopped the experiment with alcohol after 12 of 28 mornings; 'recoverydeck experiment result' analyses them.\n"
+        )
         #expect(try cli.run(["experiment", "tonight", "--now", "2026-04-10T20:00"]).status == 1)
         let doc = try json(try cli.run(["experiment", "result", "--json", "--now", "2026-04-10T20:00"]).stdout)
         #expect(doc["mornings_run"] as? Int == 12)
@@ -158,6 +171,7 @@ struct ExperimentCommandTests {
         #expect(doc["tier"] is NSNull, "no planted effect: no T4 claim")
         let again = try cli.run(["experiment", "stop", "--now", "2026-04-10T21:00"])
         #expect(again.status == 1)
-        #expect(again.stderr == "recoverydeck experiment stop: no experiment is running, so there is nothing to stop.\n")
+        #expect(
+            again.stderr == "recoverydeck experiment stop: no experiment is running, so there is nothing to stop.\n")
     }
 }

@@ -93,7 +93,8 @@ struct ExperimentTests {
         var rng = SeededGenerator(seed: 2)
         let base = (0..<16).map { _ in 50 + rng.gaussian() }
         let mornings = (0..<16).map { i in
-            ExperimentMorning(arm: arms[i], outcome: base[i] + (arms[i] == .habit ? -20 : 0), didHabit: arms[i] == .habit)
+            ExperimentMorning(
+                arm: arms[i], outcome: base[i] + (arms[i] == .habit ? -20 : 0), didHabit: arms[i] == .habit)
         }
         let r = try #require(ExperimentAnalysis.run(mornings, scheme: scheme, seed: 1, redraws: 999))
         #expect(abs(r.byAssignment.difference - (-20)) < 1.5)

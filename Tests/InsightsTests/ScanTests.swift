@@ -158,10 +158,11 @@ struct ScanTests {
         let questions = report.family.filter { !$0.isCheck }
         let checks = report.family.filter(\.isCheck)
         // Every definitional pair and every metric-against-metric pair is a check, nothing else is.
-        #expect(checks.allSatisfy { t in
-            if case .metric = t.feature { return true }
-            return DefinitionalCoupling.reason(feature: t.feature, outcome: t.outcome, lag: t.lag) != nil
-        })
+        #expect(
+            checks.allSatisfy { t in
+                if case .metric = t.feature { return true }
+                return DefinitionalCoupling.reason(feature: t.feature, outcome: t.outcome, lag: t.lag) != nil
+            })
         #expect(checks.contains { $0.feature == .score(.fatigue) && $0.outcome == .subjective && $0.lag == .one })
         #expect(checks.filter(\.survived).count >= 5, "the checks are near-sure rejections here")
         // Had the checks been in the same family, their tiny p-values would have changed the questions' q.

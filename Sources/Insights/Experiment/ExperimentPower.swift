@@ -130,7 +130,8 @@ public struct ExperimentPower: Sendable, Equatable {
     /// The smallest true change N mornings detect with 80 % power at α 0.05 (two-sided).
     public func detectable(mornings n: Int, block k: Int) -> Double {
         let df = degreesOfFreedom(n)
-        return (StudentT.quantile(0.975, df: df) + StudentT.quantile(0.80, df: df)) * standardError(mornings: n, block: k)
+        return (StudentT.quantile(0.975, df: df) + StudentT.quantile(0.80, df: df))
+            * standardError(mornings: n, block: k)
     }
 
     /// Power to detect a true change `effect` (in the outcome's unit).
@@ -146,7 +147,8 @@ public struct ExperimentPower: Sendable, Equatable {
     public func morningsNeeded(effect: Double, block k: Int) -> Int? {
         var n = k
         while n <= RandomisationScheme.mornings.upperBound {
-            if n >= RandomisationScheme.mornings.lowerBound, power(effect: effect, mornings: n, block: k) >= 0.8 - 1e-6 {
+            if n >= RandomisationScheme.mornings.lowerBound, power(effect: effect, mornings: n, block: k) >= 0.8 - 1e-6
+            {
                 return n
             }
             n += k

@@ -44,7 +44,8 @@ public struct RandomisationScheme: Sendable, Equatable {
     func draw(using rng: inout SeededGenerator) -> [ExperimentArm] {
         var arms: [ExperimentArm] = []
         arms.reserveCapacity(mornings)
-        var blockArms = [ExperimentArm](repeating: .habit, count: block / 2)
+        var blockArms =
+            [ExperimentArm](repeating: .habit, count: block / 2)
             + [ExperimentArm](repeating: .without, count: block / 2)
         while arms.count < mornings {
             for i in stride(from: block - 1, to: 0, by: -1) {

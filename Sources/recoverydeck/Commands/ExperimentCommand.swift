@@ -35,7 +35,9 @@ enum Experiments {
     /// The habit named on the command line, checked against the person's habit list (an experiment's adherence
     /// comes from the morning's habit chips, so the habit must be one of them).
     static func habit(_ parsed: ParsedArguments, store: Store?) throws -> String {
-        guard let habit = parsed.positional(0), !habit.isEmpty else { throw CommandError.usage("name the habit to test.") }
+        guard let habit = parsed.positional(0), !habit.isEmpty else {
+            throw CommandError.usage("name the habit to test.")
+        }
         let list = try store?.habitList() ?? Questionnaire.starterHabits
         guard list.contains(habit) else {
             throw CommandError.usage(
@@ -173,7 +175,8 @@ struct ExperimentPlanCommand: Command {
         }
         context.out("Plan: \(habit) against \(Experiments.outcomeLabel(metric)).")
         for line in Experiments.planLines(power, outcome: metric, scheme: scheme, change: change) { context.out(line) }
-        context.out("Start it with: recoverydeck experiment start \(habit) --days \(scheme.mornings) --block \(scheme.block)")
+        context.out(
+            "Start it with: recoverydeck experiment start \(habit) --days \(scheme.mornings) --block \(scheme.block)")
     }
 }
 
@@ -326,7 +329,8 @@ struct ExperimentResultCommand: Command {
 
     func run(_ context: Context) throws {
         guard let existing = try context.existingStore(), let e = try existing.experiments().last else {
-            throw CommandError.failure("there is no experiment yet; plan one with 'recoverydeck experiment plan HABIT'.")
+            throw CommandError.failure(
+                "there is no experiment yet; plan one with 'recoverydeck experiment plan HABIT'.")
         }
         if e.isRunning(on: context.today) {
             let done = max(0, min(e.mornings, context.today.dayNumber - e.firstDay.dayNumber + 1))
@@ -397,7 +401,8 @@ struct ExperimentResultCommand: Command {
         }
         return .object([
             ("tier", JSONValue(r.tier?.name)), ("sentence", .string(sentence)), ("habit", .string(e.habit)),
-            ("outcome", .string(e.outcome)), ("first_day", .string(e.firstDay.iso)), ("mornings", JSONValue(e.mornings)),
+            ("outcome", .string(e.outcome)), ("first_day", .string(e.firstDay.iso)),
+            ("mornings", JSONValue(e.mornings)),
             ("mornings_run", JSONValue(e.morningsRun)), ("block", JSONValue(e.block)),
             ("stopped_early", .bool(e.stoppedDay != nil)), ("measured", JSONValue(r.measured)),
             ("checked_in", JSONValue(r.withCheckin)), ("followed", JSONValue(r.followed)),

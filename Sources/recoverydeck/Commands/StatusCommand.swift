@@ -49,7 +49,9 @@ struct StatusCommand: Command {
                 // T4: the evening before is when it matters (DESIGN §6).
                 context.out(
                     "\nExperiment with \(e.habit): "
-                        + (tonight.map { "tonight, night \($0.morning) of \(e.mornings): \($0.arm.instruction(e.habit))." }
+                        + (tonight.map {
+                            "tonight, night \($0.morning) of \(e.mornings): \($0.arm.instruction(e.habit))."
+                        }
                             ?? "today was its last morning; see 'recoverydeck experiment result'."))
             }
             let first = context.today.adding(days: -27)

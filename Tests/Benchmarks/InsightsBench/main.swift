@@ -172,12 +172,14 @@ case "person":
     var nullTests = 0
     var runsWithFalse = 0
     for seed in 1...people {
-        let person = SyntheticPerson(seed: UInt64(seed), effects: planted ? HabitEffect.planted : HabitEffect.withoutEffects)
+        let person = SyntheticPerson(
+            seed: UInt64(seed), effects: planted ? HabitEffect.planted : HabitEffect.withoutEffects)
         var scan = Scan(resamples: resamples, seed: UInt64(seed))
         scan.method = AssociationTest.Method(rawValue: options["method"] ?? "calibrated") ?? .calibrated
         let unrelated = options["unrelated"] != nil
         let days =
-            unrelated ? SyntheticPerson.unrelatedRecords(seed: UInt64(seed), count: count) : person.plantedRecords(count: count)
+            unrelated
+            ? SyntheticPerson.unrelatedRecords(seed: UInt64(seed), count: count) : person.plantedRecords(count: count)
         let report = scan.run(days: days, parallel: dispatchParallel)
         let isNull: (TestedPair) -> Bool = {
             if case .metric(let m) = $0.feature {
