@@ -9,7 +9,8 @@ struct ImportRRCommand: Command {
     static let synopsis: String? = "DIR [--dry-run] [--force]"
     static let discussion = """
         Each file is named YYYY-MM-DD… (Elite HRV's raw export, "2026-03-01 06-42-10.txt", fits)
-        and holds RR intervals in ms, one per line. rMSSD is computed with the box's own morning
+        and holds RR intervals as `rr analyze` reads them (one a line, Kubios, Welltory, Polar
+        Sensor Logger, a CSV with an rr column; seconds are recognised and said). rMSSD is computed with the box's own morning
         window and artifact rules; a recording that fails them is imported as failed and does not
         count. When a day has several recordings, the earliest is the morning.
 
@@ -41,6 +42,7 @@ struct ImportRRCommand: Command {
         } catch {
             throw CommandError.failure(error.message + " Nothing was imported.")
         }
+        for note in result.notes { context.say(note) }
         for (name, date) in result.skipped {
             context.say("\(name): a later recording of \(date.iso); the earliest one is the morning.")
         }
