@@ -7,7 +7,8 @@ public enum DayTable {
     public static let columns = [
         "date", "imported", "fatigue", "mood", "soreness", "stress", "sleep", "subjective_mean", "habits",
         "caffeine_time", "caffeine_mg", "last_meal_time", "notes", "started_at", "duration_ms", "quality",
-        "rmssd_ms", "rmssd_method", "rmssd_pairs", "mean_rr_ms", "mean_hr_bpm", "sdnn_ms", "accepted", "rejected", "artifact_ratio",
+        "rmssd_ms", "rmssd_method", "rmssd_pairs", "mean_rr_ms", "mean_hr_bpm", "sdnn_ms", "accepted", "rejected",
+        "artifact_ratio",
         "orthostatic_status", "avg_lying_hr", "avg_standing_hr", "peak_standing_hr", "gap_avg", "gap_peak",
         "strap_address", "strap_battery_percent",
     ]

@@ -88,20 +88,23 @@ struct ImportCommandTests {
         // → rMSSD 20 exactly (the old rule would span the rejected beat with a difference of 0 or 40).
         var beats = (0..<100).map { $0 % 2 == 0 ? 1000.0 : 1020.0 }
         beats[50] = 1400
-        let polar = "Phone timestamp;RR-interval [ms]\n"
+        let polar =
+            "Phone timestamp;RR-interval [ms]\n"
             + beats.enumerated().map { "2026-03-05T06:40:\($0 % 60).000;\(Int($1))" }.joined(separator: "\n")
         try polar.write(to: folder.appendingPathComponent("2026-03-05.txt"), atomically: true, encoding: .utf8)
         try beats.map { "\($0 / 1000)" }.joined(separator: "\r\n").write(
             to: folder.appendingPathComponent("2026-03-06.txt"), atomically: true, encoding: .utf8)
         let outcome = try cli.run(["import", "rr", folder.path])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("2026-03-06.txt: read as seconds (every value is below 3) and converted to ms."))
+        #expect(
+            outcome.stderr.contains("2026-03-06.txt: read as seconds (every value is below 3) and converted to ms."))
         #expect(!outcome.stderr.contains("2026-03-05.txt: read as seconds"))
         let exported = try cli.run(["export"])
         let document = try JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)) as? [String: Any]
         let days = document?["days"] as? [[String: Any]] ?? []
         for date in ["2026-03-05", "2026-03-06"] {
-            let hrv = (days.first { $0["date"] as? String == date }?["measurement"] as? [String: Any])?["hrv"]
+            let hrv =
+                (days.first { $0["date"] as? String == date }?["measurement"] as? [String: Any])?["hrv"]
                 as? [String: Any]
             #expect(hrv?["rmssdMethod"] as? String == "adjacent_pairs", "\(date)")
             // Stored raw RR are whole 1/1024 s, so the imported value is within a quantisation step of 20.

@@ -8,10 +8,7 @@ import Testing
 /// entries of the accepted list) gives a different number, so every test fails on the old code.
 /// Tolerance 1e-12 relative: the sums are exact in binary floating point up to the square root.
 @Suite struct RMSSDPairRuleTests {
-    func close(_ a: Double?, _ b: Double) -> Bool {
-        guard let a else { return false }
-        return abs(a - b) <= 1e-12 * abs(b)
-    }
+    func close(_ a: Double?, _ b: Double) -> Bool { RMSSDGoldenTests().close(a, b) }
 
     @Test("a rejected beat between two accepted ones breaks their pair: rMSSD 10 over 2 pairs, not 19.149")
     func rejectedBetween() {
@@ -121,7 +118,8 @@ import Testing
         #expect(Quality.verdict(accepted: 45, rejected: 11, acceptedSumMs: 60_000, pairs: 33) == .ok)
         #expect(Quality.verdict(accepted: 45, rejected: 11, acceptedSumMs: 60_000, pairs: 32) == .fail(.tooFewBeats))
         // The ratio still comes first: 12 of 57 rejected (0.21) is too many artifacts whatever the pairs.
-        #expect(Quality.verdict(accepted: 45, rejected: 12, acceptedSumMs: 60_000, pairs: 0) == .fail(.tooManyArtifacts))
+        #expect(
+            Quality.verdict(accepted: 45, rejected: 12, acceptedSumMs: 60_000, pairs: 0) == .fail(.tooManyArtifacts))
     }
 
     @Test("without gaps the spec's floors leave at least 33 pairs: 45 accepted split by 11 rejections still pass")

@@ -60,10 +60,14 @@ import Testing
         #expect(problem("812\n845\nabc\n830\n") == "f.txt line 3: 'abc' is not an RR interval in milliseconds.")
         #expect(problem("812\n845 84x5\n") == "f.txt line 2: '84x5' is not an RR interval in milliseconds.")
         #expect(problem("# only comments\n\n") == "f.txt holds no RR intervals.")
-        #expect(problem("time,hr\n1,60\n") == "f.txt line 1: expected RR in ms or a header with an rr column, not 'time,hr'.")
+        #expect(
+            problem("time,hr\n1,60\n")
+                == "f.txt line 1: expected RR in ms or a header with an rr column, not 'time,hr'.")
         #expect(problem("time;rr\n1;812\n2\n") == "f.txt line 3 has no rr value.")
         #expect(problem("812\n0\n") == "f.txt line 2: '0' is not an RR interval in milliseconds.")
-        #expect(problem("812\n64000\n") == "f.txt line 2: RR interval 64000.0 ms is impossible (a strap reports under 64 s).")
+        #expect(
+            problem("812\n64000\n")
+                == "f.txt line 2: RR interval 64000.0 ms is impossible (a strap reports under 64 s).")
     }
 
     @Test("a constant series (every interval identical) is refused with a sentence: it is not a morning")

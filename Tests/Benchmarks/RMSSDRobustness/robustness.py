@@ -97,6 +97,15 @@ def neurokit(series):
     return float(np.sqrt(np.mean(np.diff(rr) ** 2)))
 
 
+def rmssd_by_method(dump, series, peers):
+    value = {}
+    value["ours"], value["old rule"] = ours(dump, series)
+    if peers:
+        value["hrv-analysis"] = hrv_analysis(series)
+        value["NeuroKit2"] = neurokit(series)
+    return value
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--dump", required=True)
@@ -119,21 +128,13 @@ def main():
     rows = []
     for name in options.series.split(","):
         clean = np.load(os.path.join(options.samples, name + ".npy")).astype(float)
-        reference = {}
-        reference["ours"], reference["old rule"] = ours(options.dump, clean)
-        if options.peers:
-            reference["hrv-analysis"] = hrv_analysis(clean)
-            reference["NeuroKit2"] = neurokit(clean)
+        reference = rmssd_by_method(options.dump, clean, options.peers)
         for rate in rates:
             errors = {m: [] for m in methods}
             for seed in range(options.seeds):
                 rng = np.random.default_rng([20261201, rate, seed, len(clean)])
                 dirty = inject(clean, rate, rng, kinds)
-                value = {}
-                value["ours"], value["old rule"] = ours(options.dump, dirty)
-                if options.peers:
-                    value["hrv-analysis"] = hrv_analysis(dirty)
-                    value["NeuroKit2"] = neurokit(dirty)
+                value = rmssd_by_method(options.dump, dirty, options.peers)
                 for m in methods:
                     errors[m].append(100.0 * (value[m] - reference[m]) / reference[m])
             cells = []

@@ -9,14 +9,7 @@ cd "$(dirname "$0")/../../.."
 export PATH="/opt/swift/usr/bin:$PATH"
 here=Tests/Benchmarks/RMSSDRobustness
 
-venv() {  # venv DIR REQUIREMENTS: create once, then keep it at the pinned closure
-    local dir=$1 requirements=$2
-    [ -x "$dir/bin/python" ] || python3 -m venv "$dir"
-    if ! cmp -s "$requirements" "$dir/.pinned"; then
-        "$dir/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$requirements"
-        cp "$requirements" "$dir/.pinned"
-    fi
-}
+. Tests/stages/hrv-oracles/venv.sh
 venv .venv-hrv-pyhrv Tests/stages/hrv-oracles/requirements-pyhrv.txt
 venv .venv-hrv-bench "$here/requirements.txt"
 
