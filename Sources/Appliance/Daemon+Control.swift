@@ -11,6 +11,8 @@ extension Daemon {
                 watch(client)
             case .closed(let client):
                 watched.remove(client)
+                // A restore that died mid-way must not leave the box unable to measure.
+                if client == writesPausedBy { resumeWrites(now: clock.monotonicMs()) }
             case .refused(let client, let refusal):
                 control.reply(client, refusal.json)
             case .request(let client, let request):
@@ -22,6 +24,7 @@ extension Daemon {
             }
         }
         for gone in control.takeDropped() { watched.remove(gone) }
+        for warning in control.takeWarnings() { logger.warning("control socket: \(warning)") }
     }
 
     func watch(_ fd: FileDescriptor) {
@@ -45,6 +48,7 @@ extension Daemon {
         let now = clock.monotonicMs()
         switch request {
         case .measure(let overwrite):
+            if writesPausedBy != nil { return Daemon.pausedRefusal.json }
             refreshDay(now: now)
             let actions = process(.measure(overwrite: overwrite), now: now)
             publish(now: clock.monotonicMs())
@@ -74,6 +78,20 @@ extension Daemon {
             refreshDay(now: now)
             publish(now: clock.monotonicMs())
             return ok([("date", .string(routine.day.today.iso))])
+        case .pauseWrites:
+            // The session would save into a database being rewritten: a restore waits for it to end.
+            guard !routine.session.isMeasuring else {
+                return ControlRefusal(
+                    code: "busy",
+                    message: "A morning session is running; try again when it is over, or cancel it first."
+                ).json
+            }
+            writesPausedBy = client
+            logger.info("writes paused for a restore")
+            return ok([])
+        case .resumeWrites:
+            resumeWrites(now: now)
+            return ok([("date", .string(routine.day.today.iso))])
         case .press(let presses):
             guard panel.simulated != nil else {
                 return ControlRefusal(code: "not_simulated", message: "Presses can be sent to a simulated panel only.")
@@ -95,6 +113,18 @@ extension Daemon {
             publish(now: clock.monotonicMs())
             return ok([("clock", .string(clockText))])
         }
+    }
+
+    static let pausedRefusal = ControlRefusal(
+        code: "paused", message: "The database is being restored; start the morning again in a moment.")
+
+    /// Ends a pause: the restored database's day and settings are read again.
+    func resumeWrites(now: Int64) {
+        guard writesPausedBy != nil else { return }
+        writesPausedBy = nil
+        logger.info("writes resumed")
+        refreshDay(now: now)
+        publish(now: clock.monotonicMs())
     }
 
     /// The local wall-clock time, "YYYY-MM-DD HH:MM:SS".

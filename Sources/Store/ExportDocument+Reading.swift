@@ -20,12 +20,13 @@ extension ExportDocument {
     public init(_ root: JSONValue) throws(ExportError) {
         let r = Field(value: root, path: "")
         let version = try r["protocolVersion"].int()
-        guard (1...ExportDocument.protocolVersion).contains(version) else {
+        guard version <= ExportDocument.protocolVersion else {
             throw ExportError(
-                path: "protocolVersion",
-                reason: "is \(version); this program reads 1…\(ExportDocument.protocolVersion)"
-            )
+                path: "",
+                reason: "was written by a newer RecoveryDeck (protocolVersion \(version); this one reads up to "
+                    + "\(ExportDocument.protocolVersion)): update RecoveryDeck first")
         }
+        guard version >= 1 else { throw r["protocolVersion"].error("is \(version); RecoveryDeck writes 1 and up") }
         let generatedAt = try r["generatedAt"].int64()
         let full = try r["full"].bool()
         let habits = try r["habits"].array().map { (f) throws(ExportError) in try f.string() }

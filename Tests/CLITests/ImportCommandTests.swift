@@ -34,7 +34,9 @@ struct ImportCommandTests {
         defer { cli.remove() }
         let bad = [
             ("Date,rMSSD\n2026-03-01,55\n2026-03-03,abc\n", "line 3: rmssd \"abc\" is not a number."),
-            ("Date,rMSSD\n2026-03-01,55\n2026-13-01,50\n", "line 3: \"2026-13-01\" is not a date"),
+            // 2026-13-01 alone would be read as YYYY-DD-MM (a middle field above 12 decides the order).
+            ("Date,rMSSD\n2026-03-01,55\n2026-13-14,50\n", "line 3: \"2026-13-14\" is not a real day"),
+            ("Date,rMSSD\n2026-03-01,55\n2999-03-02,50\n", "line 3: 2999-03-02 is after today"),
             ("Date,rMSSD\n2026-03-01,55,9\n", "line 2: 3 fields where the header has 2."),
             ("Date,rMSSD\n2026-03-01,55\n2026-03-01,54\n", "line 3: 2026-03-01 is already on line 2"),
             ("Date,rMSSD\n2026-03-01,900\n", "line 2: rmssd 900 is outside"),
@@ -186,5 +188,28 @@ struct ImportCommandTests {
         #expect(try cli.run(["import", "csv", file, "--map", "date=Date,pulse=2"]).status == 64)
         #expect(try cli.run(["import", "rr"]).status == 64)
         #expect(!FileManager.default.fileExists(atPath: cli.databasePath))
+    }
+
+    @Test("lying HR alone comes across and shows in history; the dry run and the import say what came and what did not")
+    func lyingHRAloneAndTheReport() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let file = try write(" Date , Resting HR ,Steps,\n2026-03-01,52,8000,\n2026-03-02,53,,\n", "rhr.csv", in: cli)
+        let map = "date=Date,lying_hr=Resting HR"
+        let dry = try cli.run(["import", "csv", file, "--map", map, "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stderr.contains("Came across: lying_hr from \"Resting HR\" (2 mornings)."), "\(dry.stderr)")
+        #expect(dry.stderr.contains("Left out: \"Steps\": --map names no field for it."), "\(dry.stderr)")
+        let real = try cli.run(["import", "csv", file, "--map", map])
+        #expect(real.status == 0 && real.stderr.contains("Came across: lying_hr"), "\(real.stderr)")
+        #expect(
+            try cli.run([
+                "checkin", "--now", "2026-03-03T07:00", "--fatigue", "4", "--mood", "4", "--soreness", "4",
+                "--stress", "4", "--sleep", "4",
+            ]).status == 0)
+        let history = try cli.run(["history", "--days", "3", "--now", "2026-03-03T08:00", "--json"])
+        #expect(
+            history.stdout.contains("\"lyingHR\":52") || history.stdout.contains("\"lyingHR\": 52"), "\(history.stdout)"
+        )
     }
 }

@@ -7,8 +7,8 @@ _recoverydeck() {
     _init_completion || return
 
     # Top-level words, and the members of command groups.
-    local commands="analytics calibrate cancel checkin delete demo doctor export findings history import measure pair report rr scan settings status strap watch"
-    local -A members=([import]="csv rr" [rr]="analyze")
+    local commands="analytics calibrate cancel checkin delete demo doctor export findings history import measure pair report restore rr scan settings status strap watch"
+    local -A members=([import]="csv elitehrv hrv4training rr" [rr]="analyze")
     local global="--db --help"
 
     # The command typed so far: its first word, and the member for a group.
@@ -38,6 +38,10 @@ _recoverydeck() {
             ;;
         --address-type)
             COMPREPLY=($(compgen -W "public random" -- "$cur"))
+            return
+            ;;
+        --date-format)
+            COMPREPLY=($(compgen -W "YYYY-MM-DD YYYY-DD-MM DD/MM/YYYY MM/DD/YYYY" -- "$cur"))
             return
             ;;
         --adapter)
@@ -90,10 +94,18 @@ _recoverydeck() {
             fi
             ;;
         report) opts="--days --svg" ;;
-        "import csv")
-            opts="--map --dry-run --force"
+        "import csv" | "import elitehrv" | "import hrv4training")
+            opts="--date-format --dry-run --force"
+            [ "$member" = csv ] && opts="--map $opts"
             if [[ "$cur" != -* ]]; then
                 _filedir csv
+                return
+            fi
+            ;;
+        restore)
+            opts="--replace --socket"
+            if [[ "$cur" != -* ]]; then
+                _filedir json
                 return
             fi
             ;;

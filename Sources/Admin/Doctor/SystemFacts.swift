@@ -1,4 +1,5 @@
 import CSQLite
+import Platform
 
 #if canImport(Glibc)
     import Glibc
@@ -289,18 +290,10 @@ public struct SystemFacts {
         return names
     }
 
+    /// A small system file (sysfs, /proc, /etc) as text, or nil when it cannot be read or exceeds 1 MiB:
+    /// doctor reports what it can read and never fails over one file.
     func readText(_ file: String) -> String? {
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 1 << 20 {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-        }
+        guard let bytes = try? FileDescriptor.readContents(atPath: file, limit: 1 << 20) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

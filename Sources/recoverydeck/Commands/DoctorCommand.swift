@@ -34,7 +34,7 @@ struct DoctorCommand: Command {
     func run(_ context: Context) throws {
         let path = try context.databasePath()
         let gatherer = SystemFacts(environment: context.environment)
-        var facts = gatherer.gather(databasePath: path, systemDatabasePath: Context.systemDatabasePath)
+        var facts = gatherer.gather(databasePath: path, systemDatabasePath: context.systemDatabasePath)
         // The database is opened only when it exists (doctor creates nothing), and a database that
         // cannot be read leaves the strap unknown: its own check line says what is wrong with it.
         if access(path, F_OK) == 0 {
