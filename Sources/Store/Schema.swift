@@ -5,10 +5,20 @@
 enum Schema {
     static let migrations: [Migration] = [
         Migration(identifier: "0001-days-measurements-analytics-settings", sql: initial),
-        Migration(identifier: "0002-experiments", sql: experiments),
+        Migration(
+            identifier: "0002-rmssd-adjacent-pairs", sql: rmssdMethod, recompute: RMSSDRecomputation.apply),
+        Migration(identifier: "0003-experiments", sql: experiments),
     ]
 
     private static let day = "CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]')"
+
+    /// rMSSD over adjacent pairs (spec §5.1): which method each stored value used, and over how many pairs.
+    /// `RMSSDRecomputation` fills both and recomputes the values from the raw RR.
+    private static let rmssdMethod = """
+        ALTER TABLE measurement ADD COLUMN rmssd_method TEXT
+            CHECK (rmssd_method IN ('adjacent_pairs', 'accepted_list', 'external'));
+        ALTER TABLE measurement ADD COLUMN rmssd_pairs INTEGER CHECK (rmssd_pairs >= 0);
+        """
 
     private static let initial = """
         -- The day's questionnaire (spec §9.1 Blocks A–E; review notes §6): five 1–7 scores, higher is better.

@@ -159,7 +159,7 @@ struct HistoryImportTests {
         #expect(result.skipped.map(\.name) == ["2026-03-01 19-00-00.txt"])
         #expect(result.mornings[0].startMinute == MinuteOfDay(hour: 6, minute: 40))
         let expected = HRVAnalysis.analyze(
-            try RRHistory.parse(files[1], directory: "rr"), window: .morning)
+            try RRHistory.parse(files[1], directory: "rr").intervalsMs, window: .morning)
         #expect(result.mornings[0].hrv == expected.metrics && expected.quality == .ok)
         #expect(result.mornings[0].rawRR.count == 120)
         // Stored raw values convert back to within half a 1/1024 s unit of the file's ms.
@@ -185,10 +185,13 @@ struct HistoryImportTests {
         }
         #expect(
             error([.init(name: "2026-03-01.txt", text: "1000\n990\nx\n")])
-                == "rr/2026-03-01.txt line 3: \"x\" is not an RR interval in ms.")
+                == "rr/2026-03-01.txt line 3: 'x' is not an RR interval in milliseconds.")
         #expect(
             error([.init(name: "2026-03-01.txt", text: "1000\n-5\n")])
-                == "rr/2026-03-01.txt line 2: RR interval -5 ms is impossible.")
+                == "rr/2026-03-01.txt line 2: '-5' is not an RR interval in milliseconds.")
+        #expect(
+            error([.init(name: "2026-03-01.txt", text: "1000\n70000\n")])
+                == "rr/2026-03-01.txt line 2: RR interval 70000.0 ms is impossible (a strap reports under 64 s).")
         #expect(
             error([.init(name: "notes.txt", text: "1000\n")])
                 == "rr/notes.txt is not named by date (YYYY-MM-DD…); move it out of the folder.")

@@ -89,7 +89,7 @@ struct BadInputTests {
             says: "'-800' is not an RR interval in milliseconds."),
         Case(
             arguments: ["rr", "analyze", "no-rr-column.csv"], status: 1,
-            says: "expected RR in ms or a CSV header with an rr column"),
+            says: "expected RR in ms or a header with an rr column"),
         Case(arguments: ["rr", "analyze", "short-row.csv"], status: 1, says: "short-row.csv line 3 has no rr value."),
         Case(arguments: ["rr", "analyze", "binary.bin"], status: 1, says: "binary.bin is not a text file."),
         Case(

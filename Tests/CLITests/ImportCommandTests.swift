@@ -58,7 +58,7 @@ struct ImportCommandTests {
         defer { cli.remove() }
         let folder = cli.directory.appendingPathComponent("rr")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try (String(repeating: "1000\n", count: 100)).write(
+        try (0..<100).map { $0 % 2 == 0 ? "1000\n" : "1010\n" }.joined().write(
             to: folder.appendingPathComponent("2026-03-01.txt"), atomically: true, encoding: .utf8)
         try "1000\n1010\n10x0\n".write(
             to: folder.appendingPathComponent("2026-03-03.txt"), atomically: true, encoding: .utf8)
@@ -66,9 +66,52 @@ struct ImportCommandTests {
         let outcome = try cli.run(["import", "rr", folder.path])
         #expect(outcome.status == 1)
         #expect(
-            outcome.stderr.contains("2026-03-03.txt line 3: \"10x0\" is not an RR interval in ms."), "\(outcome.stderr)"
-        )
+            outcome.stderr.contains("2026-03-03.txt line 3: '10x0' is not an RR interval in milliseconds."),
+            "\(outcome.stderr)")
         #expect(snapshot(cli) == before)
+        // A constant series (every beat 1000 ms) is not a morning: refused with a sentence, nothing imported.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("2026-03-03.txt"))
+        try String(repeating: "1000\n", count: 1000).write(
+            to: folder.appendingPathComponent("2026-03-04.txt"), atomically: true, encoding: .utf8)
+        let flat = try cli.run(["import", "rr", folder.path])
+        #expect(flat.status == 1)
+        #expect(flat.stderr.contains("2026-03-04.txt has every interval equal (1000 × 1000.0 ms)"), "\(flat.stderr)")
+        #expect(flat.stderr.contains("Nothing was imported."))
+        #expect(snapshot(cli) == before)
+    }
+
+    @Test("import rr reads Polar Sensor Logger and seconds files, says so, and stores their rMSSD over adjacent pairs")
+    func otherToolsFiles() throws {
+        let cli = try prepared()
+        defer { cli.remove() }
+        let folder = cli.directory.appendingPathComponent("rr")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // 100 beats alternating 1000/1020 with one 1400 (rejected: 5·380 > 1020) in the middle: 98 pairs of ±20
+        // → rMSSD 20 exactly (the old rule would span the rejected beat with a difference of 0 or 40).
+        var beats = (0..<100).map { $0 % 2 == 0 ? 1000.0 : 1020.0 }
+        beats[50] = 1400
+        let polar =
+            "Phone timestamp;RR-interval [ms]\n"
+            + beats.enumerated().map { "2026-03-05T06:40:\($0 % 60).000;\(Int($1))" }.joined(separator: "\n")
+        try polar.write(to: folder.appendingPathComponent("2026-03-05.txt"), atomically: true, encoding: .utf8)
+        try beats.map { "\($0 / 1000)" }.joined(separator: "\r\n").write(
+            to: folder.appendingPathComponent("2026-03-06.txt"), atomically: true, encoding: .utf8)
+        let outcome = try cli.run(["import", "rr", folder.path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("2026-03-06.txt: read as seconds (every value is below 3) and converted to ms."))
+        #expect(!outcome.stderr.contains("2026-03-05.txt: read as seconds"))
+        let exported = try cli.run(["export"])
+        let document = try JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)) as? [String: Any]
+        let days = document?["days"] as? [[String: Any]] ?? []
+        for date in ["2026-03-05", "2026-03-06"] {
+            let hrv =
+                (days.first { $0["date"] as? String == date }?["measurement"] as? [String: Any])?["hrv"]
+                as? [String: Any]
+            #expect(hrv?["rmssdMethod"] as? String == "adjacent_pairs", "\(date)")
+            // Stored raw RR are whole 1/1024 s, so the imported value is within a quantisation step of 20.
+            #expect(abs((hrv?["rmssdMs"] as? Double ?? 0) - 20) < 1, "\(date): \(String(describing: hrv))")
+        }
     }
 
     @Test("dry run prints the plan and changes nothing; the import keeps the box's day unless --force")

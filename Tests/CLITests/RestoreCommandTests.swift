@@ -72,11 +72,11 @@ struct RestoreCommandTests {
         #expect(over.stderr.contains("already holds data; give --replace"), "\(over.stderr)")
         let text = try String(contentsOfFile: file, encoding: .utf8)
         let newer = path("newer.json", cli)
-        try text.replacingOccurrences(of: "\"protocolVersion\": 1", with: "\"protocolVersion\": 2").write(
+        try text.replacingOccurrences(of: "\"protocolVersion\": 2", with: "\"protocolVersion\": 3").write(
             toFile: newer, atomically: true, encoding: .utf8)
         let refused = try cli.run(["restore", newer, "--replace"])
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("was written by a newer RecoveryDeck (protocolVersion 2"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("was written by a newer RecoveryDeck (protocolVersion 3"), "\(refused.stderr)")
         let broken = path("broken.json", cli)
         try text.replacingOccurrences(of: "\"fatigue\": 4", with: "\"fatigue\": 9").write(
             toFile: broken, atomically: true, encoding: .utf8)

@@ -77,7 +77,8 @@ struct StoreRestoreTests {
         do { _ = try ExportDocument(parsing: json.serialized()) } catch {
             #expect(
                 error.description
-                    == "The export was written by a newer RecoveryDeck (protocolVersion 2; this one reads up to 1): update RecoveryDeck first."
+                    == "The export was written by a newer RecoveryDeck (protocolVersion \(ExportDocument.protocolVersion + 1); "
+                    + "this one reads up to \(ExportDocument.protocolVersion)): update RecoveryDeck first."
             )
         }
     }

@@ -33,7 +33,7 @@ public struct ImportedMorning: Hashable, Sendable {
                 ?? rmssdMs.map {
                     HRVMetrics(
                         rmssdMs: $0, meanRRMs: nil, meanHRBpm: nil, sdnnMs: nil, accepted: 0, rejected: 0,
-                        artifactRatio: 0)
+                        artifactRatio: 0, rmssdMethod: .external)
                 }
             measurement = MorningMeasurement(
                 date: date, startedAtEpoch: epochOfStart(date, startMinute ?? MinuteOfDay(minutes: 0)!), durationMs: 0,

@@ -227,6 +227,9 @@ extension MorningSession {
     /// Feeds RR to the core's rMSSD window, which decides when the capture is done (spec §5.1).
     mutating func feed(_ rr: [UInt16], at t: Int64) -> [Action] {
         guard !degraded, window != nil else { return [] }
+        var sum = 0.0
+        for raw in rr { sum += RRInterval(raw: raw, receivedAtMs: 0).milliseconds }
+        window?.beginNotification(rrSumMs: sum, at: t)  // a gap before it breaks the pair (spec §5.1)
         for raw in rr {
             let ms = RRInterval(raw: raw, receivedAtMs: 0).milliseconds
             if case .complete(let result)? = window?.append(ms, at: t) { return endCapture(result, at: t) }
