@@ -22,7 +22,7 @@ map=date=date,rmssd=rmssd,fatigue=fatigue,mood=mood,soreness=soreness,stress=str
             weekly) python3 Tests/stages/52-insights-people.py generate "$work/$kind" 30 15 --weekly ;;
             planted) python3 Tests/stages/52-insights-people.py generate "$work/$kind" 30 16 --planted ;;
         esac
-        for k in $(seq 0 29); do
+        for ((k = 0; k < 30; k++)); do
             db="$work/$kind/person-$k.db"
             "$cli" --db "$db" import csv "$work/$kind/person-$k.csv" --map "$map" >/dev/null 2>&1
             printf '%s %s ' "$kind" "$k"
