@@ -20,6 +20,11 @@ public enum ControlRequest: Hashable, Sendable {
     case press([Press])
     /// Simulated clock only: move time forward.
     case advance(seconds: Int64)
+    /// `recoverydeck restore` is about to rewrite the database: start and save no morning until
+    /// `resumeWrites` or until this client's connection closes. Refused while a session runs.
+    case pauseWrites
+    /// The database was rewritten: read today's facts and settings again, and write as before.
+    case resumeWrites
 
     public static let maximumPacket = 65_536
 
@@ -40,6 +45,8 @@ public enum ControlRequest: Hashable, Sendable {
                 ),
             ])
         case .advance(let s): .object([("request", .string("advance")), ("seconds", .integer(s))])
+        case .pauseWrites: .object([("request", .string("pause-writes"))])
+        case .resumeWrites: .object([("request", .string("resume-writes"))])
         }
     }
 
@@ -58,6 +65,8 @@ public enum ControlRequest: Hashable, Sendable {
         case "watch": return .success(.watch)
         case "status": return .success(.status)
         case "day-changed": return .success(.dayChanged)
+        case "pause-writes": return .success(.pauseWrites)
+        case "resume-writes": return .success(.resumeWrites)
         case "press":
             // Either one press ("button", "after_ms") or a sequence ("presses": [{"button", "after_ms"}, …]).
             let items = json["presses"]?.arrayValue ?? [json]

@@ -11,6 +11,8 @@ extension Daemon {
                 watch(client)
             case .closed(let client):
                 watched.remove(client)
+                // A restore that died mid-way must not leave the box unable to measure.
+                if client == writesPausedBy { resumeWrites(now: clock.monotonicMs()) }
             case .refused(let client, let refusal):
                 control.reply(client, refusal.json)
             case .request(let client, let request):
@@ -25,29 +27,13 @@ extension Daemon {
         for warning in control.takeWarnings() { logger.warning("control socket: \(warning)") }
     }
 
-    func watch(_ fd: FileDescriptor) {
-        guard !watched.contains(fd) else { return }
-        do {
-            try loop.register(fd)
-            watched.insert(fd)
-        } catch {
-            logger.warning("cannot watch a control client: \(error)")
-        }
-    }
-
-    /// Registers descriptors that appeared (a new strap link) since the last turn.
-    func syncStrapDescriptors() {
-        guard strap.generation != strapGeneration else { return }
-        strapGeneration = strap.generation
-        for fd in strap.descriptors { watch(fd) }
-    }
-
     func answer(_ request: ControlRequest, from client: FileDescriptor, _ control: ControlServer) -> JSONValue {
         let now = clock.monotonicMs()
         switch request {
         case .measure(let overwrite):
+            if writesPausedBy != nil { return Daemon.pausedRefusal.json }
             refreshDay(now: now)
-            let actions = process(.measure(overwrite: overwrite), now: now)
+            let actions = process(.session(.measure(overwrite: overwrite)), now: now)
             publish(now: clock.monotonicMs())
             if let decline = actions.lazy.compactMap({ if case .declined(let d) = $0 { d } else { nil } }).first {
                 return ControlRefusal(code: decline.rawValue, message: decline.sentence).json
@@ -56,7 +42,7 @@ extension Daemon {
         case .cancel:
             let before = routine.session.phase
             let measuring = routine.session.isMeasuring
-            let actions = process(.cancel, now: now)
+            let actions = process(.session(.cancel), now: now)
             publish(now: clock.monotonicMs())
             if let decline = actions.lazy.compactMap({ if case .declined(let d) = $0 { d } else { nil } }).first {
                 return ControlRefusal(code: decline.rawValue, message: decline.sentence).json
@@ -74,6 +60,20 @@ extension Daemon {
         case .dayChanged:
             refreshDay(now: now)
             publish(now: clock.monotonicMs())
+            return ok([("date", .string(routine.day.today.iso))])
+        case .pauseWrites:
+            // The session would save into a database being rewritten: a restore waits for it to end.
+            guard !routine.session.isMeasuring else {
+                return ControlRefusal(
+                    code: "busy",
+                    message: "A morning session is running; try again when it is over, or cancel it first."
+                ).json
+            }
+            writesPausedBy = client
+            logger.info("writes paused for a restore")
+            return ok([])
+        case .resumeWrites:
+            resumeWrites(now: now)
             return ok([("date", .string(routine.day.today.iso))])
         case .press(let presses):
             guard panel.simulated != nil else {
@@ -96,6 +96,18 @@ extension Daemon {
             publish(now: clock.monotonicMs())
             return ok([("clock", .string(clockText))])
         }
+    }
+
+    static let pausedRefusal = ControlRefusal(
+        code: "paused", message: "The database is being restored; start the morning again in a moment.")
+
+    /// Ends a pause: the restored database's day and settings are read again.
+    func resumeWrites(now: Int64) {
+        guard writesPausedBy != nil else { return }
+        writesPausedBy = nil
+        logger.info("writes resumed")
+        refreshDay(now: now)
+        publish(now: clock.monotonicMs())
     }
 
     /// The local wall-clock time, "YYYY-MM-DD HH:MM:SS".

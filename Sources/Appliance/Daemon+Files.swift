@@ -1,3 +1,5 @@
+import Platform
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -11,18 +13,15 @@ extension Daemon {
         if access(directory, F_OK) != 0 { _ = mkdir(directory, 0o750) }
     }
 
+    /// A configuration file or panel script is a few KiB; 1 MiB is far beyond any real one.
+    static let maximumFileBytes = 1 << 20
+
     static func readFile(_ path: String) throws(DaemonError) -> String {
-        guard let file = fopen(path, "r") else {
-            throw .configuration("cannot read \(path): \(String(cString: strerror(errno))).")
+        do {
+            return String(
+                decoding: try FileDescriptor.readContents(atPath: path, limit: maximumFileBytes), as: UTF8.self)
+        } catch {
+            throw .configuration(error.description)
         }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n <= 0 { break }
-            bytes += buffer[0..<n]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -18,11 +18,14 @@ extension ManagementSocket {
     }
 
     /// Connectable, general-discoverable advertising of `data` (the kernel adds the LE flags field).
-    public func addAdvertising(instance: UInt8, data: AdvertisingData, controller index: ControllerIndex)
-        throws(BlueZError)
-    {
+    /// `scanResponse` goes to scanners that ask (a Polar H10 puts its name there).
+    public func addAdvertising(
+        instance: UInt8, data: AdvertisingData, scanResponse: AdvertisingData = AdvertisingData(fields: []),
+        controller index: ControllerIndex
+    ) throws(BlueZError) {
         let advertising = AdvertisingInstance(
-            instance: instance, flags: [.connectable, .discoverable], advertisingData: data.encoded())
+            instance: instance, flags: [.connectable, .discoverable], advertisingData: data.encoded(),
+            scanResponse: scanResponse.encoded())
         _ = try request(.addAdvertising(advertising), to: index)
     }
 
@@ -36,5 +39,15 @@ extension ManagementSocket {
         throws(BlueZError)
     {
         _ = try request(.disconnect(address, type), to: index)
+    }
+}
+
+extension ManagementSocket {
+    /// Loads `entries` and waits for the kernel's answer (for the command line; the daemon's link
+    /// sends the command and reads the reply in its loop).
+    public func loadConnectionParameters(_ entries: [DeviceConnectionParameters], controller index: ControllerIndex)
+        throws(BlueZError)
+    {
+        _ = try request(.loadConnectionParameters(entries), to: index)
     }
 }

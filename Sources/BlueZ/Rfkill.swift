@@ -1,3 +1,5 @@
+import Platform
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -62,14 +64,10 @@ public enum Rfkill {
 /// Small reads of sysfs-like files (a value and a newline) without Foundation.
 enum SysfsFiles {
     /// The file's first line without its newline, or nil when it cannot be read.
+    /// A sysfs attribute is at most one page (Documentation/filesystems/sysfs.rst).
     static func line(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count >= 0 else { return nil }
-        let text = String(decoding: buffer[..<count], as: UTF8.self)
+        guard let bytes = try? FileDescriptor.readContents(atPath: path, limit: 4096) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
         return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
     }
 

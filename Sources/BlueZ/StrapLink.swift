@@ -1,6 +1,10 @@
 import HeartRateProtocol
 import Platform
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The box's link to its strap: owns the L2CAP ATT socket and the GATT client procedure, and turns
 /// them into samples `{monotonic ms, bpm?, rr raw}` and link states (connecting, discovering, live,
 /// RR OK or heart-rate only, lost, reconnecting), battery and firmware.
@@ -25,6 +29,12 @@ public final class StrapLink {
         /// strap notifies about once a second and a beat ends at least every 1.5 s at any resting
         /// rate, so 5 in a row without RR means the strap is not sending RR at all.
         public var heartRateOnlyAfter = 5
+        /// The controller `adapter` is, for the management interface; nil: no parameters are loaded.
+        public var controller: ControllerIndex?
+        /// Loaded for the strap before every attempt (mgmt Load Connection Parameters), so the kernel
+        /// accepts the interval the strap asks for ~30 s in; nil leaves the kernel's defaults (50 ms
+        /// max), which a Polar strap refuses by dropping the link (DESIGN §5).
+        public var connectionParameters = StrapLink.strapParameters
 
         public init(adapter: BluetoothAddress, strap: BluetoothAddress, strapType: BluetoothAddressType) {
             self.adapter = adapter
@@ -46,7 +56,35 @@ public final class StrapLink {
         public var firstLiveAfterConnectMs: Int64?
         /// From the `connect()` call of the attempt that first went live to the first RR interval.
         public var firstRRAfterConnectMs: Int64?
+        /// Requests for new parameters the kernel accepted from the strap (mgmt New Connection Parameter).
+        public var parameterUpdates = 0
     }
+
+    /// Where the strap's connection parameters stand, for the status line and `doctor`.
+    public enum ParameterState: Hashable, Sendable {
+        /// Not loaded: no controller index, loading switched off, or no attempt yet.
+        case notLoaded
+        /// Sent before the attempt; the kernel applies it before the connect that follows.
+        case sent(LEConnectionParameters)
+        /// The kernel confirmed them.
+        case loaded(LEConnectionParameters)
+        /// The kernel refused; the link keeps the kernel's defaults.
+        case refused(BlueZError)
+        /// The strap asked for these and the kernel accepted them.
+        case updatedByStrap(LEConnectionParameters)
+    }
+
+    public private(set) var parameterState: ParameterState = .notLoaded
+
+    /// Test-only: `RECOVERYDECK_TEST_SKIP_CONNECTION_PARAMETERS=1` leaves the kernel's defaults, so the
+    /// VM stage can show what happens without the loading (the strap's request refused, the 0x3B drop).
+    public static var parameterLoadingSwitchedOff: Bool {
+        guard let value = getenv("RECOVERYDECK_TEST_SKIP_CONNECTION_PARAMETERS") else { return false }
+        return String(cString: value) == "1"
+    }
+
+    /// What to load for a strap: `LEConnectionParameters.strap`, nil when switched off for a test.
+    public static var strapParameters: LEConnectionParameters? { parameterLoadingSwitchedOff ? nil : .strap }
 
     public let configuration: Configuration
     public private(set) var state: StrapLinkState = .idle
@@ -57,6 +95,9 @@ public final class StrapLink {
 
     private let transport: any ATTTransport
     private let readiness: ReadinessSet
+    /// Carries Load Connection Parameters and the kernel's replies; inside `readiness`, so the
+    /// replies are read by the owner's loop like any other event.
+    private let management: ManagementSocket?
     private var socket: FileDescriptor?
     private var gatt = GATTClient()
     private var outbox: [[UInt8]] = []
@@ -66,10 +107,21 @@ public final class StrapLink {
     private var measurementsWithoutRR = 0
     private var receiveBuffer = [UInt8](repeating: 0, count: ATTSocket.maximumPDU)
 
-    public init(_ configuration: Configuration, transport: any ATTTransport = KernelATTTransport()) throws(BlueZError) {
+    /// `management` stands in for the kernel's management socket in tests; by default one is opened
+    /// when there are parameters to load.
+    public init(
+        _ configuration: Configuration, transport: any ATTTransport = KernelATTTransport(),
+        management: ManagementSocket? = nil
+    ) throws(BlueZError) {
         self.configuration = configuration
         self.transport = transport
         self.readiness = try ReadinessSet()
+        if configuration.controller != nil, configuration.connectionParameters != nil {
+            if let management { self.management = management } else { self.management = try ManagementSocket() }
+        } else {
+            self.management = nil
+        }
+        if let management = self.management { readiness.watch(management.descriptor, for: .readable) }
     }
 
     deinit { closeSocket() }
@@ -110,7 +162,12 @@ public final class StrapLink {
     /// Call when `descriptor` is readable: handles every socket event pending.
     public func onReadable(nowMs: Int64) -> [StrapLinkEvent] {
         var events: [StrapLinkEvent] = []
-        for ready in readiness.ready() where ready.descriptor == socket {
+        let members = readiness.ready()
+        if let management, management.hasBacklog || members.contains(where: { $0.descriptor == management.descriptor })
+        {
+            managementEvents(management)
+        }
+        for ready in members where ready.descriptor == socket {
             if case .connecting = state {
                 events += connectionEnded(nowMs: nowMs)
                 continue
@@ -119,6 +176,44 @@ public final class StrapLink {
             if !ready.events.isDisjoint(with: [.readable, .error, .hangup]) { events += receive(nowMs: nowMs) }
         }
         return events
+    }
+
+    /// The kernel's answers about the strap's parameters; every other management event is dropped
+    /// (each management socket sees all of them).
+    private func managementEvents(_ management: ManagementSocket) {
+        while let packet = try? management.nextEvent() {
+            guard packet.index == configuration.controller else { continue }
+            switch packet.event {
+            case .commandComplete(.loadConnectionParameters, let status, _),
+                .commandStatus(.loadConnectionParameters, let status):
+                guard case .sent(let parameters) = parameterState else { continue }
+                parameterState =
+                    status.isSuccess
+                    ? .loaded(parameters)
+                    : .refused(ManagementSocket.failure(.loadConnectionParameters, index: packet.index, status: status))
+            case .newConnectionParameter(let entry, _) where entry.address == configuration.strap:
+                statistics.parameterUpdates += 1
+                parameterState = .updatedByStrap(entry.parameters)
+            default:
+                continue
+            }
+        }
+    }
+
+    /// Loads the strap's parameters. The kernel handles a management command within the write, so
+    /// they are in place for the connect that follows; the reply is read later, by the loop.
+    private func loadConnectionParameters() {
+        guard let management, let index = configuration.controller,
+            let parameters = configuration.connectionParameters
+        else { return }
+        let entry = DeviceConnectionParameters(
+            address: configuration.strap, addressType: configuration.strapType, parameters: parameters)
+        do {
+            try management.send(.loadConnectionParameters([entry]), to: index)
+            parameterState = .sent(parameters)
+        } catch {
+            parameterState = .refused(error)
+        }
     }
 
     /// Call at or after `nextDeadlineMs`.
@@ -149,6 +244,7 @@ public final class StrapLink {
         statistics.connectionAttempts += 1
         var events = transition(to: .connecting(attempt: failuresSinceLive + 1))
         connectCalledAtMs = nowMs
+        loadConnectionParameters()
         do {
             let (fd, connected) = try transport.connect(
                 from: configuration.adapter, to: configuration.strap, type: configuration.strapType)
@@ -339,4 +435,16 @@ public enum StrapLinkEvent: Hashable, Sendable {
     /// Input the strap sent that was dropped (a malformed measurement, PDU or battery level);
     /// counted, the link goes on.
     case malformed(MalformedInput)
+}
+
+extension StrapLink.ParameterState: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .notLoaded: "connection parameters not loaded (the kernel's defaults apply)"
+        case .sent(let p): "connection parameters sent (\(p))"
+        case .loaded(let p): "connection parameters loaded (\(p))"
+        case .refused(let error): "connection parameters refused: \(error.description)"
+        case .updatedByStrap(let p): "the strap's request for \(p) was accepted"
+        }
+    }
 }

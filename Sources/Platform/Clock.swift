@@ -55,6 +55,20 @@ public struct LocalTime: Hashable, Sendable {
     /// The local time now.
     public static func now() -> LocalTime { LocalTime(epochSeconds: SystemClock.epochSeconds()) }
 
+    /// The zone file libc reads when `TZ` is unset: etc/localtime under `root` ("/" on the box).
+    public static func systemZoneFile(root: String = "/") -> String {
+        (root.hasSuffix("/") ? root : root + "/") + "etc/localtime"
+    }
+
+    /// Makes local time follow the system zone of the tree at `root` (a folder laid out like "/", as doctor's
+    /// `SystemFacts.root`): when `TZ` is unset it becomes ":" and that zone file, the POSIX form libc reads
+    /// (tzset(3)); a set `TZ` still wins, as on the box. With "/" nothing changes. It sets the process
+    /// environment, so call it once before any thread starts.
+    public static func followSystemZone(root: String) {
+        guard root != "/", getenv("TZ") == nil else { return }
+        setenv("TZ", ":" + systemZoneFile(root: root), 1)
+    }
+
     /// The first epoch second at which the local clock reads `date` `minute`:00. On a fall-back day a time
     /// that happens twice gives its first occurrence; on a spring-forward day a time that never happens
     /// (02:30 in the gap) gives the end of the gap (03:00), the first instant the clock is past it.

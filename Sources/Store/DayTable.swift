@@ -7,7 +7,8 @@ public enum DayTable {
     public static let columns = [
         "date", "imported", "fatigue", "mood", "soreness", "stress", "sleep", "subjective_mean", "habits",
         "caffeine_time", "caffeine_mg", "last_meal_time", "notes", "started_at", "duration_ms", "quality",
-        "rmssd_ms", "mean_rr_ms", "mean_hr_bpm", "sdnn_ms", "accepted", "rejected", "artifact_ratio",
+        "rmssd_ms", "rmssd_method", "rmssd_pairs", "mean_rr_ms", "mean_hr_bpm", "sdnn_ms", "accepted", "rejected",
+        "artifact_ratio",
         "orthostatic_status", "avg_lying_hr", "avg_standing_hr", "peak_standing_hr", "gap_avg", "gap_peak",
         "strap_address", "strap_battery_percent",
     ]
@@ -28,7 +29,8 @@ public enum DayTable {
             q?.habits.joined(separator: ";") ?? "", q?.caffeineTime?.description ?? "", number(q?.caffeineMg),
             q?.lastMealTime?.description ?? "", q?.notes ?? "",
             number(m?.startedAtEpoch), number(m?.durationMs), m?.quality.code ?? "",
-            number(m?.hrv?.rmssdMs), number(m?.hrv?.meanRRMs), number(m?.meanHRBpm ?? m?.hrv?.meanHRBpm),
+            number(m?.hrv?.rmssdMs), m?.hrv?.rmssdMethod.rawValue ?? "", number(m?.hrv?.pairs),
+            number(m?.hrv?.meanRRMs), number(m?.meanHRBpm ?? m?.hrv?.meanHRBpm),
             number(m?.hrv?.sdnnMs), number(m?.hrv?.accepted), number(m?.hrv?.rejected), number(m?.hrv?.artifactRatio),
             m?.orthostaticStatus.rawValue ?? "", number(m?.orthostatic?.avgLyingHR),
             number(m?.orthostatic?.avgStandingHR), number(m?.orthostatic?.peakStandingHR),

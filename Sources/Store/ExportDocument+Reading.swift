@@ -20,12 +20,13 @@ extension ExportDocument {
     public init(_ root: JSONValue) throws(ExportError) {
         let r = Field(value: root, path: "")
         let version = try r["protocolVersion"].int()
-        guard (1...ExportDocument.protocolVersion).contains(version) else {
+        guard version <= ExportDocument.protocolVersion else {
             throw ExportError(
-                path: "protocolVersion",
-                reason: "is \(version); this program reads 1…\(ExportDocument.protocolVersion)"
-            )
+                path: "",
+                reason: "was written by a newer RecoveryDeck (protocolVersion \(version); this one reads up to "
+                    + "\(ExportDocument.protocolVersion)): update RecoveryDeck first")
         }
+        guard version >= 1 else { throw r["protocolVersion"].error("is \(version); RecoveryDeck writes 1 and up") }
         let generatedAt = try r["generatedAt"].int64()
         let full = try r["full"].bool()
         let habits = try r["habits"].array().map { (f) throws(ExportError) in try f.string() }
@@ -87,14 +88,20 @@ extension ExportDocument {
         guard let status = OrthostaticStatus(rawValue: statusText) else {
             throw m["orthostaticStatus"].error("is not a known status (\(statusText))")
         }
-        let hrv = try m["hrv"].optional { (h) throws(ExportError) in
-            HRVMetrics(
+        let hrv = try m["hrv"].optional { (h) throws(ExportError) -> HRVMetrics in
+            let methodText = try h["rmssdMethod"].optional { (v) throws(ExportError) in try v.string() }
+            // Version 1 had no method: its values were taken over the accepted list.
+            guard let method = RMSSDMethod(rawValue: methodText ?? RMSSDMethod.acceptedList.rawValue) else {
+                throw h["rmssdMethod"].error("is not a known method (\(methodText ?? ""))")
+            }
+            return HRVMetrics(
                 rmssdMs: try h["rmssdMs"].optional { (v) throws(ExportError) in try v.double() },
                 meanRRMs: try h["meanRRMs"].optional { (v) throws(ExportError) in try v.double() },
                 meanHRBpm: try h["meanHRBpm"].optional { (v) throws(ExportError) in try v.double() },
                 sdnnMs: try h["sdnnMs"].optional { (v) throws(ExportError) in try v.double() },
                 accepted: try h["accepted"].int(), rejected: try h["rejected"].int(),
-                artifactRatio: try h["artifactRatio"].double())
+                artifactRatio: try h["artifactRatio"].double(),
+                pairs: try h["rmssdPairs"].optional { (v) throws(ExportError) in try v.int() }, rmssdMethod: method)
         }
         let orthostatic = try m["orthostatic"].optional { (o) throws(ExportError) in
             OrthostaticResult(

@@ -3,10 +3,14 @@ import RecoveryCore
 /// The person's data as one JSON document (spec §7.4: a stable schema with `protocolVersion`, so a
 /// later exporter can map fields to TrainingPeaks or Intervals.icu without schema thrash).
 ///
-/// Schema, `protocolVersion` 1. Keys appear in this order; a missing value is `null`, never 0.
+/// Schema, `protocolVersion` 2. Keys appear in this order; a missing value is `null`, never 0.
+///
+/// Version 2 (rMSSD over adjacent pairs, spec §5.1): `rmssdMs` changed meaning (pairs of accepted beats adjacent
+/// as received, no longer consecutive entries of the accepted list), and `rmssdMethod` and `rmssdPairs` say
+/// how each value was computed. A version 1 document is read with `rmssdMethod` "accepted_list".
 ///
 ///     {
-///       "protocolVersion": 1,
+///       "protocolVersion": 2,
 ///       "generator": "RecoveryDeck",
 ///       "generatedAt": 1773122400,          // seconds since the Unix epoch (UTC)
 ///       "full": false,                      // true: rr, heartRate, settings and analytics are present
@@ -27,7 +31,10 @@ import RecoveryCore
 ///             "durationMs": 183000,
 ///             "quality": "ok" | "too_few_beats" | "too_many_artifacts" | "rr_unavailable",
 ///             "hrv": null | {               // null in HR-only (degraded) mode
-///               "rmssdMs": 48.2 | null, "meanRRMs": 1020.5 | null, "meanHRBpm": 58.8 | null,
+///               "rmssdMs": 48.2 | null,
+///               "rmssdMethod": "adjacent_pairs" | "accepted_list" | "external",  // see RMSSDMethod
+///               "rmssdPairs": 68 | null,    // the adjacent pairs rMSSD was taken over
+///               "meanRRMs": 1020.5 | null, "meanHRBpm": 58.8 | null,
 ///               "sdnnMs": 52.0 | null, "accepted": 70, "rejected": 1, "artifactRatio": 0.014
 ///             },
 ///             "meanHRBpm": 58.8 | null,      // mean HR over the capture (degraded mode keeps this and the
@@ -57,7 +64,7 @@ import RecoveryCore
 /// Compatibility: a later version only adds keys; readers ignore keys they do not know. A change
 /// that alters the meaning of an existing key raises `protocolVersion`.
 public struct ExportDocument: Hashable, Sendable {
-    public static let protocolVersion = 1
+    public static let protocolVersion = 2
 
     public var generatedAt: Int64
     /// Whether raw samples, settings and analytics are included.
@@ -131,7 +138,8 @@ public struct ExportDocument: Hashable, Sendable {
         let hrv: JSONValue =
             m.hrv.map {
                 .object([
-                    ("rmssdMs", JSONValue($0.rmssdMs)), ("meanRRMs", JSONValue($0.meanRRMs)),
+                    ("rmssdMs", JSONValue($0.rmssdMs)), ("rmssdMethod", .string($0.rmssdMethod.rawValue)),
+                    ("rmssdPairs", JSONValue($0.pairs)), ("meanRRMs", JSONValue($0.meanRRMs)),
                     ("meanHRBpm", JSONValue($0.meanHRBpm)), ("sdnnMs", JSONValue($0.sdnnMs)),
                     ("accepted", JSONValue($0.accepted)), ("rejected", JSONValue($0.rejected)),
                     ("artifactRatio", .number($0.artifactRatio)),

@@ -5,6 +5,8 @@ import CSQLite
 struct Migration: Sendable {
     let identifier: String
     let sql: String
+    /// A step SQL cannot express (recomputing values from stored samples), run after `sql` in the same transaction.
+    var recompute: (@Sendable (Database) throws(StoreError) -> Void)? = nil
 }
 
 extension Database {
@@ -33,6 +35,7 @@ extension Database {
                     .rows([.text(migration.identifier)]) { _ in true }
                 guard done.isEmpty else { return }
                 try execute(migration.sql)
+                try migration.recompute?(self)
                 try run(
                     "INSERT INTO schema_migrations (identifier, applied_at) VALUES (?1, unixepoch())",
                     [.text(migration.identifier)])

@@ -29,9 +29,9 @@ extension Store {
                 hrv_artifact_ratio, rmssd_ms, mean_rr_ms, hrv_mean_hr_bpm, sdnn_ms, mean_hr_bpm, orthostatic_status,
                 avg_lying_hr, avg_standing_hr, peak_standing_hr, strap_address, strap_battery, settle_start_ms,
                 capture_start_ms, capture_end_ms, lying_end_ms, stand_start_ms, stand_end_ms, rr_raw, hr_readings,
-                recorded_at)
+                recorded_at, rmssd_method, rmssd_pairs)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,
-                ?22, ?23, ?24, ?25, ?26, ?27)
+                ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)
             """,
             [
                 .text(m.date.iso), .integer(m.startedAtEpoch), .integer(m.durationMs), .text(m.quality.code),
@@ -42,7 +42,8 @@ extension Store {
                 SQLValue(m.orthostatic?.peakStandingHR), SQLValue(m.strapAddress), SQLValue(m.strapBatteryPercent),
                 .integer(m.marks.settleStartMs), .integer(m.marks.captureStartMs), .integer(m.marks.captureEndMs),
                 SQLValue(m.marks.lyingEndMs), SQLValue(m.marks.standStartMs), SQLValue(m.marks.standEndMs),
-                .blob(rr), .blob(hr), .integer(recordedAt),
+                .blob(rr), .blob(hr), .integer(recordedAt), SQLValue(m.hrv?.rmssdMethod.rawValue),
+                SQLValue(m.hrv?.pairs),
             ])
     }
 
@@ -51,7 +52,7 @@ extension Store {
             SELECT day, started_at, duration_ms, quality, hrv_accepted, hrv_rejected, hrv_artifact_ratio, rmssd_ms,
                 mean_rr_ms, hrv_mean_hr_bpm, sdnn_ms, mean_hr_bpm, orthostatic_status, avg_lying_hr, avg_standing_hr,
                 peak_standing_hr, strap_address, strap_battery, settle_start_ms, capture_start_ms, capture_end_ms,
-                lying_end_ms, stand_start_ms, stand_end_ms, rr_raw, hr_readings
+                lying_end_ms, stand_start_ms, stand_end_ms, rr_raw, hr_readings, rmssd_method, rmssd_pairs
             FROM measurement WHERE day BETWEEN ?1 AND ?2 ORDER BY day
             """
         let rows = try database.prepare(sql).rows([.text(from.iso), .text(through.iso)]) {
@@ -70,7 +71,8 @@ extension Store {
             if let accepted = row.int(4), let rejected = row.int(5), let ratio = row.double(6) {
                 hrv = HRVMetrics(
                     rmssdMs: row.double(7), meanRRMs: row.double(8), meanHRBpm: row.double(9), sdnnMs: row.double(10),
-                    accepted: accepted, rejected: rejected, artifactRatio: ratio)
+                    accepted: accepted, rejected: rejected, artifactRatio: ratio, pairs: row.int(27),
+                    rmssdMethod: row.text(26).flatMap(RMSSDMethod.init(rawValue:)) ?? .acceptedList)
             }
             var orthostatic: OrthostaticResult?
             if let lying = row.double(13), let standing = row.double(14), let peak = row.double(15) {

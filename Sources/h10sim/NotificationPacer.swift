@@ -78,13 +78,14 @@ struct NotificationPacer<Source: BeatSource> {
         let bpm = UInt16(min(255, max(1, (60_000 / (meanRaw * 1000 / 1024)).rounded())))
         if heartRateOnly {
             queued.removeAll()
-            return HeartRateMeasurement(beatsPerMinute: bpm, sensorContact: .detected)
+            return HeartRateMeasurement(beatsPerMinute: bpm, sensorContact: .notSupported)
         }
         let take = min(queued.count, max(0, rrCapacity))
         let rr = Array(queued.prefix(take))
         queued.removeFirst(take)
         sentIntervals += rr.count
-        return HeartRateMeasurement(beatsPerMinute: bpm, sensorContact: .detected, rrIntervals: rr)
+        // Flags 0x10 as a real H10 sends them: RR present, no sensor-contact bits.
+        return HeartRateMeasurement(beatsPerMinute: bpm, sensorContact: .notSupported, rrIntervals: rr)
     }
 
     /// Heart time now, ms (for logs).

@@ -1,11 +1,12 @@
 import BlueZ
+import Platform
 
 /// Why the virtual strap cannot run, as one sentence.
 enum SimulatorError: Error, CustomStringConvertible {
     case usage(String)
     case badRRFile(line: Int, text: String)
     case emptyRRFile
-    case unreadableFile(path: String, reason: String)
+    case unreadableFile(FileReadError)
     case bluetooth(BlueZError)
 
     var description: String {
@@ -14,7 +15,7 @@ enum SimulatorError: Error, CustomStringConvertible {
         case .badRRFile(let line, let text):
             "Line \(line) of the RR file (\"\(text)\") is not an RR interval in milliseconds (1–63999)."
         case .emptyRRFile: "The RR file holds no RR intervals (one value in milliseconds per line)."
-        case .unreadableFile(let path, let reason): "Cannot read \(path): \(reason)."
+        case .unreadableFile(let error): error.description
         case .bluetooth(let error): error.description
         }
     }

@@ -8,9 +8,26 @@ struct SimulatorOptions {
         var forS: Double
     }
 
+    /// How the strap asks for new connection parameters (DESIGN §5).
+    enum ConnectionUpdateProcedure: String, Equatable {
+        /// HCI LE Connection Update from the peripheral: the Link Layer's Connection Parameters
+        /// Request procedure (Core 5.3 Vol 6 Part B §5.1.7).
+        case ll
+        /// L2CAP Connection Parameter Update Request on the LE signalling channel, CID 5
+        /// (Core 5.3 Vol 3 Part A §4.20).
+        case l2cap
+    }
+
     var adapter: String?
-    /// A static random address to use instead of the controller's public one (older H10 firmware).
+    /// A static random address to use instead of the one derived from the seed.
     var staticAddress: BluetoothAddress?
+    /// The controller's public address instead of a random static one (newer H10 firmware).
+    var publicAddress = false
+    /// Seconds after notifications are enabled at which the strap asks for new parameters; nil: never.
+    var connectionUpdateAtS: Double?
+    var connectionUpdateVia = ConnectionUpdateProcedure.ll
+    /// Drop the link at the first characteristic discovery request (a peer gone mid-discovery).
+    var dropDuringDiscovery = false
     var rrFile: String?
     var seed: UInt64 = 1
     var day = 0
@@ -21,23 +38,36 @@ struct SimulatorOptions {
     var speed = 1.0
     var name: String?
     var battery: UInt8 = 87
-    var firmware = "3.1.1"
+    var firmware = "5.0.0"
     var quiet = false
 
     static let usage = """
-        usage: h10sim [--adapter hciN] [--static-address ADDR] [--rr-file PATH | --day N] [--seed S]
+        usage: h10sim [--adapter hciN] [--static-address ADDR | --public] [--rr-file PATH | --day N] [--seed S]
                       [--stand-at SECONDS] [--hr-only] [--dropout T:D]... [--artifacts RATE] [--speed F]
                       [--name NAME] [--battery PERCENT] [--firmware TEXT] [--quiet]
+                      [--conn-update-at SECONDS] [--conn-update-via ll|l2cap] [--drop-during-discovery]
 
-        A virtual Polar H10 on a Bluetooth controller of this machine: advertises "Polar H10 XXXXXXXX"
-        with the Heart Rate service, serves GAP, Heart Rate, Battery and Device Information over ATT
-        (L2CAP CID 4), and notifies about once a second the RR intervals that elapsed.
+        A virtual Polar H10 on a Bluetooth controller of this machine: advertises the Heart Rate and
+        Polar (FEEE) services with Polar's manufacturer data, "Polar H10 XXXXXXXX" in the scan
+        response, serves a real H10's attribute table over ATT (L2CAP CID 4; MTU answer 232), and
+        notifies about once a second the RR intervals that elapsed (flags 0x10, 0–3 RR each).
 
           --adapter hciN     controller to use (default: the first one); h10sim powers it on with LE
           --static-address ADDR
                              advertise and accept connections from this static random address
-                             (two top bits set, e.g. C4:11:22:33:44:55), as H10 firmware before
-                             mid-2024 does; the controller is powered off to set it
+                             (two top bits set, e.g. C4:11:22:33:44:55); default: one derived from
+                             the seed, as H10 firmware before mid-2024 does; the controller is
+                             powered off to set it
+          --public           use the controller's public address instead (newer H10 firmware)
+          --conn-update-at SECONDS
+                             that long after notifications start, ask for interval 312.5–500 ms,
+                             latency 0, timeout 6 s, as Polar straps do about 30 s in; refused, ask
+                             twice more 10 s apart, then drop the link with reason 0x3B
+          --conn-update-via ll|l2cap
+                             how to ask: HCI LE Connection Update (ll, default) or an L2CAP
+                             Connection Parameter Update Request on CID 5 (l2cap)
+          --drop-during-discovery
+                             drop the link when the central first asks for characteristics
           --rr-file PATH     replay RR intervals, one per line in ms; h10sim exits 0 once all are sent
           --day N, --seed S  otherwise: day N of the seeded synthetic person (default day 0, seed 1)
           --stand-at SECONDS the synthetic person stands up then (orthostatic rise)
@@ -51,7 +81,7 @@ struct SimulatorOptions {
           --quiet            log connections and drop-outs only, not every notification
 
         Events go to standard output, one per line: advertising, connected, subscribed, notify,
-        dropout, disconnected, done.
+        conn-update (requested, accepted, rejected), dropout, disconnected, done.
         """
 
     static func parse(_ arguments: [String]) throws(SimulatorError) -> SimulatorOptions {
@@ -82,6 +112,15 @@ struct SimulatorOptions {
                         "--static-address takes a static random address (first byte C0–FF), not \"\(text)\".")
                 }
                 options.staticAddress = address
+            case "--public": options.publicAddress = true
+            case "--conn-update-at": options.connectionUpdateAtS = try number(word, try value(word), in: 0...86_400)
+            case "--conn-update-via":
+                let text = try value(word)
+                guard let via = ConnectionUpdateProcedure(rawValue: text) else {
+                    throw .usage("--conn-update-via takes ll or l2cap, not \"\(text)\".")
+                }
+                options.connectionUpdateVia = via
+            case "--drop-during-discovery": options.dropDuringDiscovery = true
             case "--rr-file": options.rrFile = try value(word)
             case "--seed":
                 let text = try value(word)
@@ -112,11 +151,27 @@ struct SimulatorOptions {
             }
         }
         options.dropouts.sort { $0.atS < $1.atS }
+        if options.publicAddress && options.staticAddress != nil {
+            throw .usage("--public and --static-address are two different addresses; give one.")
+        }
         return options
     }
 
     /// "Polar H10 " and the device ID, as a real strap's name carries it.
     var advertisedName: String { name ?? "Polar H10 " + deviceID }
+
+    /// The address centrals see: nil for the controller's public one, else a static random one (the
+    /// given one, or the seed's: two top bits set, the rest from the seed, never all ones; Core 5.3
+    /// Vol 6 Part B §1.3.2.1).
+    var randomStaticAddress: BluetoothAddress? {
+        if publicAddress { return nil }
+        if let staticAddress { return staticAddress }
+        var x = seed &* 0xD6E8_FEB8_6659_FD93
+        x ^= x >> 32
+        var random = x & 0x3FFF_FFFF_FFFF
+        if random == 0x3FFF_FFFF_FFFF || random == 0 { random ^= 1 }
+        return BluetoothAddress(rawValue: 0xC000_0000_0000 | random)
+    }
 
     /// Eight hex digits derived from the seed (a real H10 prints its ID on the case).
     var deviceID: String {

@@ -21,6 +21,12 @@ final class VirtualStrap<Source: BeatSource> {
     private let handles: HeartRateStrapHandles
     private var pacer: NotificationPacer<Source>
     private var client: (fd: FileDescriptor, address: BluetoothAddress, type: BluetoothAddressType)?
+    /// The client link's HCI handle, for the raw HCI commands of the parameter request.
+    private var clientHandle: UInt16?
+    /// Opened when the strap is to ask for new connection parameters (needs CAP_NET_RAW).
+    private let hci: HCIRawSocket?
+    private var parameterRequest = ParameterRequest()
+    private var droppedDuringDiscovery = false
     private var dropouts: [SimulatorOptions.Dropout]
     private var dropoutEndsAtMs: Int64?
     private var finishedAtMs: Int64?
@@ -34,18 +40,21 @@ final class VirtualStrap<Source: BeatSource> {
     init(options: SimulatorOptions, source: Source) throws(SimulatorError) {
         self.options = options
         dropouts = options.dropouts
-        var identity = StrapIdentity.polarH10(id: options.deviceID)
+        var identity = PolarH10Profile.identity(id: options.deviceID)
         identity.deviceName = options.advertisedName
         identity.batteryPercent = options.battery
         identity.firmwareRevision = options.firmware
-        (server, handles) = GATTServer.heartRateStrap(identity)
+        let table = AttributeDatabase.polarH10(identity)
+        (server, handles) = (GATTServer(database: table.0, serverRxMTU: PolarH10Profile.serverRxMTU), table.1)
         pacer = NotificationPacer(source: source, speed: options.speed, heartRateOnly: options.heartRateOnly)
         do {
             management = try ManagementSocket()
-            controller = try Self.prepare(options.adapter, staticAddress: options.staticAddress, management)
-            address = options.staticAddress ?? controller.address
+            let staticAddress = options.randomStaticAddress
+            controller = try Self.prepare(options.adapter, staticAddress: staticAddress, management)
+            address = staticAddress ?? controller.address
             // The kernel matches an incoming link to a listener by the controller's identity address.
-            listener = try ATTSocket.listen(on: address, type: options.staticAddress == nil ? .lePublic : .leRandom)
+            listener = try ATTSocket.listen(on: address, type: staticAddress == nil ? .lePublic : .leRandom)
+            hci = options.connectionUpdateAtS == nil ? nil : try HCIRawSocket(controller: controller.index)
         } catch {
             throw .bluetooth(error)
         }
@@ -96,6 +105,7 @@ final class VirtualStrap<Source: BeatSource> {
                 pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: management.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
             ]
+            if let hci { fds.append(pollfd(fd: hci.descriptor.rawValue, events: Int16(POLLIN), revents: 0)) }
             if let client { fds.append(pollfd(fd: client.fd.rawValue, events: Int16(POLLIN), revents: 0)) }
             let wait = nextDeadlineMs.map { Int32(clamping: max(0, $0 - now)) } ?? -1
             _ = poll(&fds, nfds_t(fds.count), wait)
@@ -106,13 +116,21 @@ final class VirtualStrap<Source: BeatSource> {
             }
             if fds[2].revents != 0 { drainManagement() }
             if fds[0].revents != 0 { try accept() }
-            if fds.count > 3, fds[3].revents != 0 { receive() }
+            var next = 3
+            if hci != nil {
+                if fds[next].revents != 0 { readHCI() }
+                next += 1
+            }
+            if fds.count > next, fds[next].revents != 0 { receive() }
         }
     }
 
     private var nextDeadlineMs: Int64? {
-        [pacer.nextDueMs, dropoutStartMs, dropoutEndsAtMs, finishedAtMs.map { $0 + 1_000 }, renewalDueMs]
-            .compactMap { $0 }.min()
+        [
+            pacer.nextDueMs, dropoutStartMs, dropoutEndsAtMs, finishedAtMs.map { $0 + 1_000 }, renewalDueMs,
+            client == nil ? nil : parameterRequest.nextDeadlineMs,
+        ]
+        .compactMap { $0 }.min()
     }
 
     private var renewalDueMs: Int64? { client == nil && dropoutEndsAtMs == nil ? renewAdvertisingAtMs : nil }
@@ -129,6 +147,9 @@ final class VirtualStrap<Source: BeatSource> {
             try advertise()
         }
         if let due = renewalDueMs, nowMs >= due { renewAdvertising(nowMs: nowMs) }
+        if client != nil, let due = parameterRequest.nextDeadlineMs, nowMs >= due {
+            perform(parameterRequest.deadline(nowMs: nowMs))
+        }
         if let start = dropoutStartMs, nowMs >= start {
             let dropout = dropouts.removeFirst()
             log("dropout at=\(dropout.atS)s for=\(dropout.forS)s")
@@ -138,7 +159,8 @@ final class VirtualStrap<Source: BeatSource> {
         }
         while let due = pacer.nextDueMs, nowMs >= due, finishedAtMs == nil {
             let subscribed = client != nil && server.isNotifying(handles.heartRateMeasurement.value)
-            let capacity = HeartRateMeasurement(beatsPerMinute: 60).rrCapacity(attMTU: server.attMTU)
+            // A real H10 sends 0–3 RR a notification, whatever the MTU would carry.
+            let capacity = min(3, HeartRateMeasurement(beatsPerMinute: 60).rrCapacity(attMTU: server.attMTU))
             if let measurement = pacer.advance(subscribed: subscribed, rrCapacity: capacity) {
                 notify(measurement)
             }
@@ -155,9 +177,8 @@ final class VirtualStrap<Source: BeatSource> {
     private func advertise() throws(SimulatorError) {
         do {
             try management.addAdvertising(
-                instance: Self.advertisingInstance,
-                data: AdvertisingData.strap(name: options.advertisedName, includeFlags: false),
-                controller: controller.index)
+                instance: Self.advertisingInstance, data: PolarH10Profile.advertisement,
+                scanResponse: PolarH10Profile.scanResponse(name: options.advertisedName), controller: controller.index)
         } catch {
             throw .bluetooth(error)
         }
@@ -172,9 +193,8 @@ final class VirtualStrap<Source: BeatSource> {
     private func renewAdvertising(nowMs: Int64) {
         try? management.removeAdvertising(instance: Self.advertisingInstance, controller: controller.index)
         try? management.addAdvertising(
-            instance: Self.advertisingInstance,
-            data: AdvertisingData.strap(name: options.advertisedName, includeFlags: false),
-            controller: controller.index)
+            instance: Self.advertisingInstance, data: PolarH10Profile.advertisement,
+            scanResponse: PolarH10Profile.scanResponse(name: options.advertisedName), controller: controller.index)
         renewAdvertisingAtMs = nowMs + Self.renewAdvertisingMs
     }
 
@@ -191,6 +211,8 @@ final class VirtualStrap<Source: BeatSource> {
             return
         }
         client = (fd, address, type)
+        clientHandle = HCIRawSocket.connectionHandle(of: fd)
+        parameterRequest = ParameterRequest()
         _ = server.handle(.connected)
         log("connected peer=\(address) type=\(type)")
     }
@@ -208,13 +230,24 @@ final class VirtualStrap<Source: BeatSource> {
                 client = nil
                 return
             }
+            // Read By Type (0x08): the central has the services and now asks for characteristics.
+            if options.dropDuringDiscovery, !droppedDuringDiscovery, buffer[0] == 0x08 {
+                droppedDuringDiscovery = true
+                log("dropping during discovery")
+                dropClient()
+                return
+            }
             for action in server.handle(.received(Array(buffer[..<count]))) {
                 switch action {
                 case .send(let answer):
                     _ = try? ATTSocket.send(current.fd, answer)
                 case .subscriptionChanged(let valueHandle, let notify, _)
                 where valueHandle == handles.heartRateMeasurement.value:
-                    if notify { pacer.start(atMs: SystemClock.monotonicMs()) }
+                    let now = SystemClock.monotonicMs()
+                    if notify { pacer.start(atMs: now) }
+                    if notify, let at = options.connectionUpdateAtS {
+                        parameterRequest.schedule(atMs: now + Int64(at * 1000))
+                    }
                     log(notify ? "subscribed" : "unsubscribed")
                 default:
                     break
@@ -247,6 +280,58 @@ final class VirtualStrap<Source: BeatSource> {
     }
 
     private func drainManagement() { management.discardPending() }
+
+    private func readHCI() {
+        guard let hci else { return }
+        while let packet = hci.receive() {
+            guard let input = PeripheralHCI.input(packet) else { continue }
+            switch input {
+            case .connectionUpdateComplete(let status, let handle, let interval, let latency, let timeout)
+            where handle == clientHandle:
+                if status == 0 {
+                    log("conn-update in-force interval=\(interval) latency=\(latency) timeout=\(timeout)")
+                }
+                perform(parameterRequest.answered(accepted: status == 0, nowMs: SystemClock.monotonicMs()))
+            case .parameterUpdateResponse(let handle, _, let accepted) where handle == clientHandle:
+                perform(parameterRequest.answered(accepted: accepted, nowMs: SystemClock.monotonicMs()))
+            case .commandStatus(let status, let opcode) where status != 0 && opcode == 0x2013:
+                log("conn-update command refused status=0x\(String(status, radix: 16))")
+                perform(parameterRequest.answered(accepted: false, nowMs: SystemClock.monotonicMs()))
+            default:
+                break
+            }
+        }
+    }
+
+    /// Carries out what the parameter request decided.
+    private func perform(_ step: ParameterRequest.Step?) {
+        guard let step, let hci, let handle = clientHandle else { return }
+        let p = LEConnectionParameters.polarRequest
+        switch step {
+        case .request(let attempt):
+            let packet =
+                options.connectionUpdateVia == .ll
+                ? PeripheralHCI.leConnectionUpdate(handle: handle, p)
+                : PeripheralHCI.parameterUpdateRequest(handle: handle, identifier: UInt8(attempt), p)
+            do {
+                try hci.send(packet)
+                log(
+                    "conn-update requested via=\(options.connectionUpdateVia.rawValue) attempt=\(attempt) "
+                        + "min=\(p.minInterval) max=\(p.maxInterval) latency=\(p.latency) timeout=\(p.supervisionTimeout)"
+                )
+            } catch {
+                log("conn-update could not be sent: \(error)")
+            }
+        case .accepted:
+            log("conn-update accepted")
+        case .rejected(let attempt):
+            log("conn-update rejected attempt=\(attempt)")
+        case .giveUp:
+            // As a Polar strap does after repeated refusals: "Unacceptable Connection Parameters".
+            log("conn-update giving up: disconnect reason=0x3b")
+            try? hci.send(PeripheralHCI.disconnect(handle: handle, reason: 0x3B))
+        }
+    }
 
     private func shutDown() {
         try? management.removeAdvertising(instance: Self.advertisingInstance, controller: controller.index)

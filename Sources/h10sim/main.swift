@@ -1,4 +1,5 @@
 import BlueZ
+import Platform
 
 #if canImport(Glibc)
     import Glibc
@@ -41,19 +42,13 @@ func printError(_ text: String) {
     _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
 }
 
+/// An RR file: a day of beats is about 100 000 lines of a few bytes; 64 MiB is far beyond any real one.
 func readFile(_ path: String) throws(SimulatorError) -> String {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw .unreadableFile(path: path, reason: String(cString: strerror(errno))) }
-    defer { close(fd) }
-    var data: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if n < 0 { throw .unreadableFile(path: path, reason: String(cString: strerror(errno))) }
-        if n == 0 { break }
-        data += chunk[..<n]
+    do {
+        return String(decoding: try FileDescriptor.readContents(atPath: path, limit: 64 << 20), as: UTF8.self)
+    } catch {
+        throw .unreadableFile(error)
     }
-    return String(decoding: data, as: UTF8.self)
 }
 
 exit(runSimulator())

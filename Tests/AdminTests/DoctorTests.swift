@@ -172,6 +172,25 @@ struct DoctorTests {
         #expect(!SystemFacts(root: root + "/nothing", environment: { _ in nil }).bluetoothdKnows("A0:9E:1A:00:11:22"))
     }
 
+    @Test("DESIGN §5: with the strap's parameters in place any kernel passes; without them doctor says why")
+    func strapParameters() {
+        var f = Self.ready
+        f.kernelVersion = KernelVersion(6, 1, 85)  // refuses the L2CAP request too
+        f.strapParameters = .inPlace("interval 30–500 ms, latency 0, timeout 6000 ms for A0:9E:1A:00:11:22 on hci0")
+        let loaded = Doctor.kernel(f)
+        #expect(loaded.verdict == .ok)
+        #expect(loaded.detail.contains("in place (interval 30–500 ms"))
+        f.strapParameters = .notInPlace("Load Connection Parameters needs CAP_NET_ADMIN")
+        #expect(Doctor.kernel(f).verdict == .fail, "a 2024 kernel without them loses the strap mid-morning")
+        f.kernelVersion = KernelVersion(6, 1, 140)
+        let missing = Doctor.kernel(f)
+        #expect(missing.verdict == .warn)
+        #expect(missing.detail.contains("needs CAP_NET_ADMIN"))
+        #expect(missing.fix?.contains("CAP_NET_ADMIN") == true)
+        f.strapParameters = .unknown
+        #expect(Doctor.kernel(f).verdict == .ok)
+    }
+
     @Test("kernels from the 2024 connection-interval regression are flagged, fixed and older ones are not")
     func kernelWindow() {
         let flagged = [

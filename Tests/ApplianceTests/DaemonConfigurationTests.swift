@@ -186,3 +186,31 @@ struct DaemonConfigurationTests {
         #expect(DaemonCommandLine.main(["--frobnicate"]) == 64)
     }
 }
+
+/// The daemon reads its configuration and panel script through Platform's one file reader.
+struct DaemonFileReadingTests {
+    @Test("a configuration file over 1 MiB is refused in one sentence; a missing one names its path and reason")
+    func limitAndMissing() throws {
+        let directory = NSTemporaryDirectory() + "recoverydeck-read-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let large = directory + "/large.conf"
+        try String(repeating: "# a comment line of 32 bytes...\n", count: (1 << 20) / 32).write(
+            toFile: large, atomically: true, encoding: .utf8)
+        #expect(try Daemon.readFile(large).utf8.count == 1 << 20, "exactly the limit is read")
+        try ("x" + String(repeating: "# a comment line of 32 bytes...\n", count: (1 << 20) / 32)).write(
+            toFile: large, atomically: true, encoding: .utf8)
+        let missing = directory + "/missing.conf"
+        for (path, sentence) in [
+            (large, "\(large) is larger than 1 MiB."), (missing, "cannot read \(missing): No such file or directory."),
+        ] {
+            do {
+                _ = try Daemon.readFile(path)
+                Issue.record("\(path) was read")
+            } catch {
+                #expect(error.description == sentence)
+                #expect(error.exitCode == 78)
+            }
+        }
+    }
+}

@@ -184,6 +184,34 @@ struct DaemonMorningTests {
     }
 
     @Test(
+        "A restore's pause: no morning starts (GO or measure) until it resumes or its client goes; refused mid-session")
+    func pauseWritesForRestore() throws {
+        let h = try DaemonHarness()
+        h.keyQuestionnaire()
+        let restorer = try ControlClient(path: h.configuration.controlSocket)
+        #expect(try h.request(.pauseWrites, client: restorer)["ok"]?.boolValue == true)
+        let refused = try h.request(.measure(overwrite: false))
+        #expect(refused["error"]?.stringValue == "paused")
+        h.press([(0, "go")])
+        h.run(limit: 2000) { false }
+        #expect(h.phase == .idle, "GO started a morning during the pause")
+        // The restore rewrote the day: resume reads it again (here the check-in is gone).
+        try h.store.deleteAll()
+        #expect(try h.request(.resumeWrites, client: restorer)["ok"]?.boolValue == true)
+        #expect(h.daemon.routine.day.questionnaire == nil)
+        h.keyQuestionnaire()
+        // A restore that dies mid-way lets the box measure again when its connection closes.
+        var dying: ControlClient? = try ControlClient(path: h.configuration.controlSocket)
+        #expect(try h.request(.pauseWrites, client: dying)["ok"]?.boolValue == true)
+        dying = nil
+        h.run(limit: 2000) { h.daemon.writesPausedBy == nil }
+        #expect(h.daemon.writesPausedBy == nil)
+        #expect(try h.request(.measure(overwrite: false))["ok"]?.boolValue == true)
+        // While a session runs, a pause is refused: the restore says so and waits.
+        #expect(try h.request(.pauseWrites)["error"]?.stringValue == "busy")
+    }
+
+    @Test(
         "Control socket: measure refused before the check-in with its sentence; after it, measure starts and watch streams"
     )
     func controlSocket() throws {

@@ -180,6 +180,55 @@ struct DaemonProcessTests {
         #expect(journal.contains("settings changed") && journal.contains("reminder=off"), "\(journal)")
     }
 
+    @Test(
+        "`recoverydeck restore` with the daemon running: refused mid-session, done between sessions with writes paused")
+    func restoreCoordinatesWithTheDaemon() throws {
+        let (dir, config) = try Self.box(speed: 1, extra: "log_level = info")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (store, today) = try Self.checkedIn(dir)
+        // The backup: another day's check-in, as `export --full` writes it.
+        let backup = try Store(path: dir + "/backup.db")
+        try backup.saveQuestionnaire(
+            Questionnaire(date: today.adding(days: -1), scores: SubjectiveScores([3, 3, 3, 3, 3])!), recordedAt: 0)
+        try backup.exportDocument(full: true, generatedAt: 1).json.serialized(pretty: true).write(
+            toFile: dir + "/backup.json", atomically: true, encoding: .utf8)
+        let log = Pipe()
+        let daemon = try Self.start(config, stderr: log)
+        defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
+        let socket = dir + "/control.sock"
+        #expect(Self.waitFor(5) { FileManager.default.fileExists(atPath: socket) })
+        func restore() throws -> (Int32, String) {
+            let cli = Process()
+            cli.executableURL = try Self.executable.deletingLastPathComponent().appendingPathComponent("recoverydeck")
+            cli.arguments = ["restore", dir + "/backup.json", "--replace"]
+            cli.environment = ["RECOVERYDECK_DB": dir + "/recoverydeck.db", "RECOVERYDECK_SOCKET": socket, "TZ": "UTC"]
+            let err = Pipe()
+            cli.standardError = err
+            try cli.run()
+            cli.waitUntilExit()
+            return (
+                cli.terminationStatus, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            )
+        }
+        #expect(try ControlClient(path: socket).send(.measure(overwrite: false))["ok"]?.boolValue == true)
+        let (refusedStatus, refused) = try restore()
+        #expect(refusedStatus == 1)
+        #expect(
+            refused.contains("A morning session is running") && refused.contains("Nothing was restored."), "\(refused)")
+        #expect(try store.questionnaire(on: today) != nil, "the refused restore changed the database")
+        #expect(try ControlClient(path: socket).send(.cancel)["ok"]?.boolValue == true)
+        let (status, said) = try restore()
+        #expect(status == 0, "\(said)")
+        #expect(try store.questionnaire(on: today) == nil && store.questionnaire(on: today.adding(days: -1)) != nil)
+        // The daemon read the restored day: today has no check-in now, so a morning is refused for that.
+        let after = try ControlClient(path: socket).send(.measure(overwrite: false))
+        #expect(after["error"]?.stringValue == "questionnaire_missing", "\(after)")
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        let journal = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(journal.contains("writes paused for a restore") && journal.contains("writes resumed"), "\(journal)")
+    }
+
     @Test("SIGTERM mid-session: exit 0, the day as it was (no measurement), the database intact, the socket gone")
     func sigtermMidSession() throws {
         let (dir, config) = try Self.box(speed: 20)

@@ -23,6 +23,8 @@ final class SocketPairTransport: ATTTransport {
     private(set) var connectCalls = 0
     /// The strap address and address type of each connect, in order.
     private(set) var dialled: [(BluetoothAddress, BluetoothAddressType)] = []
+    /// Called at each `connect`, before the socket exists (to see what had been done before dialling).
+    var onConnect: () -> Void = {}
 
     deinit { strapEnds.forEach { $0.close() } }
 
@@ -31,6 +33,7 @@ final class SocketPairTransport: ATTTransport {
     {
         connectCalls += 1
         dialled.append((strap, type))
+        onConnect()
         let plan = plans.isEmpty ? .connectAtOnce : plans.removeFirst()
         if case .refuse(let error) = plan { throw error }
         var pair: [CInt] = [-1, -1]

@@ -21,11 +21,12 @@ import Testing
         /// Every PDU the link sent, in order.
         var sent: [[UInt8]] = []
 
-        init(configure: (inout StrapLink.Configuration) -> Void = { _ in }) throws {
+        init(management: ManagementSocket? = nil, configure: (inout StrapLink.Configuration) -> Void = { _ in }) throws
+        {
             var configuration = StrapLink.Configuration(
                 adapter: StrapLinkTests.adapter, strap: StrapLinkTests.strapAddress, strapType: .leRandom)
             configure(&configuration)
-            link = try StrapLink(configuration, transport: transport)
+            link = try StrapLink(configuration, transport: transport, management: management)
             var identity = StrapIdentity.polarH10(id: "1A2B3C4D")
             identity.batteryPercent = 87
             identity.firmwareRevision = "3.1.1"

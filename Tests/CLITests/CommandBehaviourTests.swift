@@ -99,8 +99,9 @@ struct CommandBehaviourTests {
     }
 
     /// Hand-computed vector: accepted 1000, 1010, 990, 1000, 1020, 1010 (250 fails the 300 ms range rule;
-    /// 1500 differs from the previous accepted 1020 by 480 > 20 %). Successive differences 10, −20, 10, 20, −10:
-    /// Σd² = 1100, rMSSD = √(1100/5) = 14.832397; mean RR = 6030/6 = 1005, mean HR = 60000/1005 = 59.701493;
+    /// 1500 differs from the previous accepted 1020 by 480 > 20 %). Pairs adjacent in the file: 10, −20, 10, 20
+    /// (1020 and the last 1010 have two rejected beats between them): Σd² = 1000 over 4 pairs, rMSSD = √250 =
+    /// 15.811388; mean RR = 6030/6 = 1005, mean HR = 60000/1005 = 59.701493;
     /// SDNN = √(550/5) = 10.488088; rejected 2 of 8, ratio 0.25 > 0.20 → too_many_artifacts (spec §5.1).
     static let vector = [1000, 1010, 990, 1000, 1020, 250, 1500, 1010]
 
@@ -118,7 +119,8 @@ struct CommandBehaviourTests {
             #expect(outcome.status == 0, "\(args): \(outcome.stderr)")
             let r = try json(outcome.stdout)
             let tolerance = 1e-6
-            #expect(abs((r["rmssd_ms"] as? Double ?? 0) - 14.832397) < tolerance)
+            #expect(abs((r["rmssd_ms"] as? Double ?? 0) - 15.811388) < tolerance)
+            #expect(r["pairs"] as? Int == 4 && r["rmssd_method"] as? String == "adjacent_pairs")
             #expect(abs((r["mean_rr_ms"] as? Double ?? 0) - 1005) < tolerance)
             #expect(abs((r["mean_hr_bpm"] as? Double ?? 0) - 59.701493) < tolerance)
             #expect(abs((r["sdnn_ms"] as? Double ?? 0) - 10.488088) < tolerance)
@@ -130,7 +132,7 @@ struct CommandBehaviourTests {
                     == "Quality fails: 2 of 8 intervals rejected as artifacts (25.0 %); more than 20 % fails.\n")
         }
         let text = try cli.run(["rr", "analyze", "rr.txt"])
-        #expect(text.stdout.contains("rmssd_ms        14.832\n"))
+        #expect(text.stdout.contains("rmssd_ms        15.811\n"))
         #expect(text.stdout.contains("quality         too_many_artifacts\n"))
         #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "rr analyze does not need the database")
     }
@@ -156,21 +158,58 @@ struct CommandBehaviourTests {
         #expect(morning["window"] as? String == "morning")
     }
 
+    @Test("rr analyze reads other tools' files: Polar Sensor Logger, Welltory, Kubios seconds (said), a BOM and CRLF")
+    func rrAnalyzeFormats() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let vector = Self.vector.map(Double.init)
+        let files = [
+            "polar.txt": "Phone timestamp;RR-interval [ms]\n"
+                + vector.enumerated().map { "2026-03-01T06:40:0\($0).000;\(Int($1))" }.joined(separator: "\n"),
+            "welltory.txt": vector.map { String(Int($0)) }.joined(separator: " "),
+            "kubios.txt": "# Kubios HRV\n# RR (s)\n" + vector.map { "\($0 / 1000)" }.joined(separator: "\r\n"),
+            "bom.csv": "\u{FEFF}time,rr\r\n" + vector.enumerated().map { "\($0),\(Int($1))" }.joined(separator: "\r\n"),
+        ]
+        for (name, text) in files {
+            try text.write(to: cli.directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            let outcome = try cli.run(["rr", "analyze", "--json", name])
+            #expect(outcome.status == 0, "\(name): \(outcome.stderr)")
+            let r = try json(outcome.stdout)
+            #expect(abs((r["rmssd_ms"] as? Double ?? 0) - 15.811388) < 1e-6, "\(name)")
+            #expect(r["accepted"] as? Int == 6 && r["rejected"] as? Int == 2, "\(name)")
+            let said = outcome.stderr.contains("\(name): read as seconds (every value is below 3) and converted to ms.")
+            #expect(said == (name == "kubios.txt"), "\(name): \(outcome.stderr)")
+        }
+    }
+
+    @Test("rr analyze refuses a constant series (a file of 1000 ms lines) with one sentence, exit 1")
+    func rrAnalyzeConstant() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        try String(repeating: "1000\n", count: 1000).write(
+            to: cli.directory.appendingPathComponent("flat.txt"), atomically: true, encoding: .utf8)
+        let outcome = try cli.run(["rr", "analyze", "flat.txt"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.isEmpty)
+        #expect(outcome.stderr.contains("flat.txt has every interval equal (1000 × 1000.0 ms): a constant series"))
+    }
+
     @Test("rr analyze explains a failed quality in words true of a file, not the box's strap advice (spec §5.1)")
     func rrAnalyzeQualityWords() throws {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
-        // 40 beats of 1000 ms: whole file, 40 accepted and 40 000 ms, under both floors.
-        try Array(repeating: "1000", count: 40).joined(separator: "\n").write(
+        // 40 beats of 1000 and 1010 ms: whole file, 40 accepted, 40 200 ms and 39 pairs, under every floor.
+        try (0..<40).map { $0 % 2 == 0 ? "1000" : "1010" }.joined(separator: "\n").write(
             to: cli.directory.appendingPathComponent("short.txt"), atomically: true, encoding: .utf8)
         let whole = try cli.run(["rr", "analyze", "short.txt"])
         #expect(whole.status == 0)
         #expect(whole.stdout.contains("quality         too_few_beats\n"))
         #expect(
             whole.stderr
-                == "Quality fails: 40 intervals accepted, 40000 ms in all; a reading needs at least 45 and 60000 ms.\n")
+                == "Quality fails: 40 intervals accepted, 40200 ms in all, 39 adjacent pairs; a reading needs at least "
+                + "45, 60000 ms and 33 pairs.\n")
         // With the morning window, 14 s of RR lie within the 15 s settle: nothing is captured.
-        try Array(repeating: "1000", count: 14).joined(separator: "\n").write(
+        try (0..<14).map { $0 % 2 == 0 ? "1000" : "1010" }.joined(separator: "\n").write(
             to: cli.directory.appendingPathComponent("settle.txt"), atomically: true, encoding: .utf8)
         let settle = try cli.run(["rr", "analyze", "--window", "morning", "--json", "settle.txt"])
         #expect(settle.status == 0)
@@ -179,7 +218,7 @@ struct CommandBehaviourTests {
             settle.stderr == "Quality fails: no interval reached the capture; the file ends within the 15 s settle.\n")
     }
 
-    @Test("export writes JSON with protocolVersion 1, CSV one row per day, and -o a 0600 file")
+    @Test("export writes JSON with protocolVersion 2, CSV one row per day, and -o a 0600 file")
     func export() throws {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
@@ -191,7 +230,7 @@ struct CommandBehaviourTests {
         let plain = try cli.run(["export"])
         #expect(plain.status == 0 && plain.stderr.isEmpty)
         let document = try json(plain.stdout)
-        #expect(document["protocolVersion"] as? Int == 1)
+        #expect(document["protocolVersion"] as? Int == 2)
         #expect((document["days"] as? [Any])?.count == 2)
         #expect(document["analytics"] == nil)
         let full = try json(try cli.run(["export", "--full"]).stdout)

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import recoverydeck
+
 /// Where the database is: --db, else RECOVERYDECK_DB, else the system database when writable, else
 /// $XDG_DATA_HOME/recoverydeck/recoverydeck.db (default ~/.local/share).
 struct DatabaseLocationTests {
@@ -42,9 +44,88 @@ struct DatabaseLocationTests {
     }
 }
 
-/// The system database (/var/lib/recoverydeck/recoverydeck.db) in its place in the order. The test runs the binary in
-/// a private mount namespace with a tmpfs over /var/lib (unshare, root here as in CI; a user namespace otherwise),
-/// so the host's /var/lib is never touched: first with /var/lib/recoverydeck writable, then remounted read-only.
+/// The system database (var/lib/recoverydeck/recoverydeck.db) in its place in the order, read under a root folder
+/// laid out like "/" (as doctor reads its files), so it runs in a chroot or an unprivileged container too.
+struct SystemDatabaseUnderRootTests {
+    static func context(root: String, environment: [String: String] = [:], db: String? = nil) -> Context {
+        Context(
+            commandName: "checkin", environment: { environment[$0] }, databaseOption: db, nowOption: nil, root: root)
+    }
+
+    @Test("a writable var/lib/recoverydeck holds the database (0600); RECOVERYDECK_DB and --db come before it")
+    func systemDatabaseUnderRoot() throws {
+        let root = try TemporaryRoot()
+        defer { root.remove() }
+        let system = root.path + "/var/lib/recoverydeck/recoverydeck.db"
+        let xdg = ["XDG_DATA_HOME": root.path + "/xdg"]
+        #expect(
+            try Self.context(root: root.path, environment: xdg).databasePath() == root.path
+                + "/xdg/recoverydeck/recoverydeck.db",
+            "no var/lib/recoverydeck under the root: the per-user place")
+        try FileManager.default.createDirectory(
+            atPath: root.path + "/var/lib/recoverydeck", withIntermediateDirectories: true)
+        let context = Self.context(root: root.path, environment: xdg)
+        #expect(context.systemDatabasePath == system)
+        #expect(try context.databasePath() == system)
+        _ = try context.store()
+        #expect(try FileManager.default.attributesOfItem(atPath: system)[.posixPermissions] as? Int == 0o600)
+        #expect(!FileManager.default.fileExists(atPath: root.path + "/xdg"), "the per-user place is not created")
+        #expect(
+            try Self.context(root: root.path, environment: xdg).databasePath() == system,
+            "the file exists and is writable")
+        let fromEnvironment = xdg.merging(["RECOVERYDECK_DB": root.path + "/env.db"]) { $1 }
+        #expect(try Self.context(root: root.path, environment: fromEnvironment).databasePath() == root.path + "/env.db")
+        #expect(
+            try Self.context(root: root.path, environment: fromEnvironment, db: root.path + "/option.db").databasePath()
+                == root.path + "/option.db")
+    }
+
+    // Root may write any folder on a writable file system, so this case needs another user; as root the
+    // read-only remount in SystemDatabaseLocationTests shows it where mount namespaces are allowed.
+    @Test("a var/lib/recoverydeck this user may not write gives way to the per-user place", .enabled(if: getuid() != 0))
+    func unwritableSystemFolder() throws {
+        let root = try TemporaryRoot()
+        defer { root.remove() }
+        try FileManager.default.createDirectory(
+            atPath: root.path + "/var/lib/recoverydeck", withIntermediateDirectories: true)
+        #expect(chmod(root.path + "/var/lib/recoverydeck", 0o555) == 0)
+        defer { chmod(root.path + "/var/lib/recoverydeck", 0o755) }
+        let context = Self.context(root: root.path, environment: ["XDG_DATA_HOME": root.path + "/xdg"])
+        #expect(try context.databasePath() == root.path + "/xdg/recoverydeck/recoverydeck.db")
+    }
+}
+
+/// A fresh folder under the temporary directory, removed with everything in it.
+struct TemporaryRoot {
+    let path: String
+
+    init() throws {
+        path =
+            FileManager.default.temporaryDirectory.appendingPathComponent("recoverydeck-root-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Whether this process may make a private mount namespace (root, or a user namespace): not in a chroot
+/// without privileges or most unprivileged containers.
+let privateMountNamespaceAvailable: Bool = {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+    process.arguments = (getuid() == 0 ? [] : ["-r"]) + ["-m", "--propagation", "private", "true"]
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+}()
+
+/// The system database (/var/lib/recoverydeck/recoverydeck.db) in its place in the order, on the real path with a
+/// real read-only file system. The test runs the binary in a private mount namespace with a tmpfs over /var/lib
+/// (unshare, root here as in CI; a user namespace otherwise), so the host's /var/lib is never touched: first with
+/// /var/lib/recoverydeck writable, then remounted read-only. Where namespaces are not allowed,
+/// SystemDatabaseUnderRootTests covers the order.
+@Suite(.enabled(if: privateMountNamespaceAvailable, "needs a private mount namespace (unshare -m)"))
 struct SystemDatabaseLocationTests {
     static let checkin = ["checkin", "--now", "2026-03-10T07:00"] + DatabaseLocationTests.scores
 
@@ -140,7 +221,10 @@ struct ForeignFileTests {
         if root { #expect(chown(state.path, nobody, nobody) == 0) }
         let db = state.appendingPathComponent("recoverydeck.db").path
         let outcome = try cli.run(
-            ["--db", db, "checkin", "--fatigue", "4", "--mood", "4", "--soreness", "4", "--stress", "4", "--sleep", "4"])
+            [
+                "--db", db, "checkin", "--fatigue", "4", "--mood", "4", "--soreness", "4", "--stress", "4", "--sleep",
+                "4",
+            ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         var info = stat()
         #expect(stat(db, &info) == 0)

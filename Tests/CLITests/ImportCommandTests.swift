@@ -34,7 +34,9 @@ struct ImportCommandTests {
         defer { cli.remove() }
         let bad = [
             ("Date,rMSSD\n2026-03-01,55\n2026-03-03,abc\n", "line 3: rmssd \"abc\" is not a number."),
-            ("Date,rMSSD\n2026-03-01,55\n2026-13-01,50\n", "line 3: \"2026-13-01\" is not a date"),
+            // 2026-13-01 alone would be read as YYYY-DD-MM (a middle field above 12 decides the order).
+            ("Date,rMSSD\n2026-03-01,55\n2026-13-14,50\n", "line 3: \"2026-13-14\" is not a real day"),
+            ("Date,rMSSD\n2026-03-01,55\n2999-03-02,50\n", "line 3: 2999-03-02 is after today"),
             ("Date,rMSSD\n2026-03-01,55,9\n", "line 2: 3 fields where the header has 2."),
             ("Date,rMSSD\n2026-03-01,55\n2026-03-01,54\n", "line 3: 2026-03-01 is already on line 2"),
             ("Date,rMSSD\n2026-03-01,900\n", "line 2: rmssd 900 is outside"),
@@ -56,7 +58,7 @@ struct ImportCommandTests {
         defer { cli.remove() }
         let folder = cli.directory.appendingPathComponent("rr")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try (String(repeating: "1000\n", count: 100)).write(
+        try (0..<100).map { $0 % 2 == 0 ? "1000\n" : "1010\n" }.joined().write(
             to: folder.appendingPathComponent("2026-03-01.txt"), atomically: true, encoding: .utf8)
         try "1000\n1010\n10x0\n".write(
             to: folder.appendingPathComponent("2026-03-03.txt"), atomically: true, encoding: .utf8)
@@ -64,9 +66,52 @@ struct ImportCommandTests {
         let outcome = try cli.run(["import", "rr", folder.path])
         #expect(outcome.status == 1)
         #expect(
-            outcome.stderr.contains("2026-03-03.txt line 3: \"10x0\" is not an RR interval in ms."), "\(outcome.stderr)"
-        )
+            outcome.stderr.contains("2026-03-03.txt line 3: '10x0' is not an RR interval in milliseconds."),
+            "\(outcome.stderr)")
         #expect(snapshot(cli) == before)
+        // A constant series (every beat 1000 ms) is not a morning: refused with a sentence, nothing imported.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("2026-03-03.txt"))
+        try String(repeating: "1000\n", count: 1000).write(
+            to: folder.appendingPathComponent("2026-03-04.txt"), atomically: true, encoding: .utf8)
+        let flat = try cli.run(["import", "rr", folder.path])
+        #expect(flat.status == 1)
+        #expect(flat.stderr.contains("2026-03-04.txt has every interval equal (1000 × 1000.0 ms)"), "\(flat.stderr)")
+        #expect(flat.stderr.contains("Nothing was imported."))
+        #expect(snapshot(cli) == before)
+    }
+
+    @Test("import rr reads Polar Sensor Logger and seconds files, says so, and stores their rMSSD over adjacent pairs")
+    func otherToolsFiles() throws {
+        let cli = try prepared()
+        defer { cli.remove() }
+        let folder = cli.directory.appendingPathComponent("rr")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // 100 beats alternating 1000/1020 with one 1400 (rejected: 5·380 > 1020) in the middle: 98 pairs of ±20
+        // → rMSSD 20 exactly (the old rule would span the rejected beat with a difference of 0 or 40).
+        var beats = (0..<100).map { $0 % 2 == 0 ? 1000.0 : 1020.0 }
+        beats[50] = 1400
+        let polar =
+            "Phone timestamp;RR-interval [ms]\n"
+            + beats.enumerated().map { "2026-03-05T06:40:\($0 % 60).000;\(Int($1))" }.joined(separator: "\n")
+        try polar.write(to: folder.appendingPathComponent("2026-03-05.txt"), atomically: true, encoding: .utf8)
+        try beats.map { "\($0 / 1000)" }.joined(separator: "\r\n").write(
+            to: folder.appendingPathComponent("2026-03-06.txt"), atomically: true, encoding: .utf8)
+        let outcome = try cli.run(["import", "rr", folder.path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("2026-03-06.txt: read as seconds (every value is below 3) and converted to ms."))
+        #expect(!outcome.stderr.contains("2026-03-05.txt: read as seconds"))
+        let exported = try cli.run(["export"])
+        let document = try JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)) as? [String: Any]
+        let days = document?["days"] as? [[String: Any]] ?? []
+        for date in ["2026-03-05", "2026-03-06"] {
+            let hrv =
+                (days.first { $0["date"] as? String == date }?["measurement"] as? [String: Any])?["hrv"]
+                as? [String: Any]
+            #expect(hrv?["rmssdMethod"] as? String == "adjacent_pairs", "\(date)")
+            // Stored raw RR are whole 1/1024 s, so the imported value is within a quantisation step of 20.
+            #expect(abs((hrv?["rmssdMs"] as? Double ?? 0) - 20) < 1, "\(date): \(String(describing: hrv))")
+        }
     }
 
     @Test("dry run prints the plan and changes nothing; the import keeps the box's day unless --force")
@@ -143,5 +188,28 @@ struct ImportCommandTests {
         #expect(try cli.run(["import", "csv", file, "--map", "date=Date,pulse=2"]).status == 64)
         #expect(try cli.run(["import", "rr"]).status == 64)
         #expect(!FileManager.default.fileExists(atPath: cli.databasePath))
+    }
+
+    @Test("lying HR alone comes across and shows in history; the dry run and the import say what came and what did not")
+    func lyingHRAloneAndTheReport() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let file = try write(" Date , Resting HR ,Steps,\n2026-03-01,52,8000,\n2026-03-02,53,,\n", "rhr.csv", in: cli)
+        let map = "date=Date,lying_hr=Resting HR"
+        let dry = try cli.run(["import", "csv", file, "--map", map, "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stderr.contains("Came across: lying_hr from \"Resting HR\" (2 mornings)."), "\(dry.stderr)")
+        #expect(dry.stderr.contains("Left out: \"Steps\": --map names no field for it."), "\(dry.stderr)")
+        let real = try cli.run(["import", "csv", file, "--map", map])
+        #expect(real.status == 0 && real.stderr.contains("Came across: lying_hr"), "\(real.stderr)")
+        #expect(
+            try cli.run([
+                "checkin", "--now", "2026-03-03T07:00", "--fatigue", "4", "--mood", "4", "--soreness", "4",
+                "--stress", "4", "--sleep", "4",
+            ]).status == 0)
+        let history = try cli.run(["history", "--days", "3", "--now", "2026-03-03T08:00", "--json"])
+        #expect(
+            history.stdout.contains("\"lyingHR\":52") || history.stdout.contains("\"lyingHR\": 52"), "\(history.stdout)"
+        )
     }
 }

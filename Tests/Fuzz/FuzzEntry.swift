@@ -11,7 +11,8 @@ private let target: @Sendable ([UInt8]) -> Void = {
     case "att": return fuzzATT
     case "advertising": return fuzzAdvertising
     case "mgmt": return fuzzManagement
-    default: fatalError("RECOVERYDECK_FUZZ_TARGET must be heart-rate, att, advertising or mgmt, not '\(name)'")
+    case "hci": return fuzzHCI
+    default: fatalError("RECOVERYDECK_FUZZ_TARGET must be heart-rate, att, advertising, mgmt or hci, not '\(name)'")
     }
 }()
 

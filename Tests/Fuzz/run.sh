@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer decoder targets over HeartRateProtocol's sources (once, into
 # .build/fuzz/decoders) and runs one of them.
-#   Tests/Fuzz/run.sh TARGET [libFuzzer options…]      TARGET: heart-rate | att | advertising | mgmt
+#   Tests/Fuzz/run.sh TARGET [libFuzzer options…]      TARGET: heart-rate | att | advertising | mgmt | hci
 # e.g. Tests/Fuzz/run.sh att -runs=10000000   or   Tests/Fuzz/run.sh mgmt -max_total_time=20
 # The seed corpus in Tests/Fuzz/corpus/TARGET is copied to a scratch corpus under .build/fuzz, so a
 # run never writes into the repository. Exits non-zero when libFuzzer finds a crash; the input is
@@ -10,11 +10,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
-target="${1:?usage: Tests/Fuzz/run.sh heart-rate|att|advertising|mgmt [libFuzzer options]}"
+target="${1:?usage: Tests/Fuzz/run.sh heart-rate|att|advertising|mgmt|hci [libFuzzer options]}"
 shift
 case "$target" in
-    heart-rate|att|advertising|mgmt) ;;
-    *) echo "run.sh: unknown target '$target' (heart-rate, att, advertising, mgmt)" >&2; exit 64 ;;
+    heart-rate|att|advertising|mgmt|hci) ;;
+    *) echo "run.sh: unknown target '$target' (heart-rate, att, advertising, mgmt, hci)" >&2; exit 64 ;;
 esac
 
 out=.build/fuzz

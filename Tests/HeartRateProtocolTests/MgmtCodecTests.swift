@@ -53,6 +53,67 @@ struct MgmtCodecTests {
         #expect(try MgmtCommandPacket(bytes: bytes) == MgmtCommandPacket(index: 1, command: .addAdvertising(instance)))
     }
 
+    @Test("mgmt-api Load Connection Parameters: count, then address, type, min, max, latency, timeout")
+    func loadConnectionParameters() throws {
+        let strap = DeviceConnectionParameters(
+            address: BluetoothAddress("C4:11:22:33:44:55")!, addressType: .leRandom, parameters: .strap)
+        let bytes = MgmtCommand.loadConnectionParameters([strap]).encoded(index: 1)
+        // 0x0035, hci1, 17 parameter octets: count 1; 55 44 33 22 11 C4, random (2);
+        // min 24 (0x0018), max 400 (0x0190), latency 0, timeout 600 (0x0258).
+        #expect(bytes == hex("35 00 01 00 11 00 01 00 55 44 33 22 11 C4 02 18 00 90 01 00 00 58 02"))
+        #expect(
+            try MgmtCommandPacket(bytes: bytes)
+                == MgmtCommandPacket(index: 1, command: .loadConnectionParameters([strap])))
+        // An empty list is the kernel's way to clear; it is two octets of count.
+        #expect(MgmtCommand.loadConnectionParameters([]).encoded(index: 0) == hex("35 00 00 00 02 00 00 00"))
+        // A count that disagrees with the entries that follow is refused (the kernel: Invalid Parameters).
+        #expect(throws: MgmtDecodingError.invalidCommand(.loadConnectionParameters, length: 17)) {
+            try MgmtCommandPacket(bytes: hex("35 00 01 00 11 00 02 00 55 44 33 22 11 C4 02 18 00 90 01 00 00 58 02"))
+        }
+        #expect(throws: MgmtDecodingError.unknownAddressType(9)) {
+            try MgmtCommandPacket(bytes: hex("35 00 01 00 11 00 01 00 55 44 33 22 11 C4 09 18 00 90 01 00 00 58 02"))
+        }
+        // The reply carries no parameters.
+        let reply = try MgmtEventPacket(bytes: hex("01 00 01 00 03 00 35 00 00"))
+        #expect(reply.event == .commandComplete(.loadConnectionParameters, status: .success, reply: .none))
+        let refused = try MgmtEventPacket(bytes: hex("02 00 01 00 03 00 35 00 0D"))
+        #expect(refused.event == .commandStatus(.loadConnectionParameters, status: .invalidParameters))
+    }
+
+    @Test("mgmt-api New Connection Parameter: the accepted request, and whether the kernel keeps it")
+    func newConnectionParameter() throws {
+        // hci1; C4:11:22:33:44:55 random, store hint 1, min 250 (0x00FA), max 400, latency 0, timeout 600.
+        let bytes = hex("1C 00 01 00 10 00 55 44 33 22 11 C4 02 01 FA 00 90 01 00 00 58 02")
+        let packet = try MgmtEventPacket(bytes: bytes)
+        let expected = DeviceConnectionParameters(
+            address: BluetoothAddress("C4:11:22:33:44:55")!, addressType: .leRandom, parameters: .polarRequest)
+        #expect(packet == MgmtEventPacket(index: 1, event: .newConnectionParameter(expected, storeHint: true)))
+        #expect(packet.encoded() == bytes)
+        #expect(throws: MgmtDecodingError.invalidEvent(.newConnectionParameter, length: 15)) {
+            try MgmtEventPacket(bytes: hex("1C 00 01 00 0F 00 55 44 33 22 11 C4 02 01 FA 00 90 01 00 00 58"))
+        }
+    }
+
+    @Test("Linux hci_check_conn_params: what the strap asks and what the box loads pass; the limits hold")
+    func connectionParameterLimits() {
+        #expect(LEConnectionParameters.strap.isValid)
+        #expect(LEConnectionParameters.polarRequest.isValid)
+        #expect(LEConnectionParameters.strap.maxInterval >= LEConnectionParameters.polarRequest.maxInterval)
+        #expect(LEConnectionParameters.strap.description == "interval 30–500 ms, latency 0, timeout 6000 ms")
+        // max 400 needs timeout × 4 > 400 at latency 0: 99 is refused, 100 accepted.
+        #expect(!LEConnectionParameters(minInterval: 24, maxInterval: 400, latency: 0, supervisionTimeout: 99).isValid)
+        #expect(LEConnectionParameters(minInterval: 24, maxInterval: 400, latency: 0, supervisionTimeout: 100).isValid)
+        #expect(!LEConnectionParameters(minInterval: 5, maxInterval: 40, latency: 0, supervisionTimeout: 42).isValid)
+        #expect(!LEConnectionParameters(minInterval: 41, maxInterval: 40, latency: 0, supervisionTimeout: 42).isValid)
+        #expect(
+            !LEConnectionParameters(minInterval: 6, maxInterval: 3201, latency: 0, supervisionTimeout: 3200).isValid)
+        #expect(
+            !LEConnectionParameters(minInterval: 24, maxInterval: 40, latency: 500, supervisionTimeout: 3200).isValid)
+        #expect(
+            LEConnectionParameters(minInterval: 7, maxInterval: 7, latency: 0, supervisionTimeout: 10).description
+                == "interval 8.75–8.75 ms, latency 0, timeout 100 ms")
+    }
+
     @Test("mgmt-api Set Local Name: 249 + 11 NUL-padded octets, names cut on a character boundary")
     func localName() throws {
         let bytes = MgmtCommand.setLocalName(name: "Polar H10 1A2B3C4D", shortName: "Polar H10 1A2B").encoded(index: 1)
@@ -204,6 +265,7 @@ struct MgmtCodecTests {
             "01 00 FF FF 0B 00 03 00 00 03 00 00 00 01 00 02 00", "13 00 01 00 02 00 06 01",
             "12 00 02 00 11 00 4D 3C 2B 1A 9E C4 02 BD 00 00 00 00 03 00 02 01 06",
             "0C 00 01 00 08 00 01 00 00 1A 9E A0 01 01", "02 00 00 00 03 00 05 00 14",
+            "1C 00 01 00 10 00 55 44 33 22 11 C4 02 01 FA 00 90 01 00 00 58 02",
         ]
         for script in scripts {
             expectPrefixesConsistent(hex(script), decode: MgmtEventPacket.init(bytes:), encode: { $0.encoded() })
@@ -211,6 +273,10 @@ struct MgmtCodecTests {
         let commands: [MgmtCommand] = [
             .startDiscovery(.le), .setLocalName(name: "Polar H10 1", shortName: "H10"),
             .addAdvertising(AdvertisingInstance(flags: [.connectable], advertisingData: [2, 1, 6])),
+            .loadConnectionParameters([
+                DeviceConnectionParameters(
+                    address: BluetoothAddress("A0:9E:1A:00:00:01")!, addressType: .lePublic, parameters: .strap)
+            ]),
         ]
         for command in commands {
             expectPrefixesConsistent(

@@ -116,12 +116,11 @@ struct MutationTests {
         var rng = SplitMix64(seed: 0x5EED_0003)
         var client = GATTClient()
         var now: Int64 = 0
-        var runs = 0
+        var answeredChecked = 0
         for i in 0..<20_000 {
             if i % 40 == 0 {
                 client = GATTClient()
                 _ = client.handle(.linkUp(nowMs: now))
-                runs += 1
             }
             now += 10
             let all = Self.attResponses + Self.attRequests
@@ -132,10 +131,12 @@ struct MutationTests {
                 !isFailed(client.phase) || !sent.isEmpty
             {
                 #expect(sent.count == 1 && Self.answers(sent[0], opcode), "request \(pdu) answered with \(sent)")
+                answeredChecked += 1
             }
             #expect(sent.count <= 2)
         }
-        #expect(runs == 500)
+        // The answer-once check must have run on a fair share of the traffic, or the test proved little.
+        #expect(answeredChecked > 1_000, "\(answeredChecked) requests checked (1892 at this seed)")
     }
 
     private func isFailed(_ phase: GATTClient.Phase) -> Bool {

@@ -6,15 +6,17 @@ import Testing
     import Glibc
 #endif
 
-/// The child half of the /etc/localtime test: enabled only in the child process the parent starts, where
-/// a private mount namespace has a copy of the New York zone file over /etc/localtime and TZ is unset.
-/// It writes what LocalTime saw to the file named in the environment.
+/// The child half of the system-zone test: enabled only in the child process the parent starts, whose
+/// environment names a folder laid out like "/" with a New York zone file at etc/localtime, and sets TZ or
+/// not. It follows that folder's zone as the box follows "/", and writes what LocalTime saw to the file
+/// named in the environment.
 @Test(
-    "LocalTime probe (runs only in the child of the /etc/localtime test)",
+    "LocalTime probe (runs only in the child of the system-zone test)",
     .enabled(if: getenv("RECOVERYDECK_LOCALTIME_PROBE") != nil))
 func localTimeProbeInChildProcess() throws {
     let out = String(cString: getenv("RECOVERYDECK_LOCALTIME_PROBE"))
     let tzUnset = getenv("TZ") == nil
+    LocalTime.followSystemZone(root: String(cString: getenv("RECOVERYDECK_LOCALTIME_ROOT")))
     let summer = LocalTime(epochSeconds: 1_730_611_800)  // 2024-11-03 05:30 UTC
     let winter = LocalTime(epochSeconds: 1_730_615_400)
     let text =
@@ -26,39 +28,39 @@ func localTimeProbeInChildProcess() throws {
     close(fd)
 }
 
-@Suite("LocalTime follows /etc/localtime when TZ is unset (DESIGN §4 Clock)")
+@Suite("LocalTime follows the system zone file when TZ is unset (DESIGN §4 Clock)")
 struct LocalTimeFromSystemZoneTests {
-    // The child gets its own mount namespace (unshare, root here as in CI) so the copy shadows
-    // /etc/localtime for it alone; it re-runs this test binary filtered to the probe above.
-    @Test("With TZ unset and a New York zone file at /etc/localtime, local times and offsets are New York's")
+    // The zone is read under a root folder (as doctor reads its files), so no mount namespace or privilege
+    // is needed; the child re-runs this test binary filtered to the probe above, with its own environment.
+    @Test("With TZ unset the zone file under the root gives New York's times and offsets; a set TZ wins")
     func systemZoneFile() throws {
         var template = Array("/tmp/recoverydeck-tz-XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-        let zoneCopy = dir + "/localtime"
         let result = dir + "/result"
         defer {
-            unlink(zoneCopy)
+            unlink(LocalTime.systemZoneFile(root: dir))
+            rmdir(dir + "/etc")
             unlink(result)
             rmdir(dir)
         }
-        try copyFile(from: "/usr/share/zoneinfo/America/New_York", to: zoneCopy)
+        #expect(LocalTime.systemZoneFile(root: dir) == dir + "/etc/localtime")
+        #expect(LocalTime.systemZoneFile() == "/etc/localtime")
+        try #require(mkdir(dir + "/etc", 0o755) == 0)
+        try copyFile(from: "/usr/share/zoneinfo/America/New_York", to: LocalTime.systemZoneFile(root: dir))
         var exe = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &exe, exe.count - 1)
         try #require(n > 0)
         let binary = exe.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-
-        var arguments = ["unshare", "-m", "--propagation", "private"]
-        if getuid() != 0 { arguments.insert("-r", at: 1) }
-        arguments += [
-            "sh", "-c",
-            "mount --bind \"$1\" /etc/localtime && exec \"$2\" --testing-library swift-testing --filter localTimeProbeInChildProcess",
-            "sh", zoneCopy, binary,
+        let arguments = [binary, "--testing-library", "swift-testing", "--filter", "localTimeProbeInChildProcess"]
+        let environment = [
+            "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "RECOVERYDECK_LOCALTIME_PROBE=\(result)",
+            "RECOVERYDECK_LOCALTIME_ROOT=\(dir)",
         ]
-        let environment = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin", "RECOVERYDECK_LOCALTIME_PROBE=\(result)"]
-        let status = try run("/usr/bin/unshare", arguments, environment)
-        #expect(status == 0)
-        let text = try readFile(result)
-        #expect(text == "tz-unset=true 2024-11-03 01:30 -14400 2024-11-03 01:30 -18000\n")
+
+        #expect(try run(binary, arguments, environment) == 0)
+        #expect(try readFile(result) == "tz-unset=true 2024-11-03 01:30 -14400 2024-11-03 01:30 -18000\n")
+        #expect(try run(binary, arguments, environment + ["TZ=UTC0"]) == 0)
+        #expect(try readFile(result) == "tz-unset=false 2024-11-03 05:30 0 2024-11-03 06:30 0\n")
     }
 }
 

@@ -26,18 +26,20 @@ import Testing
         #expect(result.quality == .fail(.tooFewBeats))
     }
 
-    @Test("golden with artifacts: range and 20 % rules, then rMSSD over successive accepted (spec §5.1)")
+    @Test("golden with artifacts: range and 20 % rules, then rMSSD over adjacent accepted pairs (spec §5.1)")
     func withArtifacts() {
         // Input        1000 1000 250   1010 1300          990  2100  1000
         // rule 1        ok   ok  <300   ok   ok            ok  >2000  ok
         // reference     –   1000  –    1000 1010          1010  –     990
         // rule 2       keep keep  –    keep 5·290>1010 ✗  keep  –     keep
-        // Accepted: 1000, 1000, 1010, 990, 1000. Differences 0, 10, −20, 10; squares 0+100+400+100 = 600;
-        // N − 1 = 4 → 150; √150 = 12.24744871391589. Mean RR 5000 / 5 = 1000 → 60 bpm.
+        // Accepted: 1000, 1000, 1010, 990, 1000. Only (1000, 1000) is adjacent as received: every other pair has a
+        // rejected beat between its members. One pair, difference 0 → rMSSD 0 (the old rule took 0, 10, −20, 10
+        // → √150). Mean RR 5000 / 5 = 1000 → 60 bpm.
         // Deviations 0, 0, 10, −10, 0 → 200 / 4 = 50; √50 = 7.0710678118654755. Ratio 3 / 8 = 0.375.
         let result = HRVAnalysis.analyze([1000, 1000, 250, 1010, 1300, 990, 2100, 1000])
         #expect(result.accepted == [1000, 1000, 1010, 990, 1000])
-        #expect(close(result.metrics.rmssdMs, 12.24744871391589))
+        #expect(result.metrics.pairs == 1)
+        #expect(result.metrics.rmssdMs == 0)
         #expect(close(result.metrics.sdnnMs, 7.0710678118654755))
         #expect(result.metrics.meanHRBpm == 60)
         #expect(result.metrics.accepted == 5 && result.metrics.rejected == 3)

@@ -122,6 +122,8 @@ struct FakeStrap {
     var beatIndex = 0
     var lastNotifyMs: Int64?
     var beatsStarted = false
+    /// Notifications due in this span are lost on the way (their beats are never received).
+    var lostMs: Range<Int64>?
 
     /// When the next notification is due (now, if overdue).
     func nextNotificationMs(after t: Int64) -> Int64? {
@@ -153,6 +155,7 @@ struct FakeStrap {
         let cycle = standing ? standingPattern : pattern
         let meanMs = Double(cycle.map(Int.init).reduce(0, +)) / Double(cycle.count) * 1000 / 1024
         let bpm = UInt16((60_000 / meanMs).rounded())
+        if let lostMs, lostMs.contains(t) { return nil }
         return (bpm, rrIncluded ? rr : [])
     }
 }

@@ -9,6 +9,31 @@ struct SessionMorningFlowTests {
     /// is ±40.0390625 ms and rMSSD is exactly that (spec §5.1 formula).
     static let alternatingRMSSD = 40.0390625
 
+    @Test("Lost notifications in the capture break the pair across them; the stored morning re-analyses the same")
+    func lostNotificationsBreakAPair() throws {
+        var clean = SessionHarness()
+        clean.startMorning()
+        clean.run(until: .saving)
+        let cleanHRV = try #require(clean.saves.first?.0.hrv)
+        // Three notifications 30–32.9 s into the session (inside the capture, under the 5 s that loses the strap)
+        // never arrive: about three beats, 3 s of RR, are missing from the stream.
+        var h = SessionHarness()
+        h.strap.lostMs = 30_000..<33_000
+        h.startMorning()
+        h.run(until: .saving)
+        let m = try #require(h.saves.first?.0)
+        let hrv = try #require(m.hrv)
+        // Clean: the first capture beat pairs with nothing, so pairs = accepted − 1. With the gap, one more break.
+        #expect(cleanHRV.pairs == cleanHRV.accepted - 1)
+        #expect(hrv.pairs == hrv.accepted - 2)
+        // Every adjacent pair still differs by ±40.0390625 ms, so rMSSD is exactly that (spec §5.1).
+        #expect(abs((hrv.rmssdMs ?? 0) - Self.alternatingRMSSD) < 1e-9)
+        #expect(m.quality == .ok)
+        // Re-analysis of the stored raw RR (the migration's path) gives the session's numbers.
+        #expect(HRVAnalysis.reanalyze(rawRR: m.rawRR, marks: m.marks).metrics == hrv)
+        #expect(HRVAnalysis.reanalyze(rawRR: clean.saves[0].0.rawRR, marks: clean.saves[0].0.marks).metrics == cleanHRV)
+    }
+
     @Test("A full combined morning runs every phase for the spec's time and saves once (spec §6.1)")
     func fullMorning() throws {
         var h = SessionHarness()

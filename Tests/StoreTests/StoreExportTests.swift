@@ -36,7 +36,7 @@ struct StoreExportTests {
         #expect(read.days.first { $0.date == Fixture.day }?.measurement?.rawRR.count == 75)
         #expect(read.analytics == (try store.events()))
         #expect(read.settings == ["display_name": "Zach"])
-        #expect(text.hasPrefix("{\n  \"protocolVersion\": 1,"))
+        #expect(text.hasPrefix("{\n  \"protocolVersion\": 2,"))
     }
 
     @Test("a plain JSON export leaves out raw samples, settings and analytics; the numbers are the same")
@@ -70,7 +70,7 @@ struct StoreExportTests {
         } throws: { error in
             "\(error)" == "The export's days[0].questionnaire.fatigue must be a whole number from 1 to 7, not 8."
         }
-        #expect(throws: ExportError.self) { _ = try ExportDocument(parsing: "{\"protocolVersion\": 2}") }
+        #expect(throws: ExportError.self) { _ = try ExportDocument(parsing: "{\"protocolVersion\": 3}") }
         #expect(throws: ExportError.self) { _ = try ExportDocument(parsing: "[1,") }
     }
 

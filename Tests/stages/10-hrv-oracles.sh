@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# HRV oracles (RecoveryDeck spec §5.1, DESIGN §6): RecoveryCore's rMSSD, SDNN, mean RR and mean HR on the RR list
-# its artifact filter accepted, against pyhrv 0.5.0 and hrv-analysis 1.0.6, to 1e-6 relative, on pyhrv's bundled
-# SampleNNISeriesShort/Long and seeded synthetic mornings. The two libraries need incompatible nolds versions, so
-# each has its own venv. Takes ~1.5 min from nothing (venv installs), ~10 s once the venvs exist.
+# HRV oracles (RecoveryDeck spec §5.1, DESIGN §6): RecoveryCore's SDNN, mean RR and mean HR on the RR list its
+# artifact filter accepted, against pyhrv 0.5.0 and hrv-analysis 1.0.6, to 1e-6 relative, on pyhrv's bundled
+# SampleNNISeriesShort/Long and seeded synthetic mornings; rMSSD (adjacent pairs) against the libraries where
+# nothing was rejected, and against numpy's adjacent-pair rule where beats were. Then the robustness aim on
+# seeded artifacts (Tests/Benchmarks/RMSSDRobustness, ours only, 8 seeds): mean error within ±1.5 % and none
+# beyond 6 % at 1 in 50, 25 and 12. The two libraries need incompatible nolds versions, so each has its own venv.
+# Takes ~1.5 min from nothing (venv installs), ~15 s once the venvs exist.
 # Needs (deploy/dev-packages.txt): python3, python3-venv, python3-pip, python3-dev and build-essential (pyhrv's
 # dependency spectrum builds a C extension).
 set -euo pipefail
@@ -10,14 +13,7 @@ cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
 here=Tests/stages/hrv-oracles
 
-venv() {  # venv DIR REQUIREMENTS: create once, then keep it at the pinned closure
-    local dir=$1 requirements=$2
-    [ -x "$dir/bin/python" ] || python3 -m venv "$dir"
-    if ! cmp -s "$requirements" "$dir/.pinned"; then
-        "$dir/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$requirements"
-        cp "$requirements" "$dir/.pinned"
-    fi
-}
+. Tests/stages/hrv-oracles/venv.sh
 venv .venv-hrv-pyhrv "$here/requirements-pyhrv.txt"
 venv .venv-hrv-analysis "$here/requirements-hrv-analysis.txt"
 
@@ -29,3 +25,7 @@ samples=$(.venv-hrv-pyhrv/bin/python -c \
 
 .venv-hrv-pyhrv/bin/python "$here/oracle.py" --library pyhrv --dump "$dump" --samples "$samples"
 .venv-hrv-analysis/bin/python "$here/oracle.py" --library hrv-analysis --dump "$dump" --samples "$samples"
+
+# The robustness aim (an accuracy assertion, not a timing one): seeded, so it gives the same table every run.
+.venv-hrv-analysis/bin/python Tests/Benchmarks/RMSSDRobustness/robustness.py --dump "$dump" --samples "$samples" \
+    --seeds 8 --assert-aim

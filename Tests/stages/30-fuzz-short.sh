@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Short seeded fuzzing of the Bluetooth decoders (HR Measurement, ATT, advertising/EIR,
-# management) with libFuzzer + AddressSanitizer from the Swift toolchain: one instrumented build
-# (~20 s on 2 cores), then 20 s per target. About 100 s in all. Any crash fails the stage.
+# management, the virtual strap's raw HCI input) with libFuzzer + AddressSanitizer from the Swift toolchain: one instrumented build
+# (~20 s on 2 cores), then 20 s per target. About 120 s in all. Any crash fails the stage.
 # Long runs: Tests/Fuzz/run.sh TARGET -runs=10000000 (see Tests/Fuzz/run.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -11,7 +11,7 @@ if ! ls /opt/swift/usr/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2
     echo "30-fuzz-short: the Swift toolchain has no libFuzzer runtime (libclang_rt.fuzzer); install the swift.org toolchain" >&2
     exit 1
 fi
-for target in heart-rate att advertising mgmt; do
+for target in heart-rate att advertising mgmt hci; do
     echo "30-fuzz-short: $target, 20 s" >&2
     if ! Tests/Fuzz/run.sh "$target" -max_total_time=20 -seed=1 -timeout=10 >".build/fuzz-$target.log" 2>&1; then
         tail -40 ".build/fuzz-$target.log" >&2

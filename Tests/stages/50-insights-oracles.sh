@@ -8,6 +8,7 @@ export PATH="/opt/swift/usr/bin:$PATH"
 here=Tests/stages
 venv=.venv-insights
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
+echo "50-insights-oracles: checking $venv against $here/50-insights-oracles.requirements.txt (1–2 min when cold)" >&2
 "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/50-insights-oracles.requirements.txt"
 swift build --product insights-bench >&2
 "$venv/bin/python" "$here/50-insights-oracles.py" "$(swift build --show-bin-path)/insights-bench"

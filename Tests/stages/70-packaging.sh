@@ -138,8 +138,16 @@ manual=$(LC_ALL=C.UTF-8 MANWIDTH=200 man -l -Tutf8 "$page" 2>/dev/null | sed 's/
 while IFS= read -r name; do
     [ -n "$name" ] || continue
     # shellcheck disable=SC2086 # a group name is two words
-    options=$("$cli" $name --help | awk '/^OPTIONS:/ { on = 1; next } /^[A-Z ]+:$/ { on = 0 } on' |
-        grep -oE '^  (-[a-z], )?--[a-z-]+' | sed 's/.*--/--/' | grep -vx -- '--help') || true
+    # The help must come out and list --help among its options, or the check below would pass on nothing.
+    # shellcheck disable=SC2086
+    if ! help=$("$cli" $name --help 2>&1); then
+        fail "recoverydeck $name --help failed: $help"
+        continue
+    fi
+    listed=$(awk '/^OPTIONS:/ { on = 1; next } /^[A-Z ]+:$/ { on = 0 } on' <<<"$help" |
+        grep -oE '^  (-[a-z], )?--[a-z-]+' | sed 's/.*--/--/') || true
+    grep -qx -- '--help' <<<"$listed" || fail "recoverydeck $name --help lists no options (not even --help)"
+    options=$(grep -vx -- '--help' <<<"$listed") || true  # a command whose only option is --help
     # shellcheck disable=SC2086
     offered=" $(complete_words recoverydeck $name -- | tr '\n' ' ') "
     for option in $options; do
@@ -155,53 +163,49 @@ done <<<"$names"
 # --- The documented configuration is the daemon's: deploy/recoverydeck.conf passes its own check and
 # states each key's built-in default, and recoverydeck.conf(5) names every key the daemon knows. ---
 daemon="$root/usr/bin/recoverydeckd"
-if "$daemon" --help 2>&1 | grep -q -- '--print-config'; then
-    before=$failures
-    out=$("$daemon" --check-config --config deploy/recoverydeck.conf 2>&1) || fail "recoverydeckd rejects deploy/recoverydeck.conf: $out"
-    defaults=$("$daemon" --print-config | grep -v '^#' | grep . | sed 's/ *$//')
-    shipped=$(grep -v '^#' deploy/recoverydeck.conf | grep . | sed 's/ *$//')
-    while IFS= read -r line; do
-        grep -qxF -- "$line" <<<"$defaults" || fail "deploy/recoverydeck.conf's '$line' is not the daemon's default"
-    done <<<"$shipped"
-    manual5=$(LC_ALL=C.UTF-8 MANWIDTH=200 man -l deploy/man/recoverydeck.conf.5 2>/dev/null)
-    for key in $(cut -d' ' -f1 <<<"$defaults"); do
-        grep -qw -- "$key" <<<"$manual5" || fail "recoverydeck.conf(5) does not document '$key'"
-    done
-    [ $failures = "$before" ] && pass "deploy/recoverydeck.conf and recoverydeck.conf(5) match the daemon's $(grep -c . <<<"$defaults") keys"
+"$daemon" --help 2>&1 | grep -q -- '--print-config' || fail "recoverydeckd --help does not offer --print-config"
+before=$failures
+out=$("$daemon" --check-config --config deploy/recoverydeck.conf 2>&1) || fail "recoverydeckd rejects deploy/recoverydeck.conf: $out"
+defaults=$("$daemon" --print-config | grep -v '^#' | grep . | sed 's/ *$//')
+shipped=$(grep -v '^#' deploy/recoverydeck.conf | grep . | sed 's/ *$//')
+while IFS= read -r line; do
+    grep -qxF -- "$line" <<<"$defaults" || fail "deploy/recoverydeck.conf's '$line' is not the daemon's default"
+done <<<"$shipped"
+manual5=$(LC_ALL=C.UTF-8 MANWIDTH=200 man -l deploy/man/recoverydeck.conf.5 2>/dev/null)
+for key in $(cut -d' ' -f1 <<<"$defaults"); do
+    grep -qw -- "$key" <<<"$manual5" || fail "recoverydeck.conf(5) does not document '$key'"
+done
+[ $failures = "$before" ] && pass "deploy/recoverydeck.conf and recoverydeck.conf(5) match the daemon's $(grep -c . <<<"$defaults") keys"
 
-    # The unit's system call filter (@system-service without @privileged and @resources) allows every
-    # call the daemon makes: started unprivileged with the simulated panel and strap, traced, stopped.
-    expand() { # the system calls of a systemd group, nested groups expanded
-        systemd-analyze syscall-filter "$1" | awk 'NR > 1 && $1 !~ /^#/ && NF { print $1 }' | while read -r m; do
-            case "$m" in @*) expand "$m" ;; *) echo "$m" ;; esac
-        done
-    }
-    sim="$work/simulated"
-    mkdir -p "$sim"
-    chmod 0711 "$work"
-    chown nobody "$sim"
-    # control_group: the daemon's own group, as recoverydeck is on the box.
-    printf 'database = %s/r.db\ncontrol_socket = %s/control.sock\ncontrol_group = nogroup\npanel = simulated\nstrap = simulated\nspeed = 20\n' \
-        "$sim" "$sim" >"$sim/d.conf"
-    cp "$daemon" "$sim/recoverydeckd"
-    timeout -s TERM 8 setpriv --reuid=nobody --regid=nogroup --clear-groups \
-        strace -f -qq -o "$sim/trace" "$sim/recoverydeckd" --config "$sim/d.conf" >"$sim/log" 2>&1 || true
-    grep -q 'ready' "$sim/log" || fail "the simulated daemon did not start: $(cat "$sim/log")"
-    calls=$(sed -E 's/^[0-9]+ +//' "$sim/trace" 2>/dev/null | grep -oE '^[a-z_0-9]+\(' | tr -d '(' | sort -u) || true
-    [ -n "$calls" ] || fail "strace recorded no system call of the daemon"
-    before=$failures
-    allowed=$(expand @system-service | sort -u)
-    denied=$( (expand @privileged; expand @resources) | sort -u)
-    for call in $calls; do
-        if ! grep -qx "$call" <<<"$allowed" || grep -qx "$call" <<<"$denied"; then
-            fail "the unit's SystemCallFilter refuses $call, which the daemon calls"
-        fi
+# The unit's system call filter (@system-service without @privileged and @resources) allows every
+# call the daemon makes: started unprivileged with the simulated panel and strap, traced, stopped.
+expand() { # the system calls of a systemd group, nested groups expanded
+    systemd-analyze syscall-filter "$1" | awk 'NR > 1 && $1 !~ /^#/ && NF { print $1 }' | while read -r m; do
+        case "$m" in @*) expand "$m" ;; *) echo "$m" ;; esac
     done
-    [ $failures = "$before" ] && pass "the unit's system call filter allows all $(wc -w <<<"$calls") system calls of a simulated run"
-else
-    # The daemon of this tree predates its configuration file; nothing to compare with yet.
-    echo "70-packaging: NOT CHECKED: recoverydeckd has no --print-config, so the configuration documents were not compared with it" >&2
-fi
+}
+sim="$work/simulated"
+mkdir -p "$sim"
+chmod 0711 "$work"
+chown nobody "$sim"
+# control_group: the daemon's own group, as recoverydeck is on the box.
+printf 'database = %s/r.db\ncontrol_socket = %s/control.sock\ncontrol_group = nogroup\npanel = simulated\nstrap = simulated\nspeed = 20\n' \
+    "$sim" "$sim" >"$sim/d.conf"
+cp "$daemon" "$sim/recoverydeckd"
+timeout -s TERM 8 setpriv --reuid=nobody --regid=nogroup --clear-groups \
+    strace -f -qq -o "$sim/trace" "$sim/recoverydeckd" --config "$sim/d.conf" >"$sim/log" 2>&1 || true
+grep -q 'ready' "$sim/log" || fail "the simulated daemon did not start: $(cat "$sim/log")"
+calls=$(sed -E 's/^[0-9]+ +//' "$sim/trace" 2>/dev/null | grep -oE '^[a-z_0-9]+\(' | tr -d '(' | sort -u) || true
+[ -n "$calls" ] || fail "strace recorded no system call of the daemon"
+before=$failures
+allowed=$(expand @system-service | sort -u)
+denied=$( (expand @privileged; expand @resources) | sort -u)
+for call in $calls; do
+    if ! grep -qx "$call" <<<"$allowed" || grep -qx "$call" <<<"$denied"; then
+        fail "the unit's SystemCallFilter refuses $call, which the daemon calls"
+    fi
+done
+[ $failures = "$before" ] && pass "the unit's system call filter allows all $(wc -w <<<"$calls") system calls of a simulated run"
 
 # --- report --svg renders: a synthetic 150-day history, imported, charted, drawn by rsvg-convert. ---
 rep="$work/report"

@@ -94,3 +94,31 @@ bt_start_bluetoothd() {
     dbus-daemon --system --fork --nopidfile
     spawn bluetoothd /usr/libexec/bluetooth/bluetoothd -n -d
 }
+
+# Like spawn, each output line prefixed with the wall time in seconds ("1764581234.123456 line"),
+# for figures between two processes' events. bash's $EPOCHREALTIME: no process per line.
+spawn_stamped() {
+    local name=$1; shift
+    ( "$@" 2>&1 | while IFS= read -r line; do printf '%s %s\n' "$EPOCHREALTIME" "$line"; done ) \
+        > "$SCENARIO_OUT/$name.log" &
+    bg_pid=$!
+    _bt_pids+=("$bg_pid")
+}
+
+# Records the kernel's HCI and management traffic (btmon) into $SCENARIO_OUT/NAME.snoop until
+# btmon_text NAME, which stops it and decodes the trace into NAME.txt: what the kernel itself
+# sent and received, for assertions "from the kernel's side".
+btmon_start() {
+    local name=$1
+    btmon -w "$SCENARIO_OUT/$name.snoop" > "$SCENARIO_OUT/$name.btmon.log" 2>&1 &
+    eval "_btmon_$name=$!"
+    _bt_pids+=("$!")
+    sleep 0.5
+}
+btmon_text() {
+    local name=$1 pid
+    eval "pid=\$_btmon_$name"
+    kill -INT "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    btmon -r "$SCENARIO_OUT/$name.snoop" > "$SCENARIO_OUT/$name.txt" 2>&1 || true
+}

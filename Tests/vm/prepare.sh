@@ -8,13 +8,16 @@ py=/usr/bin/python3
 [ -x "$py" ] || py=$(command -v python3)
 if ! .venv-vm/bin/python -c 'import virtme_ng' 2>/dev/null \
     || ! cmp -s Tests/vm/requirements.txt .venv-vm/requirements.txt; then
+    echo "prepare: installing virtme-ng (Tests/vm/requirements.txt) into .venv-vm, about a minute" >&2
     rm -rf .venv-vm
     "$py" -m venv .venv-vm
-    .venv-vm/bin/pip install --quiet --disable-pip-version-check -r Tests/vm/requirements.txt
+    .venv-vm/bin/pip install --disable-pip-version-check --progress-bar off -r Tests/vm/requirements.txt |
+        { grep -E '^(Collecting|Successfully installed)' >&2 || true; }
     cp Tests/vm/requirements.txt .venv-vm/requirements.txt
 fi
 
-swift build --product h10sim
-swift build --product recoverydeck
-swift build --product recoverydeckd
+echo "prepare: building h10sim, recoverydeck and recoverydeckd" >&2
+swift build --product h10sim >&2
+swift build --product recoverydeck >&2
+swift build --product recoverydeckd >&2
 bin=$(swift build --show-bin-path)

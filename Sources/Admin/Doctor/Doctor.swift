@@ -124,6 +124,21 @@ public enum Doctor {
         guard let v = f.kernelVersion else {
             return Check("kernel", .warn, "cannot tell the version of kernel \(f.kernelRelease)")
         }
+        // Every kernel refuses a link-layer request above the max the link was opened with, and the
+        // 2024 kernels refuse the L2CAP one too; parameters loaded for the strap raise that max
+        // (DESIGN §5), so with them in place the kernel's version no longer matters.
+        switch f.strapParameters {
+        case .inPlace(let detail):
+            return Check("kernel", .ok, "Linux \(v); the strap's connection parameters are in place (\(detail))")
+        case .notInPlace(let reason):
+            if StrapLinkKernelRule.rejectsStrapUpdate(v) { break }
+            return Check(
+                "kernel", .warn,
+                "Linux \(v) refuses the strap's request for a slower interval unless parameters are loaded: \(reason)",
+                fix: "keep CAP_NET_ADMIN for recoverydeckd (it loads them before connecting); run doctor with sudo")
+        case .unknown:
+            break
+        }
         if StrapLinkKernelRule.rejectsStrapUpdate(v) {
             return Check(
                 "kernel", .fail,

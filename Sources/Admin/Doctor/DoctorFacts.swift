@@ -102,6 +102,16 @@ public struct DoctorFacts: Sendable {
     /// bluetoothd keeps a record of the paired strap (/var/lib/bluetooth/ADAPTER/ADDRESS/info): it then
     /// reconnects to the strap by itself and holds its one connection.
     public var strapKnownToBluetoothd = false
+    /// Whether the kernel holds connection parameters for the paired strap wide enough for its request.
+    public enum StrapParameters: Sendable, Equatable {
+        /// Not looked at (no strap paired, no Bluetooth).
+        case unknown
+        /// In place, with their description.
+        case inPlace(String)
+        /// Could not be put in place, and why.
+        case notInPlace(String)
+    }
+    public var strapParameters = StrapParameters.unknown
     public var gpioChips: [GPIOChip] = []
     public var gpioChipLabels = PinMap.standard.chipLabels
     public var gpioLines: [GPIOLine] = []

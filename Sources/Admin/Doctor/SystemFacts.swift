@@ -1,4 +1,5 @@
-import CSQLite
+import Platform
+import Store
 
 #if canImport(Glibc)
     import Glibc
@@ -43,6 +44,11 @@ public struct SystemFacts {
     }
 
     // MARK: Bluetooth
+
+    /// The `adapter` of the box's configuration file, if set (hciN or an address).
+    public func configuredAdapter() -> String? {
+        BoxSettings(text: readText(path("/etc/recoverydeck/recoverydeck.conf")) ?? "").value("adapter")
+    }
 
     func adapters() -> [DoctorFacts.Adapter] {
         entries(path("/sys/class/bluetooth")).filter { name in
@@ -249,29 +255,10 @@ public struct SystemFacts {
             }
         }
         var integrity: String? = nil
-        if exists, isLive, access(file, R_OK) == 0 { integrity = Self.integrity(of: file) }
+        if exists, isLive, access(file, R_OK) == 0 { integrity = Store.integrityCheck(ofFile: file) }
         return DoctorFacts.DatabaseFile(
             path: file, exists: exists, mode: exists ? UInt32(s.st_mode) : 0, ownerUID: exists ? s.st_uid : 0,
             expectedOwnerUID: expectedUID, expectedOwnerName: expectedName, integrity: integrity)
-    }
-
-    /// `PRAGMA integrity_check` on a read-only connection: "ok", or the first problem it reports.
-    static func integrity(of file: String) -> String {
-        var db: OpaquePointer?
-        defer { sqlite3_close_v2(db) }
-        guard sqlite3_open_v2(file, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
-            return "cannot open: " + String(cString: sqlite3_errmsg(db))
-        }
-        sqlite3_busy_timeout(db, 2000)
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &statement, nil) == SQLITE_OK else {
-            return String(cString: sqlite3_errmsg(db))
-        }
-        defer { sqlite3_finalize(statement) }
-        guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else {
-            return String(cString: sqlite3_errmsg(db))
-        }
-        return String(cString: text)
     }
 
     // MARK: Files
@@ -289,18 +276,10 @@ public struct SystemFacts {
         return names
     }
 
+    /// A small system file (sysfs, /proc, /etc) as text, or nil when it cannot be read or exceeds 1 MiB:
+    /// doctor reports what it can read and never fails over one file.
     func readText(_ file: String) -> String? {
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 1 << 20 {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-        }
+        guard let bytes = try? FileDescriptor.readContents(atPath: file, limit: 1 << 20) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -37,7 +37,11 @@ public struct ColumnMap: Equatable, Sendable {
         if orthostatic.contains(where: has) {
             // An orthostatic result is lying, standing and peak together (spec §5.3); gaps stand for the
             // last two only with the lying rate they are measured from.
-            guard has(.lyingHR), has(.standingHR) || has(.gapAvg), has(.peakHR) || has(.gapPeak) else {
+            // Lying HR alone is its own baseline channel (spec §5.4): other apps export it as resting HR.
+            guard has(.lyingHR) else {
+                throw ImportError("--map: standing_hr, peak_hr and the gaps need lying_hr, the rate they rise from.")
+            }
+            guard (has(.standingHR) || has(.gapAvg)) == (has(.peakHR) || has(.gapPeak)) else {
                 throw ImportError(
                     "--map: an orthostatic result needs lying_hr with standing_hr (or gap_avg) and peak_hr (or gap_peak)."
                 )
@@ -52,6 +56,20 @@ public struct ColumnMap: Equatable, Sendable {
         }
         guard columns.count > 1 else { throw ImportError("--map names only the date: nothing to import.") }
         self.columns = columns
+    }
+
+    /// A preset's map, by header name.
+    init(_ named: [ImportField: String]) {
+        columns = named.mapValues { .named($0) }
+    }
+
+    /// The header text of each mapped column, for the report.
+    func columnName(_ field: ImportField, header: [String]) -> String? {
+        switch columns[field] {
+        case .named(let name): return name
+        case .number(let n): return n <= header.count ? header[n - 1].trimmed : "column \(n)"
+        case nil: return nil
+        }
     }
 
     /// Column indexes (0-based) for a header row; throws when a named column is absent or a number is

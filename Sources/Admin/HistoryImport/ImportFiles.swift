@@ -1,3 +1,5 @@
+import Platform
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -7,22 +9,11 @@ public enum ImportFiles {
     /// Files larger than this are refused: ten years of daily rows or one long RR recording are far smaller.
     public static let maximumBytes = 32 << 20
 
-    /// The whole file as UTF-8 text. The corresponding C functions are `open` and `read`.
+    /// The whole file as UTF-8 text.
     public static func text(atPath path: String) throws(ImportError) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ImportError("cannot open \(path): \(String(cString: strerror(errno))).") }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ImportError("cannot read \(path): \(String(cString: strerror(errno))).")
-            }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-            guard bytes.count <= maximumBytes else { throw ImportError("\(path) is larger than 32 MiB.") }
+        let bytes: [UInt8]
+        do { bytes = try FileDescriptor.readContents(atPath: path, limit: maximumBytes) } catch {
+            throw ImportError(error.description)
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ImportError("\(path) is not UTF-8 text.")

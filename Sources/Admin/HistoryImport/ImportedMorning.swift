@@ -9,6 +9,8 @@ public struct ImportedMorning: Hashable, Sendable {
     public var hrv: HRVMetrics?
     public var quality: Quality = .ok
     public var orthostatic: OrthostaticResult?
+    /// Lying (resting) heart rate without a standing test: what other apps export as resting HR (bpm).
+    public var lyingHRBpm: Double?
     public var scores: SubjectiveScores?
     public var rawRR: [RRInterval] = []
     /// Local minute the reading started, when the file says (Elite HRV's RR file names do).
@@ -21,20 +23,21 @@ public struct ImportedMorning: Hashable, Sendable {
 
     /// The day as the store keeps it, marked imported. No box session happened: durations and phase
     /// marks are zero, strap fields absent; the orthostatic part is "skipped" when the file has none,
-    /// which is what the spec's completeness rule counts for an HRV-only morning (§6.2, §7.2).
+    /// which is what the spec's completeness rule counts for an HRV-only morning (§6.2, §7.2). A lying rate
+    /// alone is kept as the morning's mean HR, which `Channel.lyingHR` reads for an imported day.
     public func dayRecord(epochOfStart: (LocalDate, MinuteOfDay) -> Int64) -> DayRecord {
         var measurement: MorningMeasurement? = nil
-        if hrv != nil || rmssdMs != nil || orthostatic != nil {
+        if hrv != nil || rmssdMs != nil || orthostatic != nil || lyingHRBpm != nil {
             let metrics =
                 hrv
                 ?? rmssdMs.map {
                     HRVMetrics(
                         rmssdMs: $0, meanRRMs: nil, meanHRBpm: nil, sdnnMs: nil, accepted: 0, rejected: 0,
-                        artifactRatio: 0)
+                        artifactRatio: 0, rmssdMethod: .external)
                 }
             measurement = MorningMeasurement(
                 date: date, startedAtEpoch: epochOfStart(date, startMinute ?? MinuteOfDay(minutes: 0)!), durationMs: 0,
-                hrv: metrics, meanHRBpm: metrics?.meanHRBpm, quality: quality,
+                hrv: metrics, meanHRBpm: lyingHRBpm ?? metrics?.meanHRBpm, quality: quality,
                 orthostaticStatus: orthostatic == nil ? .skipped : .completed, orthostatic: orthostatic,
                 strapAddress: nil, strapBatteryPercent: nil,
                 marks: PhaseMarks(settleStartMs: 0, captureStartMs: 0, captureEndMs: 0), rawRR: rawRR, heartRates: [])
@@ -53,6 +56,7 @@ public struct ImportedMorning: Hashable, Sendable {
                 "lying \(oneDecimal(o.avgLyingHR)), standing \(oneDecimal(o.avgStandingHR)), peak \(oneDecimal(o.peakStandingHR)) bpm"
             )
         }
+        if let l = lyingHRBpm { parts.append("lying \(oneDecimal(l)) bpm") }
         if let s = scores {
             parts.append("scores \(SubjectiveItem.allCases.map { String(s[$0].value) }.joined(separator: " "))")
         }

@@ -1,8 +1,8 @@
 import RecoveryCore
 
 /// Mornings from RR files, one per morning, named by date: `2026-03-01.txt`, or Elite HRV's raw
-/// export `2026-03-01 06-42-10.txt`. Each file holds RR intervals in ms, one per line (blank lines
-/// ignored). rMSSD comes from the box's own morning window and artifact rules (spec §5.1), so an
+/// export `2026-03-01 06-42-10.txt`. Each file holds RR intervals in any layout `RRFileFormat` reads (Elite
+/// HRV, Kubios, Welltory, Polar Sensor Logger, a CSV with an `rr` column; seconds recognised). rMSSD comes from the box's own morning window and artifact rules (spec §5.1), so an
 /// imported morning is comparable with a measured one; a recording that fails the quality rules is
 /// imported as failed, and does not count.
 public enum RRHistory {
@@ -20,6 +20,8 @@ public enum RRHistory {
         public var mornings: [ImportedMorning]
         /// Later recordings of a day that already has one (a morning is the day's first).
         public var skipped: [(name: String, date: LocalDate)]
+        /// How files were read when that is worth saying (seconds converted to ms), one sentence each.
+        public var notes: [String] = []
     }
 
     public static func read(_ files: [File], directory: String) throws(ImportError) -> Result {
@@ -38,8 +40,11 @@ public enum RRHistory {
         }
         var mornings: [ImportedMorning] = []
         var skipped: [(String, LocalDate)] = []
+        var notes: [String] = []
         for entry in dated {
-            let intervals = try parse(entry.file, directory: directory)
+            let format = try parse(entry.file, directory: directory)
+            let intervals = format.intervalsMs
+            if let note = format.note { notes.append("\(entry.file.name): \(note)") }
             if mornings.last?.date == entry.date {
                 skipped.append((entry.file.name, entry.date))
                 continue
@@ -56,30 +61,22 @@ public enum RRHistory {
             }
             mornings.append(morning)
         }
-        return Result(mornings: mornings, skipped: skipped)
+        return Result(mornings: mornings, skipped: skipped, notes: notes)
     }
 
-    /// The intervals of one file; the first line that is not a positive number of ms throws.
-    static func parse(_ file: File, directory: String) throws(ImportError) -> [Double] {
-        var intervals: [Double] = []
-        var n = 0
-        for line in file.text.split(separator: "\n", omittingEmptySubsequences: false) {
-            n += 1
-            let text = line.trimmed
-            if text.isEmpty { continue }
-            guard let ms = CSVHistory.number(text), ms.isFinite else {
-                throw ImportError.line("\(directory)/\(file.name)", n, "\"\(text)\" is not an RR interval in ms.")
-            }
-            // 1/1024 s units in 16 bits cap what a strap can report at 64 s (Bluetooth HRS §3.1.1.5).
-            guard ms > 0, ms < 64_000 else {
-                throw ImportError.line("\(directory)/\(file.name)", n, "RR interval \(text) ms is impossible.")
-            }
-            intervals.append(ms)
+    /// The intervals of one file (`RRFileFormat`); the first bad line throws.
+    static func parse(_ file: File, directory: String) throws(ImportError) -> RRFileFormat {
+        let format: RRFileFormat
+        do {
+            format = try RRFileFormat.read(file.text)
+        } catch {
+            throw ImportError(error.sentence(file: "\(directory)/\(file.name)"))
         }
-        guard intervals.count >= 2 else {
-            throw ImportError("\(directory)/\(file.name) holds \(intervals.count) RR intervals; a morning needs many.")
+        guard format.intervalsMs.count >= 2 else {
+            throw ImportError(
+                "\(directory)/\(file.name) holds \(format.intervalsMs.count) RR intervals; a morning needs many.")
         }
-        return intervals
+        return format
     }
 
     /// "2026-03-01.txt", "2026-03-01 06-42-10.txt", "2026-03-01T06:42.rr".

@@ -32,21 +32,26 @@ static inline void cbluez_close_keeping_errno(int fd) {
     errno = saved;
 }
 
-/* The management interface: a raw HCI socket bound to HCI_CHANNEL_CONTROL on no device.
- * Without CAP_NET_ADMIN the kernel opens it "untrusted": only read commands are allowed. */
-static inline int cbluez_management_socket(void) {
-    int fd = socket(PF_BLUETOOTH, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, BTPROTO_HCI);
-    if (fd < 0) return -1;
+/* Binds an HCI socket to a device and channel; returns fd, or -1 (the socket closed) on failure. */
+static inline int cbluez_hci_bind(int fd, uint16_t dev, uint16_t channel) {
     struct sockaddr_hci address;
     memset(&address, 0, sizeof address);
     address.hci_family = AF_BLUETOOTH;
-    address.hci_dev = CBLUEZ_HCI_DEV_NONE;
-    address.hci_channel = HCI_CHANNEL_CONTROL;
+    address.hci_dev = dev;
+    address.hci_channel = channel;
     if (bind(fd, (struct sockaddr *)&address, sizeof address) < 0) {
         cbluez_close_keeping_errno(fd);
         return -1;
     }
     return fd;
+}
+
+/* The management interface: a raw HCI socket bound to HCI_CHANNEL_CONTROL on no device.
+ * Without CAP_NET_ADMIN the kernel opens it "untrusted": only read commands are allowed. */
+static inline int cbluez_management_socket(void) {
+    int fd = socket(PF_BLUETOOTH, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, BTPROTO_HCI);
+    if (fd < 0) return -1;
+    return cbluez_hci_bind(fd, CBLUEZ_HCI_DEV_NONE, HCI_CHANNEL_CONTROL);
 }
 
 /* A non-blocking L2CAP socket for LE (SOCK_SEQPACKET: one ATT PDU per record). */
@@ -91,6 +96,33 @@ static inline int cbluez_l2cap_accept(int fd, uint8_t peer[6], uint8_t *peerType
     memcpy(peer, &l2.l2_bdaddr, 6);
     *peerType = l2.l2_bdaddr_type;
     return client;
+}
+
+/* A raw HCI socket on controller `dev` (HCI_CHANNEL_RAW; needs CAP_NET_RAW), seeing every event
+ * and, since binding makes the device promiscuous, the ACL data it receives. For the virtual
+ * strap's peripheral-side commands, which the management interface does not offer. */
+static inline int cbluez_hci_raw_socket(uint16_t dev) {
+    int fd = socket(PF_BLUETOOTH, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, BTPROTO_HCI);
+    if (fd < 0) return -1;
+    struct hci_filter filter;
+    memset(&filter, 0, sizeof filter);
+    filter.type_mask = (1u << HCI_EVENT_PKT) | (1u << HCI_ACLDATA_PKT);
+    filter.event_mask[0] = 0xffffffffu;
+    filter.event_mask[1] = 0xffffffffu;
+    if (setsockopt(fd, SOL_HCI, HCI_FILTER, &filter, sizeof filter) < 0) {
+        cbluez_close_keeping_errno(fd);
+        return -1;
+    }
+    return cbluez_hci_bind(fd, dev, HCI_CHANNEL_RAW);
+}
+
+/* The HCI connection handle under a connected L2CAP socket (L2CAP_CONNINFO). */
+static inline int cbluez_l2cap_connection_handle(int fd) {
+    struct l2cap_conninfo info;
+    socklen_t length = sizeof info;
+    memset(&info, 0, sizeof info);
+    if (getsockopt(fd, SOL_L2CAP, L2CAP_CONNINFO, &info, &length) < 0) return -1;
+    return info.hci_handle;
 }
 
 /* The pending error of a socket (SO_ERROR): 0 when a non-blocking connect succeeded. */

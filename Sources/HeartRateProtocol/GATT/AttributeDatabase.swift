@@ -36,10 +36,27 @@ public struct CharacteristicDefinition: Hashable, Sendable {
     public var uuid: BluetoothUUID
     public var properties: CharacteristicProperties
     public var value: [UInt8]
+    /// Descriptors other than the CCCD (which notify or indicate adds), after it, as (type, value).
+    public var descriptors: [DescriptorDefinition]
 
-    public init(_ uuid: BluetoothUUID, properties: CharacteristicProperties, value: [UInt8] = []) {
+    public init(
+        _ uuid: BluetoothUUID, properties: CharacteristicProperties, value: [UInt8] = [],
+        descriptors: [DescriptorDefinition] = []
+    ) {
         self.uuid = uuid
         self.properties = properties
+        self.value = value
+        self.descriptors = descriptors
+    }
+}
+
+/// A characteristic descriptor with a fixed, readable value (Vol 3 Part G §3.3.3).
+public struct DescriptorDefinition: Hashable, Sendable {
+    public var uuid: BluetoothUUID
+    public var value: [UInt8]
+
+    public init(_ uuid: BluetoothUUID, value: [UInt8]) {
+        self.uuid = uuid
         self.value = value
     }
 }
@@ -56,14 +73,19 @@ public struct AttributeDatabase: Hashable, Sendable {
     public var lastHandle: UInt16 { UInt16(attributes.count) }
 
     /// Adds a service and its characteristics; returns the characteristics' handles in order.
+    /// `groupEnd` declares a service end beyond its last attribute (a Polar H10's last service
+    /// runs to 0xFFFF); the database's later services must then be none.
     @discardableResult
     public mutating func addService(
-        _ uuid: BluetoothUUID, primary: Bool = true, characteristics: [CharacteristicDefinition]
+        _ uuid: BluetoothUUID, primary: Bool = true, characteristics: [CharacteristicDefinition],
+        groupEnd: UInt16? = nil
     ) -> [CharacteristicHandles] {
         let start = UInt16(attributes.count + 1)
         var size = 1
-        for c in characteristics { size += 2 + (c.properties.isDisjoint(with: [.notify, .indicate]) ? 0 : 1) }
-        let end = start + UInt16(size - 1)
+        for c in characteristics {
+            size += 2 + (c.properties.isDisjoint(with: [.notify, .indicate]) ? 0 : 1) + c.descriptors.count
+        }
+        let end = max(groupEnd ?? 0, start + UInt16(size - 1))
         append(primary ? .primaryService : .secondaryService, uuid.attBytes, readable: true, groupEnd: end)
         var handles: [CharacteristicHandles] = []
         for c in characteristics {
@@ -81,6 +103,7 @@ public struct AttributeDatabase: Hashable, Sendable {
                 append(.clientCharacteristicConfiguration, [0, 0], readable: true, writable: true)
                 cccd = lastHandle
             }
+            for d in c.descriptors { append(d.uuid, d.value, readable: true) }
             handles.append(CharacteristicHandles(declaration: declaration, value: valueHandle, cccd: cccd))
         }
         return handles

@@ -192,13 +192,23 @@ public struct GATTClient: Sendable {
             return .characteristics(battery, from: from)
         }
         if batteryReadsWanted > 0, let level = batteryLevel { return .readBattery(level.value) }
-        if configuration.readsFirmwareRevision, firmwareNextOffset != nil, let info = service(.deviceInformation),
-            let from = characteristicsNext[info.start]
+        if configuration.readsFirmwareRevision, firmwareNextOffset != nil, firmwareRevision == nil,
+            let (info, from) = nextDeviceInformation
         {
             return .characteristics(info, from: from)
         }
         if let offset = firmwareNextOffset, let firmware = firmwareRevision {
             return .readFirmware(firmware.value, offset: offset)
+        }
+        return nil
+    }
+
+    /// The first Device Information service not yet searched, and where to go on. A peer may
+    /// have several: bluetoothd puts a PnP-only one in front of the strap's own, so each is tried
+    /// in turn until one has the Firmware Revision String.
+    private var nextDeviceInformation: (Service, UInt16)? {
+        for s in services where s.uuid == .deviceInformation {
+            if let from = characteristicsNext[s.start] { return (s, from) }
         }
         return nil
     }
@@ -329,7 +339,8 @@ public struct GATTClient: Sendable {
             }
             guard servicesNext == nil else { return [] }
             guard let heartRate = service(.heartRate) else { return fail(.heartRateServiceMissing) }
-            for s in [heartRate, service(.battery), service(.deviceInformation)].compactMap({ $0 }) {
+            let information = services.filter { $0.uuid == .deviceInformation }
+            for s in [heartRate, service(.battery)].compactMap({ $0 }) + information {
                 characteristicsNext[s.start] = s.start
             }
             return []
@@ -439,7 +450,7 @@ public struct GATTClient: Sendable {
             return []
         default:
             firmwareRevision = found.first { $0.uuid == .firmwareRevisionString && $0.properties.contains(.read) }
-            if firmwareRevision == nil { firmwareNextOffset = nil }
+            if firmwareRevision == nil && nextDeviceInformation == nil { firmwareNextOffset = nil }
             return []
         }
     }

@@ -22,6 +22,10 @@ public enum MgmtCommand: Hashable, Sendable {
     /// Instance 0 removes every instance.
     case removeAdvertising(instance: UInt8)
     case setAppearance(UInt16)
+    /// Per-device LE connection parameters the kernel uses when it next connects to each device; it
+    /// also takes a request from that device up to their max. Replaces every entry the kernel holds
+    /// for devices it does not auto-connect to (net/bluetooth/mgmt.c `load_conn_param`).
+    case loadConnectionParameters([DeviceConnectionParameters])
 
     public static let nameFieldLength = 249
     public static let shortNameFieldLength = 11
@@ -46,6 +50,7 @@ public enum MgmtCommand: Hashable, Sendable {
         case .addAdvertising: .addAdvertising
         case .removeAdvertising: .removeAdvertising
         case .setAppearance: .setAppearance
+        case .loadConnectionParameters: .loadConnectionParameters
         }
     }
 
@@ -88,6 +93,15 @@ public enum MgmtCommand: Hashable, Sendable {
             p.append(instance)
         case .setAppearance(let appearance):
             p.appendLE(appearance)
+        case .loadConnectionParameters(let entries):
+            // Param_Count (2), then 15 octets each; the count's range bounds the list.
+            let list = entries.prefix(Int(UInt16.max) / DeviceConnectionParameters.encodedLength)
+            p.appendLE(UInt16(list.count))
+            for entry in list {
+                p += entry.address.littleEndianBytes
+                p.append(entry.addressType.rawValue)
+                entry.parameters.append(to: &p)
+            }
         }
         return p
     }
@@ -196,6 +210,17 @@ public struct MgmtCommandPacket: Hashable, Sendable {
         case .setAppearance:
             guard n == 2, let appearance = r.u16() else { throw bad() }
             command = .setAppearance(appearance)
+        case .loadConnectionParameters:
+            // The kernel refuses a count that disagrees with the length (Invalid Parameters).
+            guard let count = r.u16(), r.remaining == Int(count) * DeviceConnectionParameters.encodedLength else {
+                throw bad()
+            }
+            var entries: [DeviceConnectionParameters] = []
+            for _ in 0..<count {
+                guard let entry = try DeviceConnectionParameters(reading: &r) else { throw bad() }
+                entries.append(entry)
+            }
+            command = .loadConnectionParameters(entries)
         default:
             throw .unknownCommand(opcode)
         }

@@ -21,6 +21,9 @@ public enum MgmtEvent: Hashable, Sendable {
     case deviceFound(DeviceFound)
     /// 0x0013
     case discovering(DiscoveryAddressTypes, active: Bool)
+    /// 0x001C: the kernel accepted a device's request for new connection parameters (either
+    /// procedure); `storeHint` is true when it kept them for the device's next connection.
+    case newConnectionParameter(DeviceConnectionParameters, storeHint: Bool)
     /// 0x0023, 0x0024
     case advertisingAdded(instance: UInt8)
     case advertisingRemoved(instance: UInt8)
@@ -40,6 +43,7 @@ public enum MgmtEvent: Hashable, Sendable {
         case .deviceDisconnected: .deviceDisconnected
         case .deviceFound: .deviceFound
         case .discovering: .discovering
+        case .newConnectionParameter: .newConnectionParameter
         case .advertisingAdded: .advertisingAdded
         case .advertisingRemoved: .advertisingRemoved
         case .other(let code, _): code
@@ -64,7 +68,7 @@ public enum MgmtReply: Hashable, Sendable {
     case advertisingFeatures(AdvertisingFeatures)
     /// Add / Remove Advertising.
     case advertisingInstance(UInt8)
-    /// Set Appearance has no return parameters; others are kept as received.
+    /// Set Appearance and Load Connection Parameters have no return parameters; others are kept as received.
     case raw([UInt8])
 }
 

@@ -67,6 +67,18 @@ extension MgmtEventPacket {
             try check(n == 2)
             let types = DiscoveryAddressTypes(rawValue: r.u8() ?? 0)
             event = .discovering(types, active: (r.u8() ?? 0) != 0)
+        case .newConnectionParameter:
+            // Address (6), type (1), store hint (1), min, max, latency, timeout (2 each).
+            try check(n == 16)
+            let address = BluetoothAddress(littleEndian: r.take(6) ?? []) ?? BluetoothAddress(rawValue: 0)
+            let type = try addressType()
+            let hint = r.u8() ?? 0
+            let parameters =
+                LEConnectionParameters(reading: &r)
+                ?? LEConnectionParameters(minInterval: 0, maxInterval: 0, latency: 0, supervisionTimeout: 0)
+            event = .newConnectionParameter(
+                DeviceConnectionParameters(address: address, addressType: type, parameters: parameters),
+                storeHint: hint != 0)
         case .advertisingAdded, .advertisingRemoved:
             try check(n == 1)
             let instance = r.u8() ?? 0
@@ -191,6 +203,11 @@ extension MgmtEventPacket {
         case .discovering(let types, let active):
             p.append(types.rawValue)
             p.append(active ? 1 : 0)
+        case .newConnectionParameter(let entry, let storeHint):
+            p += entry.address.littleEndianBytes
+            p.append(entry.addressType.rawValue)
+            p.append(storeHint ? 1 : 0)
+            entry.parameters.append(to: &p)
         case .advertisingAdded(let instance), .advertisingRemoved(let instance):
             p.append(instance)
         case .other(_, let parameters):

@@ -18,6 +18,7 @@ public struct MgmtOpcode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let stopDiscovery = MgmtOpcode(rawValue: 0x0024)
     public static let setAdvertising = MgmtOpcode(rawValue: 0x0029)
     public static let setStaticAddress = MgmtOpcode(rawValue: 0x002B)
+    public static let loadConnectionParameters = MgmtOpcode(rawValue: 0x0035)
     public static let readAdvertisingFeatures = MgmtOpcode(rawValue: 0x003D)
     public static let addAdvertising = MgmtOpcode(rawValue: 0x003E)
     public static let removeAdvertising = MgmtOpcode(rawValue: 0x003F)
@@ -39,6 +40,7 @@ public struct MgmtOpcode: RawRepresentable, Hashable, Sendable, CustomStringConv
         case .stopDiscovery: "Stop Discovery"
         case .setAdvertising: "Set Advertising"
         case .setStaticAddress: "Set Static Address"
+        case .loadConnectionParameters: "Load Connection Parameters"
         case .readAdvertisingFeatures: "Read Advertising Features"
         case .addAdvertising: "Add Advertising"
         case .removeAdvertising: "Remove Advertising"
@@ -65,6 +67,7 @@ public struct MgmtEventCode: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let deviceDisconnected = MgmtEventCode(rawValue: 0x000C)
     public static let deviceFound = MgmtEventCode(rawValue: 0x0012)
     public static let discovering = MgmtEventCode(rawValue: 0x0013)
+    public static let newConnectionParameter = MgmtEventCode(rawValue: 0x001C)
     public static let advertisingAdded = MgmtEventCode(rawValue: 0x0023)
     public static let advertisingRemoved = MgmtEventCode(rawValue: 0x0024)
 
@@ -81,6 +84,7 @@ public struct MgmtEventCode: RawRepresentable, Hashable, Sendable, CustomStringC
         case .deviceDisconnected: "Device Disconnected"
         case .deviceFound: "Device Found"
         case .discovering: "Discovering"
+        case .newConnectionParameter: "New Connection Parameter"
         case .advertisingAdded: "Advertising Added"
         case .advertisingRemoved: "Advertising Removed"
         default: "management event 0x\(hex4(rawValue))"

@@ -49,13 +49,16 @@ public enum Channel: String, CaseIterable, Hashable, Sendable {
         case .rmssd:
             guard let m = day.measurement, m.quality.isOK else { return nil }
             return m.hrv?.rmssdMs
-        case .lyingHR, .gapPeak, .gapAvg:
+        case .lyingHR:
+            guard let m = day.measurement else { return nil }
+            if m.orthostaticStatus == .completed, let o = m.orthostatic { return o.avgLyingHR }
+            // An imported morning without a standing test: its mean HR is the other app's resting reading,
+            // taken before getting up, so it joins the lying HR series (spec §6.1: the lying HR is the daily RHR).
+            guard day.imported, m.orthostatic == nil else { return nil }
+            return m.meanHRBpm
+        case .gapPeak, .gapAvg:
             guard let m = day.measurement, m.orthostaticStatus == .completed, let o = m.orthostatic else { return nil }
-            switch self {
-            case .lyingHR: return o.avgLyingHR
-            case .gapPeak: return o.gapPeak
-            default: return o.gapAvg
-            }
+            return self == .gapPeak ? o.gapPeak : o.gapAvg
         case .subjective:
             return day.questionnaire?.scores.mean
         }

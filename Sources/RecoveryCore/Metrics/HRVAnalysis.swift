@@ -27,14 +27,19 @@ public enum HRVAnalysis {
             var filter = ArtifactFilter()
             var accumulator = HRVAccumulator()
             var accepted: [Double] = []
-            for rr in rrMs where filter.judge(rr) == .accepted {
-                accumulator.add(rr)
-                accepted.append(rr)
+            for rr in rrMs {
+                if filter.judge(rr) == .accepted {
+                    accumulator.add(rr)
+                    accepted.append(rr)
+                } else {
+                    accumulator.breakRun()  // not adjacent across a rejected beat (spec §5.1)
+                }
             }
             return Result(
                 metrics: accumulator.metrics(rejected: filter.rejected),
                 quality: Quality.verdict(
-                    accepted: accumulator.count, rejected: filter.rejected, acceptedSumMs: accumulator.sumMs),
+                    accepted: accumulator.count, rejected: filter.rejected, acceptedSumMs: accumulator.sumMs,
+                    pairs: accumulator.pairs),
                 acceptedSumMs: accumulator.sumMs, accepted: accepted, captureStartMs: nil, captureEndMs: nil)
         case .morning:
             var morning = RMSSDWindow(startMs: 0)

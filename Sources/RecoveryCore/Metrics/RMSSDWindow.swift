@@ -8,7 +8,12 @@
 /// - capture: from `startMs + 15 000`, until the accepted RR sum is ≥ 60 000 ms with ≥ 45 accepted (the
 ///   window completes on that beat), or until `startMs + 15 000 + 90 000` (the deadline: a beat arriving at or
 ///   after it is not counted, and the window completes with the floors it reached).
-/// The verdict is `Quality.verdict` (artifact ratio, then floors).
+/// The verdict is `Quality.verdict` (artifact ratio, then floors, including the floor on adjacent pairs).
+///
+/// rMSSD is taken over accepted beats adjacent as received (`HRVAccumulator`): a rejected or out-of-range beat
+/// breaks the pair across it, and so does a gap in the stream, which the caller reports by announcing each
+/// notification (`beginNotification`, `StreamContinuity`) before its beats. A caller that has no notifications
+/// (a file of intervals) need not announce any.
 ///
 /// Nothing here allocates: accepted RR are kept inline, in `SessionCapacity.windowIntervals` slots of the window
 /// itself (4 KiB), so a beat writes no shared storage and needs no copy-on-write check.
@@ -43,6 +48,7 @@ public struct RMSSDWindow: Sendable {
     @usableFromInline var deadline: Int64
     @usableFromInline var artifactFilter = ArtifactFilter()
     @usableFromInline var running = HRVAccumulator()
+    @usableFromInline var continuity = StreamContinuity()
     /// The accepted RR of the capture, in order: the n-th accepted RR (n = 0, 1, …, `running.count` − 1) is in
     /// slot n while n < 512; any later one is counted by `running` but finds no slot (never in the spec's window;
     /// see `init`).
@@ -85,6 +91,7 @@ public struct RMSSDWindow: Sendable {
         openUntil = deadline
         artifactFilter = ArtifactFilter()
         running = HRVAccumulator()
+        continuity = StreamContinuity()
         closed = nil
     }
 
@@ -93,6 +100,13 @@ public struct RMSSDWindow: Sendable {
     @inlinable public var deadlineMs: Int64 { deadline }
 
     public var isComplete: Bool { closed != nil }
+
+    /// Announces a notification received at `nowMs` whose RR sum to `rrSumMs`, before its beats are appended: a
+    /// gap before it (beats lost) breaks the pair between the last accepted beat and the next one.
+    @inlinable @inline(__always)
+    public mutating func beginNotification(rrSumMs: Double, at nowMs: Int64) {
+        if continuity.notification(rrSumMs: rrSumMs, at: nowMs) { running.breakRun() }
+    }
 
     /// Feeds one RR interval (ms) received at `nowMs`.
     ///
@@ -113,6 +127,8 @@ public struct RMSSDWindow: Sendable {
             if running.count >= configuration.minimumAccepted && running.sumMs >= configuration.minimumAcceptedSumMs {
                 return .complete(close(at: nowMs))
             }
+        } else {
+            running.breakRun()  // a rejected beat came between: its neighbours are not adjacent (spec §5.1)
         }
         return .capturing
     }
@@ -147,7 +163,8 @@ public struct RMSSDWindow: Sendable {
     @usableFromInline
     mutating func close(at endMs: Int64) -> HRVWindowResult {
         let quality = Quality.verdict(
-            accepted: running.count, rejected: artifactFilter.rejected, acceptedSumMs: running.sumMs)
+            accepted: running.count, rejected: artifactFilter.rejected, acceptedSumMs: running.sumMs,
+            pairs: running.pairs)
         let result = HRVWindowResult(
             metrics: running.metrics(rejected: artifactFilter.rejected), quality: quality,
             acceptedSumMs: running.sumMs, captureStartMs: captureStartMs, captureEndMs: endMs)

@@ -39,9 +39,21 @@ public enum Quality: Hashable, Sendable {
     public var isOK: Bool { self == .ok }
 }
 
+/// How an rMSSD value was computed: the export says so beside the value, so values from different methods are
+/// never compared unawares.
+public enum RMSSDMethod: String, Hashable, Sendable, CaseIterable {
+    /// Over the pairs of accepted intervals adjacent as received (spec §5.1, "successive valid intervals").
+    case adjacentPairs = "adjacent_pairs"
+    /// Over consecutive entries of the accepted list, across removed beats: how the box computed it before, kept
+    /// only for a stored morning whose raw RR could not reproduce its window.
+    case acceptedList = "accepted_list"
+    /// Taken from another tool's export (a history import); its method is that tool's.
+    case external
+}
+
 /// Time-domain HRV over the accepted intervals of a window (spec §5.1).
 public struct HRVMetrics: Hashable, Sendable {
-    /// nil when fewer than two accepted intervals: missing, never zero.
+    /// nil when no adjacent pair of accepted intervals: missing, never zero.
     public var rmssdMs: Double?
     public var meanRRMs: Double?
     public var meanHRBpm: Double?
@@ -50,10 +62,14 @@ public struct HRVMetrics: Hashable, Sendable {
     public var rejected: Int
     /// rejected / (accepted + rejected); 0 when nothing arrived.
     public var artifactRatio: Double
+    /// The number of adjacent pairs rMSSD was taken over; nil when the method does not say (`external`,
+    /// `acceptedList`).
+    public var pairs: Int?
+    public var rmssdMethod: RMSSDMethod
 
     public init(
         rmssdMs: Double?, meanRRMs: Double?, meanHRBpm: Double?, sdnnMs: Double?, accepted: Int, rejected: Int,
-        artifactRatio: Double
+        artifactRatio: Double, pairs: Int? = nil, rmssdMethod: RMSSDMethod = .adjacentPairs
     ) {
         self.rmssdMs = rmssdMs
         self.meanRRMs = meanRRMs
@@ -62,6 +78,8 @@ public struct HRVMetrics: Hashable, Sendable {
         self.accepted = accepted
         self.rejected = rejected
         self.artifactRatio = artifactRatio
+        self.pairs = pairs
+        self.rmssdMethod = rmssdMethod
     }
 }
 

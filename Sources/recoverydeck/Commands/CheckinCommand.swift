@@ -1,3 +1,4 @@
+import Platform
 import RecoveryCore
 import Store
 
@@ -86,8 +87,13 @@ struct CheckinCommand: Command {
         guard let scores = SubjectiveScores(SubjectiveItem.allCases.map { values[$0] ?? 0 }) else {
             throw CommandError.failure("a score is outside 1 to 7.")
         }
-        let store = try context.store()
         let day = context.today
+        // A check-in opens its day's gate: a day not yet come (--now ahead of the clock) or a clock never set
+        // (1970 on a box without a real-time clock) would open the wrong one.
+        if let problem = day.morningDateProblem(today: LocalTime.now().date) {
+            throw CommandError.failure("\(problem) Set the clock (timedatectl) if it is wrong; nothing was saved.")
+        }
+        let store = try context.store()
         let replacing = try store.hasQuestionnaire(on: day)
         let questionnaire = Questionnaire(
             date: day, scores: scores, habits: habits, caffeineTime: caffeineTime, caffeineMg: caffeineMg,

@@ -1,4 +1,6 @@
 import Admin
+import BlueZ
+import HeartRateProtocol
 import Platform
 import RecoveryCore
 import Store
@@ -34,7 +36,7 @@ struct DoctorCommand: Command {
     func run(_ context: Context) throws {
         let path = try context.databasePath()
         let gatherer = SystemFacts(environment: context.environment)
-        var facts = gatherer.gather(databasePath: path, systemDatabasePath: Context.systemDatabasePath)
+        var facts = gatherer.gather(databasePath: path, systemDatabasePath: context.systemDatabasePath)
         // The database is opened only when it exists (doctor creates nothing), and a database that
         // cannot be read leaves the strap unknown: its own check line says what is wrong with it.
         if access(path, F_OK) == 0 {
@@ -46,6 +48,9 @@ struct DoctorCommand: Command {
             }
         }
         if let address = facts.strapAddress { facts.strapKnownToBluetoothd = gatherer.bluetoothdKnows(address) }
+        if facts.strapAddress != nil, facts.bluetoothInKernel, !facts.adapters.isEmpty {
+            facts.strapParameters = strapParameters(context: context)
+        }
         let checks = Doctor.checks(facts)
         if json {
             let items = checks.map { c in
@@ -62,6 +67,41 @@ struct DoctorCommand: Command {
             throw CommandError.failure("the box is not ready (\(failed)).")
         }
         context.say("The box is ready.")
+    }
+
+    /// Puts the paired strap's connection parameters in place the way the daemon does before it
+    /// connects (the kernel has no command to read them back; loading is idempotent), and says whether
+    /// that worked.
+    private func strapParameters(context: Context) -> DoctorFacts.StrapParameters {
+        guard let store = try? context.store(), let text = (try? store.setting(.strapAddress)) ?? nil,
+            let address = BluetoothAddress(text)
+        else { return .unknown }
+        guard let parameters = StrapLink.strapParameters else {
+            return .notInPlace("loading is switched off (RECOVERYDECK_TEST_SKIP_CONNECTION_PARAMETERS)")
+        }
+        let type =
+            StrapAddressOption.type(settingValue: (try? store.setting(.strapAddressType)) ?? nil)
+            ?? StrapAddressOption.guessedType(of: address)
+        let adapter = SystemFacts(environment: context.environment).configuredAdapter()
+        do {
+            let socket = try ManagementSocket()
+            // The configured adapter is hciN or its address (recoverydeck.conf(5)).
+            let controller: Controller
+            if let wanted = adapter.flatMap(BluetoothAddress.init) {
+                guard let found = try Controller.all(socket).first(where: { $0.address == wanted }) else {
+                    return .notInPlace("no controller has the configured address \(wanted)")
+                }
+                controller = found
+            } else {
+                controller = try Controller.select(adapter, socket: socket)
+            }
+            try socket.loadConnectionParameters(
+                [DeviceConnectionParameters(address: address, addressType: type, parameters: parameters)],
+                controller: controller.index)
+            return .inPlace("\(parameters) for \(address) on \(controller.name)")
+        } catch {
+            return .notInPlace(error.description)
+        }
     }
 
     /// The paired strap, and the last morning the box measured with it.

@@ -11,8 +11,15 @@ import Store
 /// one transaction unless it is a dry run.
 enum HistoryImporter {
     static func apply(
-        _ mornings: [ImportedMorning], source: String, dryRun: Bool, force: Bool, context: Context
+        _ mornings: [ImportedMorning], source: String, dryRun: Bool, force: Bool, report: [String] = [],
+        context: Context
     ) throws {
+        // No morning after today, none before a sane floor: a wrong clock or a typo, never history.
+        for morning in mornings {
+            if let problem = morning.date.morningDateProblem(today: context.today) {
+                throw CommandError.failure("\(morning.origin): \(problem) Nothing was imported.")
+            }
+        }
         // A dry run against a database that does not exist yet creates none: every day would be added.
         let path = try context.databasePath()
         let store = dryRun && access(path, F_OK) != 0 ? nil : try context.store()
@@ -28,6 +35,7 @@ enum HistoryImporter {
             "\(plan.count(.add)) added, \(plan.count(.replaceImported)) replaced (imported before), "
             + "\(plan.count(.replaceBox)) box records replaced, \(kept) box records kept"
         if kept > 0 { summary += " (--force replaces them)" }
+        for line in report { context.say(line) }
         if dryRun {
             context.say("Dry run, nothing changed: \(summary).")
             return
@@ -37,5 +45,20 @@ enum HistoryImporter {
             try store.saveImportedDays(records, source: source, recordedAt: context.nowEpochSeconds)
         }
         context.say("Imported from \(source): \(summary).")
+    }
+
+    /// `import csv` and its presets: read the file whole as `format` says, then apply it.
+    static func importCSV(file: String, format: CSVFormat, dryRun: Bool, force: Bool, context: Context) throws {
+        let result: CSVHistory.Result
+        do {
+            result = try CSVHistory.read(
+                ImportFiles.text(atPath: file), format: format, file: file, today: context.today)
+        } catch {
+            throw CommandError.failure(error.message + " Nothing was imported.")
+        }
+        let prefix = format.name == "csv" ? "csv" : format.name.lowercased().filter { $0 != " " }
+        try apply(
+            result.mornings, source: prefix + ":" + file, dryRun: dryRun, force: force,
+            report: result.report.lines(), context: context)
     }
 }

@@ -9,9 +9,12 @@ struct ImportRRCommand: Command {
     static let synopsis: String? = "DIR [--dry-run] [--force]"
     static let discussion = """
         Each file is named YYYY-MM-DD… (Elite HRV's raw export, "2026-03-01 06-42-10.txt", fits)
-        and holds RR intervals in ms, one per line. rMSSD is computed with the box's own morning
-        window and artifact rules; a recording that fails them is imported as failed and does not
-        count. When a day has several recordings, the earliest is the morning.
+        and holds RR intervals as `rr analyze` reads them (one a line, Kubios, Welltory, Polar
+        Sensor Logger, a CSV with an rr column; seconds are recognised and said). rMSSD is
+        computed with the box's own morning window and artifact rules, over adjacent pairs; a
+        recording that fails them is imported as failed and does not count, and one whose
+        intervals are all identical is refused. When a day has several recordings, the earliest
+        is the morning.
 
         Imported days are marked imported. A day the box measured is kept unless --force is given;
         a day imported before is replaced. A malformed file changes nothing: its first bad line is
@@ -41,6 +44,7 @@ struct ImportRRCommand: Command {
         } catch {
             throw CommandError.failure(error.message + " Nothing was imported.")
         }
+        for note in result.notes { context.say(note) }
         for (name, date) in result.skipped {
             context.say("\(name): a later recording of \(date.iso); the earliest one is the morning.")
         }

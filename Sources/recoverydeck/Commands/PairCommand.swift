@@ -70,6 +70,21 @@ struct PairCommand: Command {
         try store.setSetting(.strapAddressType, StrapAddressOption.settingValue(chosen.type))
         let label = chosen.name.map { "\($0) (\(chosen.address))" } ?? chosen.address.description
         context.out("Paired with \(label), \(StrapAddressOption.settingValue(chosen.type)) address.")
+        Self.loadConnectionParameters(adapter: adapter, strap: chosen.address, type: chosen.type, context: context)
+    }
+
+    /// Loads the strap's connection parameters now, so a link opened before the daemon's next one
+    /// (bluetoothd's, say) already accepts the strap's request. Best effort: the daemon loads them
+    /// again before every connection, and the kernel forgets them at a reboot.
+    static func loadConnectionParameters(
+        adapter: String?, strap: BluetoothAddress, type: BluetoothAddressType, context: Context
+    ) {
+        guard let parameters = StrapLink.strapParameters, let (socket, controller) = try? AdapterOption.open(adapter)
+        else { return }
+        let entry = DeviceConnectionParameters(address: strap, addressType: type, parameters: parameters)
+        if (try? socket.loadConnectionParameters([entry], controller: controller.index)) != nil {
+            context.say("Connection parameters for the strap loaded on \(controller.name) (\(parameters)).")
+        }
     }
 
     private static func ask(_ context: Context, among straps: [StrapCandidate]) throws -> StrapCandidate {

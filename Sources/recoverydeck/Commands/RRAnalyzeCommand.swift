@@ -6,16 +6,22 @@ struct RRAnalyzeCommand: Command {
     static let name = "rr analyze"
     static let summary = "Compute rMSSD from a file of RR intervals with the box's artifact rules."
     static let discussion = """
-        FILE holds RR intervals in milliseconds, one per line, or a CSV file with a header row and an
-        `rr` column. Blank lines and lines starting with # are ignored. Use - to read standard input.
+        FILE holds RR intervals: one per line (Elite HRV, Kubios text with # header lines), several
+        per line separated by spaces (Welltory), or a table with a header row and an rr column
+        (Polar Sensor Logger's "Phone timestamp;RR-interval [ms]", a CSV with an rr column). Blank
+        lines and lines starting with # are ignored; CRLF and a byte order mark are fine. Values all
+        below 3 are seconds, converted to ms, and said. A file whose intervals are all identical is
+        refused. Use - to read standard input.
 
         The whole file is analysed by default. --window morning applies the morning protocol's
         window instead (15 s settle, then until 60 s of accepted RR with at least 45 beats, at most
         90 s), taking the running sum of the intervals as the clock.
 
-        Prints rmssd_ms, mean_rr_ms, mean_hr_bpm, sdnn_ms, accepted, rejected, artifact_ratio and
-        quality: ok, too_few_beats (under 45 accepted or 60 000 ms of them), too_many_artifacts (over
-        20 % rejected) or rr_unavailable (with --window morning: the file ends within the settle).
+        rMSSD is taken over pairs of accepted intervals adjacent in the file: a rejected interval
+        between two accepted ones breaks their pair. Prints rmssd_ms, mean_rr_ms, mean_hr_bpm,
+        sdnn_ms, accepted, rejected, pairs, artifact_ratio and quality: ok, too_few_beats (under 45
+        accepted, 60 000 ms of them, or 33 adjacent pairs), too_many_artifacts (over 20 % rejected)
+        or rr_unavailable (with --window morning: the file ends within the settle).
         A failed quality is also explained on standard error; the exit status is still 0.
         """
     static let options: [OptionSpec] = [
@@ -40,19 +46,25 @@ struct RRAnalyzeCommand: Command {
     }
 
     func run(_ context: Context) throws {
-        let intervals = try RRFile.intervals(Files.read(file), name: file == "-" ? "standard input" : file)
+        let name = file == "-" ? "standard input" : file
+        let format = try RRFile.intervals(Files.read(file), name: name)
+        if let note = format.note { context.say("\(name): \(note)") }
+        let intervals = format.intervalsMs
         let result = HRVAnalysis.analyze(intervals, window: window)
         let m = result.metrics
         let fields: [(String, JSONValue)] = [
             ("rmssd_ms", JSONValue(m.rmssdMs)), ("mean_rr_ms", JSONValue(m.meanRRMs)),
             ("mean_hr_bpm", JSONValue(m.meanHRBpm)), ("sdnn_ms", JSONValue(m.sdnnMs)),
-            ("accepted", JSONValue(m.accepted)), ("rejected", JSONValue(m.rejected)),
+            ("accepted", JSONValue(m.accepted)), ("rejected", JSONValue(m.rejected)), ("pairs", JSONValue(m.pairs)),
             ("artifact_ratio", .number(m.artifactRatio)), ("quality", .string(result.quality.code)),
         ]
         if json {
             var all = fields
             all.append(("window", .string(window.rawValue)))
             all.append(("intervals", JSONValue(intervals.count)))
+            all.append(("rmssd_method", .string(m.rmssdMethod.rawValue)))
+            all.append(("format", .string(format.layout.rawValue)))
+            all.append(("unit", .string(format.unit.rawValue)))
             context.out(JSONValue.object(all).serialized(pretty: true))
         } else {
             for (name, value) in fields {
@@ -77,8 +89,8 @@ struct RRAnalyzeCommand: Command {
         case .tooFewBeats:
             let sum = Formatting.fixed(result.acceptedSumMs, digits: 0)
             let needed = Formatting.fixed(Quality.minimumAcceptedSumMs, digits: 0)
-            return "Quality fails: \(m.accepted) intervals accepted, \(sum) ms in all; a reading needs at least "
-                + "\(Quality.minimumAccepted) and \(needed) ms."
+            return "Quality fails: \(m.accepted) intervals accepted, \(sum) ms in all, \(m.pairs ?? 0) adjacent pairs; "
+                + "a reading needs at least \(Quality.minimumAccepted), \(needed) ms and \(Quality.minimumPairs) pairs."
         case .tooManyArtifacts:
             return "Quality fails: \(m.rejected) of \(m.accepted + m.rejected) intervals rejected as artifacts "
                 + "(\(Formatting.fixed(m.artifactRatio * 100, digits: 1)) %); more than 20 % fails."
@@ -88,50 +100,16 @@ struct RRAnalyzeCommand: Command {
     }
 }
 
-/// Reads RR intervals in ms: a bare list, or CSV with an `rr` column.
+/// Reads an RR file for `rr analyze` (`RRFileFormat`: the formats other tools write).
 enum RRFile {
-    static func intervals(_ bytes: [UInt8], name: String) throws(CommandError) -> [Double] {
+    static func intervals(_ bytes: [UInt8], name: String) throws(CommandError) -> RRFileFormat {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .failure("\(name) is not a text file.")
         }
-        var column: Int?
-        var values: [Double] = []
-        var sawData = false
-        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let line = rawLine.trimmingCharacters(in: " \t\r")
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            let cells = line.split(separator: ",", omittingEmptySubsequences: false).map {
-                $0.trimmingCharacters(in: " \t\"")
-            }
-            if !sawData {
-                sawData = true
-                if Double(cells[0]) == nil || cells.count > 1 {
-                    let names = cells.map { $0.lowercased() }
-                    guard let rr = names.firstIndex(of: "rr") ?? names.firstIndex(of: "rr_ms") else {
-                        throw .failure(
-                            "\(name) line \(index + 1): expected RR in ms or a CSV header with an rr column, "
-                                + "not \(quoted(line)).")
-                    }
-                    column = rr
-                    continue
-                }
-            }
-            let cell: String
-            if let column {
-                guard column < cells.count else {
-                    throw .failure("\(name) line \(index + 1) has no rr value.")
-                }
-                cell = cells[column]
-            } else {
-                guard cells.count == 1 else { throw .failure("\(name) line \(index + 1) holds more than one value.") }
-                cell = cells[0]
-            }
-            guard let value = Double(cell), value.isFinite, value >= 0 else {
-                throw .failure("\(name) line \(index + 1): \(quoted(cell)) is not an RR interval in milliseconds.")
-            }
-            values.append(value)
+        do {
+            return try RRFileFormat.read(text)
+        } catch {
+            throw .failure(error.sentence(file: name))
         }
-        guard !values.isEmpty else { throw .failure("\(name) holds no RR intervals.") }
-        return values
     }
 }

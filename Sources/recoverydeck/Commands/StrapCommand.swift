@@ -48,7 +48,9 @@ struct StrapCommand: Command {
     func run(_ context: Context) throws {
         let (strap, type) = try target(context)
         let (_, controller) = try AdapterOption.open(adapter)
-        let link = try StrapLink(.init(adapter: controller.address, strap: strap, strapType: type))
+        var configuration = StrapLink.Configuration(adapter: controller.address, strap: strap, strapType: type)
+        configuration.controller = controller.index
+        let link = try StrapLink(configuration)
         let signals = try SignalFD(signals: [.interrupt, .terminate])
         defer { signals.close() }
         var printer = StrapPrinter(context: context, json: json)
@@ -191,6 +193,8 @@ struct StrapPrinter {
             line.add("losses", Int64(s.losses))
             line.add("firstLiveAfterConnectMs", s.firstLiveAfterConnectMs)
             line.add("firstRRAfterConnectMs", s.firstRRAfterConnectMs)
+            line.add("connectionParameters", link.parameterState.description)
+            line.add("parameterUpdates", Int64(s.parameterUpdates))
             line.add("cpuMicrosecondsPerNotification", number: perNotification ?? 0)
             context.out(line.text)
         } else if s.connections > 0 {
@@ -198,7 +202,7 @@ struct StrapPrinter {
             if s.malformedMeasurements > 0 { text += ", \(s.malformedMeasurements) malformed" }
             if s.losses > 0 { text += ", \(s.losses) link losses" }
             if let battery = link.batteryPercent { text += ", battery \(battery) %" }
-            context.say(text + ".")
+            context.say(text + "; " + link.parameterState.description + ".")
         }
     }
 

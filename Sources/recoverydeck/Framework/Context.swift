@@ -15,14 +15,19 @@ final class Context {
     private let databaseOption: String?
     private let nowOption: LocalTime?
     private var openedStore: Store?
+    /// Where the system's files are: "/" on the box; a folder laid out alike in tests (as doctor's
+    /// `SystemFacts.root`), so the database order is tested without touching the host's /var/lib.
+    let root: String
 
     init(
-        commandName: String, environment: @escaping (String) -> String?, databaseOption: String?, nowOption: LocalTime?
+        commandName: String, environment: @escaping (String) -> String?, databaseOption: String?, nowOption: LocalTime?,
+        root: String = "/"
     ) {
         self.commandName = commandName
         self.environment = environment
         self.databaseOption = databaseOption
         self.nowOption = nowOption
+        self.root = root.hasSuffix("/") ? root : root + "/"
     }
 
     // MARK: Clock
@@ -41,8 +46,8 @@ final class Context {
 
     // MARK: Database
 
-    /// The system-wide database the packaged daemon uses.
-    static let systemDatabasePath = "/var/lib/recoverydeck/recoverydeck.db"
+    /// The system-wide database the packaged daemon uses (under `root`).
+    var systemDatabasePath: String { root + "var/lib/recoverydeck/recoverydeck.db" }
 
     /// Where the database is: `--db PATH`, else `$RECOVERYDECK_DB`, else the system database when this
     /// user may write it (the file, or its directory when the file does not exist yet), else
@@ -50,9 +55,9 @@ final class Context {
     func databasePath() throws(CommandError) -> String {
         if let databaseOption { return databaseOption }
         if let fromEnvironment = environment("RECOVERYDECK_DB"), !fromEnvironment.isEmpty { return fromEnvironment }
-        let system = Context.systemDatabasePath
+        let system = systemDatabasePath
         if access(system, W_OK) == 0 { return system }
-        if access(system, F_OK) != 0, access("/var/lib/recoverydeck", W_OK | X_OK) == 0 { return system }
+        if access(system, F_OK) != 0, access(root + "var/lib/recoverydeck", W_OK | X_OK) == 0 { return system }
         var dataHome = environment("XDG_DATA_HOME") ?? ""
         // XDG Base Directory: a relative path is invalid and must be ignored.
         if !dataHome.hasPrefix("/") {
@@ -69,7 +74,7 @@ final class Context {
     func store() throws -> Store {
         if let openedStore { return openedStore }
         let path = try databasePath()
-        if databaseOption == nil, environment("RECOVERYDECK_DB")?.isEmpty ?? true, path != Context.systemDatabasePath {
+        if databaseOption == nil, environment("RECOVERYDECK_DB")?.isEmpty ?? true, path != systemDatabasePath {
             try Context.makeDirectories(for: path)
         }
         do {

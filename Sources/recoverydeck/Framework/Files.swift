@@ -1,25 +1,23 @@
+import Platform
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// Whole-file reads and writes for commands, through libc (no Foundation), each failure one sentence.
 enum Files {
+    /// Inputs larger than this are refused (years of RR intervals are a few tens of MiB).
+    static let maximumBytes = 256 << 20
+
     /// The bytes of `path`, or of standard input for `-`.
     static func read(_ path: String) throws(CommandError) -> [UInt8] {
-        let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .failure("cannot read \(path): \(String(cString: strerror(errno))).") }
-        defer { if fd != 0 { close(fd) } }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .failure("cannot read \(path): \(String(cString: strerror(errno))).")
+        do {
+            if path == "-" {
+                return try FileDescriptor.standardInput.readToEnd(limit: maximumBytes, name: "standard input")
             }
-            if n == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > 256 << 20 { throw .failure("\(path) is larger than 256 MB.") }
+            return try FileDescriptor.readContents(atPath: path, limit: maximumBytes)
+        } catch {
+            throw .failure(error.description)
         }
     }
 

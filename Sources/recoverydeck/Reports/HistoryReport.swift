@@ -44,7 +44,8 @@ struct HistoryReport {
                     [
                         line.date.iso,
                         record.questionnaire.map { Formatting.fixed($0.scores.mean, digits: 1) } ?? Wording.dash,
-                        Wording.value(m?.hrv?.rmssdMs, .rmssd), Wording.value(m?.orthostatic?.avgLyingHR, .lyingHR),
+                        Wording.value(m?.hrv?.rmssdMs, .rmssd),
+                        Wording.value(m?.orthostatic?.avgLyingHR ?? Channel.lyingHR.value(in: record), .lyingHR),
                         Wording.value(m?.orthostatic?.gapPeak, .gapPeak),
                         Wording.value(m?.orthostatic?.gapAvg, .gapAvg),
                         m.map { $0.quality.code } ?? Wording.dash,
@@ -74,7 +75,11 @@ struct HistoryReport {
                             ("imported", .bool(line.record?.imported ?? false)),
                             ("subjectiveMean", JSONValue(line.record?.questionnaire?.scores.mean)),
                             ("rmssdMs", JSONValue(m?.hrv?.rmssdMs)),
-                            ("lyingHR", JSONValue(m?.orthostatic?.avgLyingHR)),
+                            // An imported resting HR without a standing test is the day's lying HR too.
+                            (
+                                "lyingHR",
+                                JSONValue(m?.orthostatic?.avgLyingHR ?? line.record.flatMap(Channel.lyingHR.value))
+                            ),
                             ("gapPeak", JSONValue(m?.orthostatic?.gapPeak)),
                             ("gapAvg", JSONValue(m?.orthostatic?.gapAvg)),
                             ("quality", JSONValue(m.map { $0.quality.code })),

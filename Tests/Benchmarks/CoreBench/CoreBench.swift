@@ -30,13 +30,15 @@ struct PathState {
     var windows = 0
     var checksum = 0.0
 
-    /// One beat: ring buffer, artifact filter and rMSSD window, restarted when a window closes.
+    /// One beat: ring buffer, stream continuity, artifact filter and rMSSD window, restarted when a window closes.
     @inline(__always)
     mutating func beat(_ raw: UInt16) {
         clock += Int64(raw) * 1000 / 1024
         let interval = RRInterval(raw: raw, receivedAtMs: clock)
         if ring.isFull { _ = ring.popFirst() }
         ring.append(interval)
+        // One beat a notification, as the H10 mostly sends them: the gap check runs on every beat.
+        window.beginNotification(rrSumMs: interval.milliseconds, at: clock)
         if case .complete(let result) = window.append(interval.milliseconds, at: clock) {
             checksum += result.metrics.rmssdMs ?? 0
             windows += 1

@@ -3,8 +3,9 @@
 //   hrv-dump [--window whole|morning] < rr.txt        RR in ms, one per line
 //   hrv-dump --synthetic SEED --day N [--ectopic P] [--artifact P] [--duration-ms MS] [--window ...]
 //
-// Prints one JSON object: the input list, the list the artifact filter accepted, our metrics on it, and our
-// metrics on the unfiltered input (what the oracle libraries compute when handed a list).
+// Prints one JSON object: the input list, what became of each input beat ("verdicts": "a" accepted, "r" rejected,
+// "-" not counted: the morning window's settle, or after it closed), the list the artifact filter accepted, our
+// metrics on it, and our metrics on the unfiltered input (what the oracle libraries compute when handed a list).
 import RecoveryCore
 
 #if canImport(Glibc)
@@ -66,12 +67,37 @@ struct HRVDump {
 
         let result = HRVAnalysis.analyze(input, window: window)
         let quality = result.quality.code
+        let marks = verdicts(input, window: window)
         print(
             """
-            {"window":"\(window.rawValue)","input":\(json(input)),"accepted":\(json(result.accepted)),\
+            {"window":"\(window.rawValue)","input":\(json(input)),"verdicts":"\(marks)",\
+            "accepted":\(json(result.accepted)),\
             "metrics":\(json(result.metrics)),"quality":"\(quality)",\
             "unfiltered":\(json(HRVAnalysis.metricsWithoutFilter(input)))}
             """)
+    }
+
+    /// Each input beat's fate, replayed the way `HRVAnalysis.analyze` takes the list (the same filter and window),
+    /// read from the counters before and after the beat.
+    static func verdicts(_ input: [Double], window: HRVAnalysis.Window) -> String {
+        var marks = ""
+        switch window {
+        case .whole:
+            var filter = ArtifactFilter()
+            for rr in input { marks += filter.judge(rr) == .accepted ? "a" : "r" }
+        case .morning:
+            var morning = RMSSDWindow(startMs: 0)
+            var clock = 0.0
+            for rr in input {
+                let accepted = morning.accumulator.count
+                let rejected = morning.filter.rejected
+                if rr.isFinite { clock += rr }
+                _ = morning.append(rr, at: Int64(clock.rounded(.down)))
+                marks +=
+                    morning.accumulator.count > accepted ? "a" : morning.filter.rejected > rejected ? "r" : "-"
+            }
+        }
+        return marks
     }
 
     /// Swift prints a Double as the shortest text that reads back to the same value: exact through JSON.
@@ -86,6 +112,7 @@ struct HRVDump {
         """
         {"rmssd_ms":\(json(m.rmssdMs)),"sdnn_ms":\(json(m.sdnnMs)),"mean_rr_ms":\(json(m.meanRRMs)),\
         "mean_hr_bpm":\(json(m.meanHRBpm)),"accepted":\(m.accepted),"rejected":\(m.rejected),\
+        "pairs":\(m.pairs ?? 0),\
         "artifact_ratio":\(json(m.artifactRatio))}
         """
     }

@@ -1,6 +1,8 @@
 # recoverydeckd over the real kernel Bluetooth stack, with the simulated panel and h10sim replaying an RR
 # file on the other controller (DESIGN §5). 1: one full real-time morning; the stored day's RR are the
-# file's and its metrics equal those computed again from them (check_morning.py). 2: a second morning,
+# file's and its metrics equal those computed again from them (check_morning.py). The strap asks for
+# new connection parameters 30 s in, as Polar straps do: the kernel must accept (btmon's trace, the
+# daemon's log of mgmt New Connection Parameter) and the link stay up through standing. 2: a second morning,
 # 4x faster on both sides, whose strap drops out while standing: paused, resumed, one complete morning.
 # vm-timeout: 480
 . "$VM_LIB"
@@ -32,7 +34,8 @@ CONF
 
 # 1. Real time.
 config 1
-spawn sim1 "$BIN/h10sim" --adapter "$HCI_SIM" --rr-file "$rrfile" --seed 5 --quiet
+btmon_start trace1
+spawn sim1 "$BIN/h10sim" --adapter "$HCI_SIM" --public --rr-file "$rrfile" --seed 5 --quiet --conn-update-at 30
 sim_pid=$bg_pid
 wait_for_line sim1.log '^advertising' 20
 spawn daemon1 "$BIN/recoverydeckd" --config "$box/recoverydeck.conf"
@@ -47,12 +50,20 @@ figure vm_realtime_morning_s "$seconds" s "GO to readout over btvirt, h10sim rep
 python3 "$here/check_morning.py" exact "$rrfile" export1.json "$day" | tee check1.txt || fail "stored metrics differ from the file's"
 kill -TERM "$daemon_pid"; wait "$daemon_pid" || fail "recoverydeckd did not stop cleanly"
 kill "$sim_pid" 2>/dev/null || true; wait "$sim_pid" 2>/dev/null || true
+btmon_text trace1
+grep -q '^conn-update accepted' sim1.log || fail "the strap's parameter request was not accepted"
+! grep -q '^conn-update rejected\|giving up' sim1.log || fail "the strap was refused: $(grep conn-update sim1.log)"
+[ "$(grep -c '^connected' sim1.log)" = 1 ] || fail "the link did not stay up through the morning: $(grep -c '^connected' sim1.log) connections"
+# btmon names commands by opcode: 0x0020 is LE Remote Connection Parameter Request Reply.
+grep -qE "HCI Command: .*\(0x08\|0x0020\).*\[$HCI_BOX\]" trace1.txt || fail "no Reply to the request in btmon's trace"
+grep -q "the strap's request for interval 312.5–500 ms, latency 0, timeout 6000 ms was accepted" daemon1.log \
+    || fail "the daemon did not see the kernel accept the strap's request (mgmt New Connection Parameter)"
 
 # 2. A drop-out while standing, 4x faster. Heart time: first RR ~1 s, settle 15, capture ~60, lying 30,
 # cue 3: standing from ~110 s of heart time = 27.5 s of wall time at 4x; h10sim counts its drop-out in wall
 # seconds from the first notification: at 31 s (heart ~124 s) for 2 s (8 s of session time).
 config 4
-spawn sim2 "$BIN/h10sim" --adapter "$HCI_SIM" --rr-file "$rrfile" --seed 6 --speed 4 --dropout 31:2 --quiet
+spawn sim2 "$BIN/h10sim" --adapter "$HCI_SIM" --public --rr-file "$rrfile" --seed 6 --speed 4 --dropout 31:2 --quiet
 sim_pid=$bg_pid
 wait_for_line sim2.log '^advertising' 20
 spawn daemon2 "$BIN/recoverydeckd" --config "$box/recoverydeck.conf"

@@ -2,8 +2,13 @@
 
     python oracle.py --library pyhrv|hrv-analysis --dump PATH/hrv-dump --samples DIR
 
-For each case the tool prints the input, the RR list our artifact filter accepted and our metrics on it. The
-library then computes rMSSD, SDNN and mean RR on that same accepted list; they must agree to 1e-6 relative.
+For each case the tool prints the input, each input beat's verdict, the RR list our artifact filter accepted and our
+metrics on it. The library then computes SDNN and mean RR on that same accepted list; they must agree to 1e-6
+relative. rMSSD is taken over pairs of accepted beats adjacent as received (RecoveryDeck spec §5.1), while the
+libraries take differences between consecutive entries of whatever list they are given. The two are the same
+number when nothing was rejected, so there the library's rMSSD on the accepted list must agree to 1e-6; when
+beats were rejected, ours is compared with a numpy implementation of the adjacent-pair rule on the tool's
+verdicts, and the library's number on the accepted list (the old rule, biased upwards) is printed beside it.
 Mean HR is the spec's 60000 / mean RR (RecoveryDeck spec §5.1), computed here with numpy, because both
 libraries report the mean of instantaneous HR (60000 / RR_i) instead, which is a different number.
 
@@ -87,6 +92,15 @@ def malik_pipeline(raw):
     return float(np.sqrt(np.mean(diffs ** 2))), dropped
 
 
+def adjacent_pair_rmssd(series, verdicts):
+    """rMSSD over pairs (i, i+1) of the input whose both beats were accepted: spec §5.1, written with numpy."""
+    x = np.asarray(series, dtype=float)
+    accepted = np.frombuffer(verdicts.encode(), dtype=np.uint8) == ord("a")
+    both = accepted[:-1] & accepted[1:]
+    d = np.diff(x)[both]
+    return (float(np.sqrt(np.mean(d ** 2))) if d.size else None), int(d.size)
+
+
 def close(ours, theirs):
     return ours is not None and abs(ours - theirs) <= RELATIVE * abs(theirs)
 
@@ -110,11 +124,22 @@ def main():
             continue
         theirs = library_metrics(options.library, accepted)
         line = [f"{name}: n={len(result['input'])} accepted={ours['accepted']} rejected={ours['rejected']}"]
+        pairs_rmssd, pairs = adjacent_pair_rmssd(result["input"], result["verdicts"])
+        checks += 1
+        if pairs != ours["pairs"]:
+            failures += 1
+            line.append(f"pairs ours {ours['pairs']} numpy {pairs} MISMATCH")
         for key in ["rmssd_ms", "sdnn_ms", "mean_rr_ms", "mean_hr_bpm"]:
             checks += 1
-            ok = close(ours[key], theirs[key])
+            if key == "rmssd_ms" and ours["rejected"] > 0:
+                ok = close(ours[key], pairs_rmssd)
+                line.append(f"rmssd_ms ours {ours[key]:.10g} numpy adjacent pairs {pairs_rmssd:.10g} over {pairs}"
+                            f"{'' if ok else '  MISMATCH'}; {options.library} on the accepted list (old rule) "
+                            f"{theirs[key]:.10g}")
+            else:
+                ok = close(ours[key], theirs[key])
+                line.append(f"{key} ours {ours[key]:.10g} {options.library} {theirs[key]:.10g}{'' if ok else '  MISMATCH'}")
             failures += 0 if ok else 1
-            line.append(f"{key} ours {ours[key]:.10g} {options.library} {theirs[key]:.10g}{'' if ok else '  MISMATCH'}")
         line.append(f"(library's own mean of 60000/RR_i: {theirs['library_mean_hr_bpm']:.6g} bpm, not the spec's)")
         # Unfiltered: the same formulas on the raw list.
         raw = library_metrics(options.library, result["input"])

@@ -5,16 +5,25 @@
 . "$VM_LIB"
 bt_fresh
 bt_power_on "$HCI_BOX"
-spawn sim "$BIN/h10sim" --adapter "$HCI_SIM" --battery 73 --seed 7
+spawn sim "$BIN/h10sim" --adapter "$HCI_SIM" --public --battery 73 --seed 7
 wait_for_line sim.log '^advertising' 20
 
 gt() { timeout 20 gatttool -i "$HCI_BOX" -b "$ADDR_SIM" -t public "$@"; }
 
 gt --primary > primary.txt 2>&1 || { cat primary.txt; fail "gatttool --primary failed"; }
 cat primary.txt
-for uuid in 00001800 0000180d 0000180f 0000180a; do
-    grep -q "uuid: $uuid-" primary.txt || fail "primary service $uuid missing"
-done
+# A real H10's services, handle ranges and order (gatttool on an H10; DESIGN §5), the last to 0xffff.
+expected="0x0001 0x0009 00001800
+0x000a 0x000d 00001801
+0x000e 0x0013 0000180d
+0x0014 0x002b 0000181c
+0x002c 0x003a 0000180a
+0x003b 0x003e 0000180f
+0x003f 0x0044 6217ff4b
+0x0045 0x004b fb005c80
+0x004c 0xffff 0000feee"
+seen=$(sed -n 's/.*attr handle = \(0x[0-9a-f]*\), end grp handle = \(0x[0-9a-f]*\) uuid: \([0-9a-f]*\)-.*/\1 \2 \3/p' primary.txt)
+[ "$seen" = "$expected" ] || fail "h10sim's services differ from a real H10's: $seen"
 
 gt --characteristics > chars.txt 2>&1 || { cat chars.txt; fail "gatttool --characteristics failed"; }
 cat chars.txt

@@ -7,7 +7,7 @@
 bt_fresh
 bt_power_on "$HCI_BOX"
 rrfile=$REPO/Tests/vm/data/rr-replay.txt
-spawn sim "$BIN/h10sim" --adapter "$HCI_SIM" --rr-file "$rrfile" --speed 4 --seed 11
+spawn sim "$BIN/h10sim" --adapter "$HCI_SIM" --public --rr-file "$rrfile" --speed 4 --seed 11
 sim_pid=$bg_pid
 wait_for_line sim.log '^advertising' 20
 name=$(sed -n 's/^advertising name="\([^"]*\)".*/\1/p' sim.log)
@@ -41,7 +41,7 @@ grep -q '"state":"connecting"' client.log || fail "no connecting state"
 grep -q '"state":"live"' client.log || fail "never live (notifications enabled)"
 grep -q '"state":"rrOK"' client.log || fail "never RR OK"
 grep -q '"event":"battery","percent":87' client.log || fail "battery level not read"
-grep -q '"event":"firmware","revision":"3.1.1"' client.log || fail "firmware revision not read"
+grep -q '"event":"firmware","revision":"5.0.0"' client.log || fail "firmware revision not read"
 python3 "$REPO/Tests/vm/check_rr.py" exact "$rrfile" client.log || fail "RR intervals differ from the file"
 python3 - client.log <<'PY' >> "$SCENARIO_OUT/figures"
 import json, sys

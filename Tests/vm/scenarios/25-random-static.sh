@@ -57,7 +57,7 @@ PY
 # An advertiser that is not named "Polar H10 …" but lists the Heart Rate service.
 kill "$sim_pid"
 bt_fresh
-spawn other "$BIN/h10sim" --adapter "$HCI_SIM" --name "HRM-Pro 7" --seed 2
+spawn other "$BIN/h10sim" --adapter "$HCI_SIM" --public --name "HRM-Pro 7" --seed 2
 wait_for_line other.log '^advertising' 20
 bt_power_on "$HCI_BOX"
 "$BIN/recoverydeck" scan --adapter "$HCI_BOX" --seconds 6 --json > scan2.json 2> scan2.err || { cat scan2.err; fail "scan found nothing"; }

@@ -4,7 +4,7 @@
 . "$VM_LIB"
 bt_fresh
 bt_power_on "$HCI_BOX"
-spawn sim "$BIN/h10sim" --adapter "$HCI_SIM" --hr-only --speed 2 --seed 5
+spawn sim "$BIN/h10sim" --adapter "$HCI_SIM" --public --hr-only --speed 2 --seed 5
 wait_for_line sim.log '^advertising' 20
 "$BIN/recoverydeck" strap --adapter "$HCI_BOX" --address "$ADDR_SIM" --address-type public --seconds 12 --json > client.log 2> client.err \
     || { cat client.err; fail "client failed"; }

@@ -6,7 +6,7 @@
 bt_fresh
 bt_power_on "$HCI_BOX"
 rrfile=$REPO/Tests/vm/data/rr-replay.txt
-spawn sim "$BIN/h10sim" --adapter "$HCI_SIM" --rr-file "$rrfile" --speed 2 --dropout 8:5 --seed 3
+spawn sim "$BIN/h10sim" --adapter "$HCI_SIM" --public --rr-file "$rrfile" --speed 2 --dropout 8:5 --seed 3
 sim_pid=$bg_pid
 wait_for_line sim.log '^advertising' 20
 spawn client "$BIN/recoverydeck" strap --adapter "$HCI_BOX" --address "$ADDR_SIM" --address-type public --seconds 100 --json

@@ -13,7 +13,7 @@ until btm -i "$HCI_BOX" info | grep -q 'current settings:.*powered'; do
     sleep 0.5
 done
 rrfile=$REPO/Tests/vm/data/rr-replay.txt
-spawn sim "$BIN/h10sim" --adapter "$HCI_SIM" --rr-file "$rrfile" --speed 8 --seed 21 --quiet
+spawn sim "$BIN/h10sim" --adapter "$HCI_SIM" --public --rr-file "$rrfile" --speed 8 --seed 21 --quiet
 sim_pid=$bg_pid
 wait_for_line sim.log '^advertising' 20
 spawn client "$BIN/recoverydeck" strap --adapter "$HCI_BOX" --address "$ADDR_SIM" --address-type public --seconds 60 --json

@@ -1,0 +1,103 @@
+import Appliance
+import RecoveryCore
+import Store
+
+/// `recoverydeck restore`: the database back from the box's own JSON export (`export --full`), after a
+/// new SD card or a `delete --all`.
+struct RestoreCommand: Command {
+    static let name = "restore"
+    static let summary = "Bring the database back from the box's own JSON export (export --full)."
+    static let synopsis: String? = "FILE [--replace] [--socket PATH]"
+    static let discussion = """
+        Reads a JSON file written by `recoverydeck export` (any protocolVersion this RecoveryDeck
+        writes; a newer one is refused) and makes the database hold exactly what it held: every
+        day's check-in with habits, caffeine, meal time and note, every measurement with its raw RR
+        and heart-rate samples, and from a full export the settings (habit list, display name,
+        paired strap, reminder) and the analytics events. Days the box measured stay the box's;
+        imported days stay imported. An export without --full brings back the days without raw
+        samples, and the habit list.
+
+        Into a database with no data, or over one with --replace (what it held is deleted). The
+        file is read and checked whole first; a malformed one changes nothing. A running daemon
+        is asked to pause its writes while the database is rewritten; while a morning session is
+        running, restore refuses.
+        """
+    static let options: [OptionSpec] = [
+        .flag("replace", help: "Replace the data the database holds now."),
+        SessionFollower.socketOption,
+    ]
+    static let arguments = [ArgumentSpec("FILE", help: "The export; - reads standard input.")]
+
+    let file: String
+    let replace: Bool
+    let socket: String?
+
+    init(_ parsed: ParsedArguments) throws(CommandError) {
+        file = parsed.positional(0) ?? ""
+        replace = parsed.flag("replace")
+        socket = parsed.value("socket")
+    }
+
+    func validate() throws(CommandError) {
+        if file.isEmpty { throw .usage("FILE is empty: name the export to restore.") }
+    }
+
+    func run(_ context: Context) throws {
+        let bytes = try Files.read(file)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw CommandError.failure("\(file) is not UTF-8 text; nothing was restored.")
+        }
+        let document: ExportDocument
+        do { document = try ExportDocument(parsing: text) } catch {
+            throw CommandError.failure("\(file): \(error.description) Nothing was restored.")
+        }
+        let store = try context.store()
+        if !replace, !(try store.holdsNoData()) {
+            throw CommandError.failure(
+                "the database \(store.path) already holds data; give --replace to restore over it (export it first "
+                    + "if in doubt). Nothing was restored.")
+        }
+        let daemon = try DaemonWrites.pause(SessionFollower.socketPath(socket, context))
+        defer { daemon?.resume() }
+        do { try store.restore(document, replace: replace) } catch {
+            throw CommandError.failure("cannot restore: \(error.message). Nothing was restored.")
+        }
+        let samples = document.days.reduce(0) { $0 + ($1.measurement?.rawRR.count ?? 0) }
+        var what = "\(document.days.count) day\(document.days.count == 1 ? "" : "s")"
+        if document.full {
+            what +=
+                ", \(samples) RR intervals, \(document.settings.count) settings, "
+                + "\(document.analytics.count) analytics events"
+        }
+        context.say("Restored \(what) from \(file).")
+        if !document.full {
+            context.say("The export is not a full one: it holds no raw RR, settings or analytics (export --full does).")
+        }
+    }
+}
+
+/// A running daemon, told to start and save no morning while the database is rewritten
+/// (`ControlRequest.pauseWrites`); the pause ends with `resume()` or when this process's connection closes.
+/// No daemon answering: nothing to pause.
+final class DaemonWrites {
+    private let client: ControlClient
+
+    private init(_ client: ControlClient) { self.client = client }
+
+    /// Refuses with a sentence while a morning session runs; nil when no daemon answers.
+    static func pause(_ socketPath: String) throws(CommandError) -> DaemonWrites? {
+        guard let client = try? ControlClient(path: socketPath),
+            let reply = try? client.send(.pauseWrites, timeoutMs: 2000)
+        else { return nil }
+        guard reply["ok"]?.boolValue == true else {
+            let why = reply["message"]?.stringValue ?? "recoverydeckd refused to pause."
+            throw .failure("recoverydeckd: \(why) Nothing was restored.")
+        }
+        return DaemonWrites(client)
+    }
+
+    /// Lets the daemon write again; it reads the restored day and settings.
+    func resume() {
+        _ = try? client.send(.resumeWrites, timeoutMs: 2000)
+    }
+}

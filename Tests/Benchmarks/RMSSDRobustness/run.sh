@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# rMSSD robustness benchmark (README "rMSSD against artifacts"): seeded artifacts in pyhrv's real RR series, our
+# rMSSD beside the old rule, hrv-analysis and NeuroKit2, 20 seeds per rate. Prints a table; asserts no timing.
+#   Tests/Benchmarks/RMSSDRobustness/run.sh [--seeds N]
+# Needs what Tests/stages/10-hrv-oracles.sh needs (python3-venv, build-essential, python3-dev); makes
+# .venv-hrv-pyhrv (pyhrv's sample files) and .venv-hrv-bench (the peers) at the pinned closures.
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+export PATH="/opt/swift/usr/bin:$PATH"
+here=Tests/Benchmarks/RMSSDRobustness
+
+. Tests/stages/hrv-oracles/venv.sh
+venv .venv-hrv-pyhrv Tests/stages/hrv-oracles/requirements-pyhrv.txt
+venv .venv-hrv-bench "$here/requirements.txt"
+
+swift build -c release --product hrv-dump >/dev/null
+dump="$(swift build -c release --show-bin-path)/hrv-dump"
+samples=$(.venv-hrv-pyhrv/bin/python -c \
+    'import importlib.util, os; print(os.path.join(os.path.dirname(importlib.util.find_spec("pyhrv").origin), "files"))')
+.venv-hrv-bench/bin/python "$here/robustness.py" --dump "$dump" --samples "$samples" --peers --seeds 20 "$@"
