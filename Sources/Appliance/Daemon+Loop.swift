@@ -137,7 +137,10 @@ extension Daemon {
                 did = true
             }
             if let due = panel.nextDeadlineMs, due <= now {
-                for input in panel.onDeadline(nowMs: now) { panelInput(input, now: now) }
+                // Read again: the strap's events just handled may have saved a morning, and the panel writes
+                // a new pattern's first edge now; its steps count from this instant (Panel.show).
+                let at = clock.monotonicMs()
+                for input in panel.onDeadline(nowMs: at) { panelInput(input, now: at) }
                 did = true
             }
             if let due = routine.nextDeadlineMs, due <= now {

@@ -16,6 +16,9 @@ private final class StampingChip: GPIOChip {
     let clock: HandClock
     var writes: [(offset: UInt32, high: Bool, atMs: Int64)] = []
 
+    /// What each read of an input line costs on the clock (a kernel line under emulation: about 1–2 ms).
+    var readCostMs: Int64 = 0
+
     init(clock: HandClock) { self.clock = clock }
 
     var label: String { inner.label }
@@ -23,7 +26,24 @@ private final class StampingChip: GPIOChip {
     func requestInput(offset: UInt32, bias: LineBias, edge: EdgeDetection, consumer: String) throws(PanelError)
         -> any GPIOInput
     {
-        try inner.requestInput(offset: offset, bias: bias, edge: edge, consumer: consumer)
+        Costly(line: try inner.requestInput(offset: offset, bias: bias, edge: edge, consumer: consumer), chip: self)
+    }
+
+    final class Costly: GPIOInput {
+        let line: any GPIOInput
+        unowned let chip: StampingChip
+        init(line: any GPIOInput, chip: StampingChip) {
+            self.line = line
+            self.chip = chip
+        }
+        var offset: UInt32 { line.offset }
+        var descriptor: FileDescriptor { line.descriptor }
+        func read() throws(PanelError) -> Bool {
+            chip.clock.ms += chip.readCostMs
+            return try line.read()
+        }
+        func readEvents() throws(PanelError) -> [EdgeEvent] { try line.readEvents() }
+        func release() { line.release() }
     }
 
     func requestOutput(offset: UInt32, initiallyHigh: Bool, consumer: String) throws(PanelError) -> any GPIOOutput {
@@ -83,6 +103,32 @@ struct PatternStartTests {
     func risingTripleAfterSave(saveMs: Int64) throws {
         let stretches = try playAfterSave(Sound.complete.pattern, on: .buzzer, saveMs: saveMs)
         #expect(stretches == [60, 120, 120, 120, 240])
+    }
+
+    @Test("A digit's beep is whole while the keypad is being scanned (the scan's reads take 2 ms each)")
+    func beepDuringScan() throws {
+        let clock = HandClock()
+        let chip = StampingChip(clock: clock)
+        let panel = try Panel(chip: chip)
+        chip.readCostMs = 2
+        clock.ms = 1_000
+        // Key 5 held: the column's edge starts the scan, which repeats every 10 ms while the key is down.
+        chip.inner.setContact(PinMap.standard.keypadRows[1], PinMap.standard.keypadColumns[1], closed: true)
+        for fd in panel.descriptors { _ = panel.onReadable(fd, nowMs: clock.ms) }
+        try panel.play(Sound.digitAccepted.pattern, nowMs: clock.ms)
+        var first = true
+        while let next = panel.nextDeadlineMs, next <= 1_200 {
+            clock.ms = max(clock.ms, next)
+            _ = panel.onDeadline(nowMs: clock.ms)
+            if first {
+                // The finger lifts: the scans go on for the debounce, then stop before the beep ends.
+                chip.inner.setContact(PinMap.standard.keypadRows[1], PinMap.standard.keypadColumns[1], closed: false)
+                first = false
+            }
+        }
+        // Never shorter than 70 ms; the off edge may be late by the scan that ran just before it (12 reads).
+        let stretches = chip.stretches(PinMap.standard.buzzer)
+        #expect(stretches.count == 1 && (70...70 + 12 * chip.readCostMs).contains(stretches[0]), "\(stretches)")
     }
 
     @Test("After a 23 ms save the questionnaire's save sound is still 70 on, 80 off, 200 on")
