@@ -17,7 +17,22 @@ final class BluetoothStrap: StrapSource {
     /// Changes whenever `descriptors` do (a new link for a new strap).
     private(set) var generation = 0
 
-    init(configuration: DaemonConfiguration, store: Store, logger: Logger) throws(DaemonError) {
+    /// Finds the controller through the management interface, read by the daemon's loop (never waited
+    /// for); nil when the management interface cannot be opened.
+    private let controllers: ControllerWatch?
+    /// The adapter to bind to when no management exchange is possible, or why there is none to use.
+    private var fixedAdapter: Result<BluetoothAddress, BlueZError>?
+    /// A connection asked for while the controller was still being found: made once it is.
+    private var waiting = false
+
+    /// Opens the management socket and starts finding the controller (before the daemon's loop runs;
+    /// the answers are read by the loop). `openManagement` stands in for the kernel's socket in tests.
+    init(
+        configuration: DaemonConfiguration, store: Store, logger: Logger, nowMs: Int64,
+        openManagement: () throws(BlueZError) -> ManagementSocket = { () throws(BlueZError) in
+            try ManagementSocket()
+        }
+    ) throws(DaemonError) {
         self.configuration = configuration
         self.store = store
         self.logger = logger
@@ -26,10 +41,27 @@ final class BluetoothStrap: StrapSource {
         {
             throw .configuration("adapter \"\(adapter)\" is neither a controller name such as hci0 nor an address.")
         }
+        // An adapter given by its address is still looked up (by address) for its index: the strap's
+        // connection parameters are loaded through the management interface by index (DESIGN §5).
+        do {
+            let watch = ControllerWatch(socket: try openManagement(), name: configuration.adapter)
+            watch.resolve(nowMs: nowMs)
+            controllers = watch
+        } catch {
+            controllers = nil
+            if let name = configuration.adapter, let address = BluetoothAddress(name) {
+                fixedAdapter = .success(address)
+            } else {
+                fixedAdapter = .failure(error)
+            }
+        }
     }
 
-    var descriptors: [FileDescriptor] { link?.descriptors ?? [] }
+    var descriptors: [FileDescriptor] { (controllers.map { [$0.descriptor] } ?? []) + (link?.descriptors ?? []) }
     func onReadable(_ fd: FileDescriptor, nowMs: Int64) -> [StrapEvent] {
+        if let controllers, fd == controllers.descriptor {
+            return controllers.onReadable(nowMs: nowMs) == nil ? [] : adapterDecided(nowMs: nowMs)
+        }
         let events = translate(link?.onReadable(fd, nowMs: nowMs) ?? [])
         logParameterState()
         return events
@@ -48,8 +80,22 @@ final class BluetoothStrap: StrapSource {
         case .loaded, .updatedByStrap: logger.info(state.description)
         }
     }
-    var nextDeadlineMs: Int64? { link?.nextDeadlineMs }
-    func onDeadline(nowMs: Int64) -> [StrapEvent] { translate(link?.onDeadline(nowMs: nowMs) ?? []) }
+    var nextDeadlineMs: Int64? { EventLoop.earliest([link?.nextDeadlineMs, controllers?.nextDeadlineMs]) }
+    func onDeadline(nowMs: Int64) -> [StrapEvent] {
+        var events: [StrapEvent] = []
+        if let due = controllers?.nextDeadlineMs, due <= nowMs, controllers?.onDeadline(nowMs: nowMs) != nil {
+            events += adapterDecided(nowMs: nowMs)
+        }
+        if let due = link?.nextDeadlineMs, due <= nowMs { events += translate(link?.onDeadline(nowMs: nowMs) ?? []) }
+        return events
+    }
+
+    /// The controller was found (or cannot be): the connection asked for meanwhile is made now.
+    private func adapterDecided(nowMs: Int64) -> [StrapEvent] {
+        guard waiting else { return [] }
+        waiting = false
+        return connect(nowMs: nowMs, answerIsFresh: true)
+    }
 
     var statusLine: String {
         guard let link else { return "strap not connected" }
@@ -64,7 +110,10 @@ final class BluetoothStrap: StrapSource {
         }
     }
 
-    func connect(nowMs: Int64) -> [StrapEvent] {
+    func connect(nowMs: Int64) -> [StrapEvent] { connect(nowMs: nowMs, answerIsFresh: false) }
+
+    /// `answerIsFresh`: the management interface has just answered, so a failure it gave is today's.
+    private func connect(nowMs: Int64, answerIsFresh: Bool) -> [StrapEvent] {
         let addressText = configuration.strapAddress ?? storedSetting(.strapAddress)
         guard let addressText, let address = BluetoothAddress(addressText) else {
             return [.failed(.noStrapPaired, reason: "no strap address configured or paired")]
@@ -75,13 +124,30 @@ final class BluetoothStrap: StrapSource {
             typeText == "public"
             ? .lePublic : (typeText == "random" || address.isStaticRandomForm ? .leRandom : .lePublic)
         if link == nil || linkAddress != address {
+            let adapter: (address: BluetoothAddress, index: ControllerIndex?)
+            switch self.adapter() {
+            case nil:
+                // Still asking the kernel which controller: connect when it has answered.
+                waiting = true
+                return []
+            case .failure(let error)?:
+                if !answerIsFresh, let controllers, case .failed = controllers.state {
+                    // An earlier session's answer: ask again (the adapter may be back), still without waiting.
+                    controllers.resolve(nowMs: nowMs)
+                    waiting = true
+                    return []
+                }
+                return [.failed(fault(for: error), reason: error.description)]
+            case .success(let found)?:
+                adapter = found
+            }
             _ = link?.stop()
             do {
-                let (adapter, controller) = try self.adapter()
-                var linkConfiguration = StrapLink.Configuration(adapter: adapter, strap: address, strapType: type)
+                var linkConfiguration = StrapLink.Configuration(
+                    adapter: adapter.address, strap: address, strapType: type)
                 // With the controller known, the strap's connection parameters are loaded before
                 // each attempt (DESIGN §5); the kernel's reply reaches the loop through the link.
-                linkConfiguration.controller = controller
+                linkConfiguration.controller = adapter.index
                 link = try StrapLink(linkConfiguration)
             } catch {
                 return [.failed(fault(for: error), reason: error.description)]
@@ -98,28 +164,32 @@ final class BluetoothStrap: StrapSource {
     }
 
     /// The controller to connect from: the configured one (`hciN` or its address), else the first
-    /// powered one with LE on, found through the management interface (which needs CAP_NET_ADMIN).
-    /// Without that capability and with nothing configured, the kernel picks (BDADDR_ANY).
-    /// Also the controller's index, for the management interface, when it can be found.
-    private func adapter() throws(BlueZError) -> (BluetoothAddress, ControllerIndex?) {
-        if let name = configuration.adapter, let address = BluetoothAddress(name) {
-            let socket = try? ManagementSocket()
-            let found = socket.flatMap { try? Controller.all($0) }?.first { $0.address == address }
-            return (address, found?.index)
+    /// powered one with LE on, as the management interface last said (nil: it has not answered yet).
+    /// Reading controllers needs no capability, but without CAP_NET_ADMIN and with nothing
+    /// configured the kernel may refuse: then the kernel picks (BDADDR_ANY), or the configured
+    /// address is bound to. Also the controller's index, for the management interface, when known.
+    private func adapter() -> Result<(address: BluetoothAddress, index: ControllerIndex?), BlueZError>? {
+        let decided: Result<(address: BluetoothAddress, index: ControllerIndex?), BlueZError>
+        if let fixedAdapter {
+            decided = fixedAdapter.map { ($0, nil) }
+        } else {
+            switch controllers?.state {
+            case .resolving?: return nil
+            case .chosen(let controller)?: decided = .success((controller.address, controller.index))
+            case .failed(let error)?: decided = .failure(error)
+            case nil: decided = .failure(.noAdapter)
+            }
         }
-        do {
-            let socket = try ManagementSocket()
-            let controller = try Controller.select(configuration.adapter, socket: socket)
-            return (controller.address, controller.index)
-        } catch {
-            guard configuration.adapter == nil, case .missingCapability = error else { throw error }
-            logger.info("no CAP_NET_ADMIN to choose a Bluetooth controller; the kernel picks one")
-            return (BluetoothAddress(rawValue: 0), nil)
-        }
+        guard case .failure(let error) = decided, case .missingCapability = error else { return decided }
+        if let name = configuration.adapter, let address = BluetoothAddress(name) { return .success((address, nil)) }
+        guard configuration.adapter == nil else { return decided }
+        logger.info("no CAP_NET_ADMIN to choose a Bluetooth controller; the kernel picks one")
+        return .success((BluetoothAddress(rawValue: 0), nil))
     }
 
     func disconnect() -> [StrapEvent] {
         announced = false
+        waiting = false
         _ = link?.stop()
         return []
     }

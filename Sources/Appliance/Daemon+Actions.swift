@@ -18,26 +18,29 @@ extension Daemon {
             }
             // A check-in over SSH may have opened the gate since the day was read.
             refreshDay(now: now)
-            process(.go(press), now: now)
+            process(.session(.go(press)), now: now)
         case .key(let key):
-            process(.key(key), now: now)
+            process(.session(.key(key)), now: now)
         }
     }
 
+    /// What a call into the strap returned. Its descriptors are followed first: the call may have
+    /// replaced the link.
     func strapEvents(_ events: [StrapEvent], now: Int64) {
+        syncStrapDescriptors()
         for event in events {
             switch event {
             case .connected(let address, let battery):
                 logger.info("strap connected", ["ble.address": address ?? "?"])
-                process(.strapConnected(address: address, batteryPercent: battery), now: now)
+                process(.session(.strapConnected(address: address, batteryPercent: battery)), now: now)
             case .disconnected(let reason):
                 logger.info("strap disconnected: \(reason)")
-                process(.strapDisconnected, now: now)
+                process(.session(.strapDisconnected), now: now)
             case .failed(let fault, let reason):
                 logger.warning("strap failed: \(reason)")
-                process(.strapFailed(fault), now: now)
+                process(.session(.strapFailed(fault)), now: now)
             case .sample(let bpm, let rr):
-                process(.heartRate(bpm: bpm, rr: rr), now: now)
+                process(.session(.heartRate(bpm: bpm, rr: rr)), now: now)
             }
         }
     }
@@ -90,10 +93,10 @@ extension Daemon {
                         "orthostatic": morning.orthostaticStatus.rawValue,
                     ])
                 observer?(.saved(morning, readout))
-                queue.append(.morningSaved(readout))
+                queue.append(.session(.saved(readout)))
             } catch {
                 logger.error("the morning could not be saved: \(error)")
-                queue.append(.morningSaveFailed("\(error)"))
+                queue.append(.session(.saveFailed("\(error)")))
             }
         case .saveQuestionnaire(let questionnaire):
             do {
@@ -115,7 +118,7 @@ extension Daemon {
             }
             logger.info("morning reminder shown", ["day": date.iso])
         case .loadDay(let date):
-            do { queue.append(.day(try Daemon.dayContext(store, date))) } catch {
+            do { queue.append(.session(.day(try Daemon.dayContext(store, date)))) } catch {
                 logger.warning("cannot read \(date.iso) from the database: \(error)")
             }
             if let changed = changedSettings() { queue.append(changed) }
@@ -139,7 +142,7 @@ extension Daemon {
             return
         }
         guard context != routine.day else { return }
-        process(.day(context), now: now)
+        process(.session(.day(context)), now: now)
     }
 
     func readout(for date: LocalDate) throws(StoreError) -> PanelReadout {

@@ -27,30 +27,13 @@ extension Daemon {
         for warning in control.takeWarnings() { logger.warning("control socket: \(warning)") }
     }
 
-    func watch(_ fd: FileDescriptor) {
-        guard !watched.contains(fd) else { return }
-        do {
-            try loop.register(fd)
-            watched.insert(fd)
-        } catch {
-            logger.warning("cannot watch a control client: \(error)")
-        }
-    }
-
-    /// Registers descriptors that appeared (a new strap link) since the last turn.
-    func syncStrapDescriptors() {
-        guard strap.generation != strapGeneration else { return }
-        strapGeneration = strap.generation
-        for fd in strap.descriptors { watch(fd) }
-    }
-
     func answer(_ request: ControlRequest, from client: FileDescriptor, _ control: ControlServer) -> JSONValue {
         let now = clock.monotonicMs()
         switch request {
         case .measure(let overwrite):
             if writesPausedBy != nil { return Daemon.pausedRefusal.json }
             refreshDay(now: now)
-            let actions = process(.measure(overwrite: overwrite), now: now)
+            let actions = process(.session(.measure(overwrite: overwrite)), now: now)
             publish(now: clock.monotonicMs())
             if let decline = actions.lazy.compactMap({ if case .declined(let d) = $0 { d } else { nil } }).first {
                 return ControlRefusal(code: decline.rawValue, message: decline.sentence).json
@@ -59,7 +42,7 @@ extension Daemon {
         case .cancel:
             let before = routine.session.phase
             let measuring = routine.session.isMeasuring
-            let actions = process(.cancel, now: now)
+            let actions = process(.session(.cancel), now: now)
             publish(now: clock.monotonicMs())
             if let decline = actions.lazy.compactMap({ if case .declined(let d) = $0 { d } else { nil } }).first {
                 return ControlRefusal(code: decline.rawValue, message: decline.sentence).json

@@ -1,6 +1,10 @@
 import Platform
 import RecoveryCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The loop: one thread, one epoll wait (DESIGN §4). Each turn arms the timerfd to the earliest deadline,
 /// waits, hands each ready descriptor to its owner, runs what fell due and publishes what changed.
 extension Daemon {
@@ -89,6 +93,40 @@ extension Daemon {
         if let control { controlReadable(control, fd) }
     }
 
+    // MARK: Registration
+
+    func watch(_ fd: FileDescriptor) {
+        guard !watched.contains(fd) else { return }
+        do {
+            try loop.register(fd)
+            watched.insert(fd)
+        } catch {
+            logger.warning("cannot watch descriptor \(fd.rawValue): \(error)")
+        }
+    }
+
+    /// Follows the strap's descriptors: registers the ones that appeared and forgets the ones of a link
+    /// that stopped (a re-pair replaces the link). Runs right after every call into the strap, before
+    /// anything else can open a descriptor: a number left behind would be reused by the next control
+    /// client, which `watch` would then never register.
+    func syncStrapDescriptors() {
+        guard strap.generation != strapGeneration else { return }
+        strapGeneration = strap.generation
+        let current = Set(strap.descriptors)
+        for fd in strapWatched.subtracting(current) {
+            watched.remove(fd)
+            do { try loop.unregister(fd) } catch {
+                // Closing a descriptor's last copy already took it out of the epoll set (epoll(7)): "not
+                // there" is expected; the number only stops being the strap's.
+                if error.rawValue != EBADF && error != .noEntry {
+                    logger.warning("cannot stop watching the strap's old descriptor \(fd.rawValue): \(error)")
+                }
+            }
+        }
+        for fd in current.subtracting(strapWatched) { watch(fd) }
+        strapWatched = current.intersection(watched)
+    }
+
     func runDeadlines() {
         // Several may fall due together; each handler moves its own deadline on.
         for _ in 0..<64 {
@@ -103,12 +141,12 @@ extension Daemon {
                 did = true
             }
             if let due = routine.nextDeadlineMs, due <= now {
-                process(.tick, now: now)
+                process(.session(.tick), now: now)
                 did = true
             }
             if let due = reminderDueMs, due <= now {
                 // The window opened or closed (or an hour passed): look again, and aim at the next change.
-                process(.tick, now: now)
+                process(.session(.tick), now: now)
                 reminderDueMs = reminderDeadlineMs()
                 did = true
             }

@@ -1,3 +1,4 @@
+import BlueZ
 import Panel
 import Platform
 import RecoveryCore
@@ -48,6 +49,12 @@ public final class Daemon {
         public var handleSignals = true
         /// The virtual strap's person: day 0 (the demo seeds the history of the same person).
         public var virtualFirstDate: LocalDate?
+        /// The strap to use instead of the one the configuration names (tests hand in their own).
+        public var strap: (any StrapSource)?
+        /// Opens the Bluetooth management socket (tests hand in a stand-in for the kernel's).
+        public var openManagement: () throws(BlueZError) -> ManagementSocket = { () throws(BlueZError) in
+            try ManagementSocket()
+        }
 
         public init() {}
     }
@@ -81,7 +88,10 @@ public final class Daemon {
     var lastStatus = ""
     var changed = false
     var watched: Set<FileDescriptor> = []
-    var strapGeneration = 0
+    /// The strap's descriptors as registered, and the strap's `generation` they belong to (none yet: the
+    /// first sync registers whatever the strap starts with, such as its management socket).
+    var strapWatched: Set<FileDescriptor> = []
+    var strapGeneration: Int?
     /// The control client that paused the daemon's writes (`ControlRequest.pauseWrites`), while it holds them.
     var writesPausedBy: FileDescriptor?
     /// The reminder's next look, as last armed.
@@ -139,6 +149,8 @@ public final class Daemon {
         }
 
         switch configuration.strap {
+        case _ where options.strap != nil:
+            strap = options.strap!
         case .simulated:
             var strapOptions = VirtualStrap.Options()
             strapOptions.seed = configuration.simulatedSeed
@@ -154,7 +166,9 @@ public final class Daemon {
             strap = VirtualStrap(options: strapOptions, today: { clock.localTime().date })
         case .bluetooth:
             // Its refusal keeps its own exit status: a bad `adapter` is a configuration error (78).
-            strap = try BluetoothStrap(configuration: configuration, store: store, logger: logger)
+            strap = try BluetoothStrap(
+                configuration: configuration, store: store, logger: logger, nowMs: clock.monotonicMs(),
+                openManagement: options.openManagement)
         }
 
         do {
@@ -208,7 +222,7 @@ public final class Daemon {
     /// Tells the service manager the daemon is ready and shows the panel's first state.
     public func start() {
         let now = clock.monotonicMs()
-        process(.tick, now: now)
+        process(.session(.tick), now: now)
         syncStrapDescriptors()
         publish(now: now)
         if let interval = watchdogIntervalRealMs { nextWatchdogRealMs = SystemClock.monotonicMs() + interval }

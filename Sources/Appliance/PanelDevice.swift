@@ -79,7 +79,7 @@ public final class PanelDevice {
         self.display = display
         for lamp in Lamp.allCases {
             do {
-                try panel.show(OutputPattern(display[lamp]), on: PanelDevice.output(lamp), nowMs: nowMs)
+                try panel.show(display[lamp], on: PanelDevice.output(lamp), nowMs: nowMs)
             } catch {
                 faults.append(error.description)
             }
@@ -89,7 +89,7 @@ public final class PanelDevice {
     public func play(_ sound: Sound, nowMs: Int64) {
         lastSound = sound
         guard buzzerEnabled else { return }
-        do { try panel.play(OutputPattern(sound.pattern), nowMs: nowMs) } catch {
+        do { try panel.play(sound.pattern, nowMs: nowMs) } catch {
             faults.append(error.description)
         }
     }

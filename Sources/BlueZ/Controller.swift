@@ -49,9 +49,12 @@ extension Controller {
         try choose(name, from: try all(socket), rfkill: Rfkill.switches(root: rfkillRoot))
     }
 
-    /// The controller called `name` ("hci1"), else the sentence listing the ones there are.
+    /// The controller called `name` ("hci1") or having that address, else the sentence listing the
+    /// ones there are.
     public static func named(_ name: String, in controllers: [Controller]) throws(BlueZError) -> Controller {
-        guard let found = controllers.first(where: { $0.name == name }) else {
+        let address = BluetoothAddress(name)
+        guard let found = controllers.first(where: { $0.name == name || (address != nil && $0.address == address) })
+        else {
             throw .adapterNotFound(name: name, available: controllers.map(\.name))
         }
         return found

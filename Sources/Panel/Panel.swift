@@ -1,4 +1,5 @@
 import Platform
+import RecoveryCore
 
 /// The bedside panel (DESIGN §1–2): GO button, 3×4 keypad, traffic light, blue status light and buzzer,
 /// on any `GPIOChip`. It follows the event-loop contract: watch `descriptors`, call `onReadable` when one
@@ -100,12 +101,23 @@ public final class Panel {
 
     // MARK: Outputs
 
-    /// Starts `pattern` on `output` now, replacing whatever it was doing.
+    /// Starts `pattern` on `output`, replacing whatever it was doing. A timed pattern's steps count from
+    /// the moment its first edge is written, not from `nowMs` (when the loop woke): the write is left to
+    /// the panel's deadline, due at once, which the loop runs with a fresh reading of its clock after the
+    /// work that asked for the pattern. Work done between the wake and this call (a database save's
+    /// `fdatasync`) therefore delays a sound or blink instead of cutting its front (measured on a kernel
+    /// GPIO chip: a 60/120/240 ms triple beep played as 9 + 240 ms after a save). A pattern without steps
+    /// (on, off) has no timing to cut and is written now.
     public func show(_ pattern: OutputPattern, on output: PanelOutput, nowMs: Int64) throws(PanelError) {
         guard let channel = outputs[output] else { return }
         channel.pattern = pattern
-        channel.startMs = nowMs
-        try advance(output, channel, nowMs: nowMs)
+        if pattern.isSteady {
+            channel.startMs = nowMs
+            try advance(output, channel, nowMs: nowMs)
+        } else {
+            channel.startMs = nil
+            channel.nextChangeMs = nowMs
+        }
     }
 
     /// Plays `pattern` on the buzzer.
@@ -142,8 +154,11 @@ public final class Panel {
     }
 
     private func advance(_ output: PanelOutput, _ channel: OutputChannel, nowMs: Int64) throws(PanelError) {
-        let (on, next) = channel.pattern.state(atElapsedMs: nowMs - channel.startMs)
-        channel.nextChangeMs = next.map { channel.startMs + $0 }
+        let startMs = channel.startMs ?? nowMs
+        channel.startMs = startMs
+        let elapsed = nowMs - startMs
+        let on = channel.pattern.isOn(atMs: elapsed)
+        channel.nextChangeMs = channel.pattern.nextChangeMs(after: elapsed).map { startMs + $0 }
         if on != channel.isOn {
             try channel.line.set(high: on)
             channel.isOn = on
@@ -156,7 +171,8 @@ public final class Panel {
 final class OutputChannel {
     let line: any GPIOOutput
     var pattern: OutputPattern = .off
-    var startMs: Int64 = 0
+    /// When the pattern's first edge was written; nil while that write is still due.
+    var startMs: Int64? = 0
     var isOn = false
     var nextChangeMs: Int64?
 

@@ -1,3 +1,5 @@
+import RecoveryCore
+
 /// The panel's timing rules (DESIGN §2: debounce 30 ms, long press 2 s).
 public struct PanelTiming: Hashable, Sendable {
     /// A level must stay unchanged this long before a press or release counts.
@@ -7,7 +9,10 @@ public struct PanelTiming: Hashable, Sendable {
     /// How often the keypad is scanned while any key is down (never while idle).
     public var keypadScanIntervalMs: Int64
 
-    public init(debounceMs: Int64 = 30, longPressMs: Int64 = 2000, keypadScanIntervalMs: Int64 = 10) {
+    public init(
+        debounceMs: Int64 = 30, longPressMs: Int64 = SessionTimings.standard.longPressMs,
+        keypadScanIntervalMs: Int64 = 10
+    ) {
         self.debounceMs = debounceMs
         self.longPressMs = longPressMs
         self.keypadScanIntervalMs = keypadScanIntervalMs

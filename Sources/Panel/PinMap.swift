@@ -33,6 +33,27 @@ public struct PinMap: Hashable, Sendable {
     /// DESIGN §2.
     public static let standard = PinMap()
 
+    /// The Raspberry Pi chips that carry the 40-pin header, by label, with their line counts. On each, line
+    /// offsets 0–27 are the header's GPIO0–27 in order, so a BCM number is the line offset: the Pi 5's RP1
+    /// bank 0 (raspberrypi/linux, arch/arm64/boot/dts/broadcom/bcm2712-rpi-5-b.dts, `&rp1_gpio`
+    /// gpio-line-names: "ID_SDA", "ID_SCL", "GPIO2" … "GPIO27" on lines 0–27, then RP1's own lines such as
+    /// PCIE_RP1_WAKE, FAN_TACH and ETH_RST_N), and the Pi 4's and earlier boards' single bank.
+    public static let raspberryPiHeaderChips: [(label: String, lines: Int)] = [
+        ("pinctrl-rp1", 54), ("pinctrl-bcm2711", 58), ("pinctrl-bcm2835", 54),
+    ]
+
+    /// The header's GPIOs: the lines a panel may use on a Raspberry Pi header chip.
+    public static let headerGPIOs: ClosedRange<UInt32> = 0...27
+
+    /// The line offset of header GPIO `gpio` on the chip labelled `label`; nil when the chip is not a
+    /// Raspberry Pi header chip or the GPIO is not on the header.
+    public static func headerOffset(ofGPIO gpio: UInt32, onChip label: String) -> UInt32? {
+        guard raspberryPiHeaderChips.contains(where: { $0.label == label }), headerGPIOs.contains(gpio) else {
+            return nil
+        }
+        return gpio
+    }
+
     /// The line of each output.
     public func line(of output: PanelOutput) -> UInt32 {
         switch output {
@@ -65,6 +86,13 @@ public struct PinMap: Hashable, Sendable {
         if keypadRows.count != 4 { throw .invalidPinMap("the keypad needs 4 row lines, not \(keypadRows.count)") }
         if keypadColumns.count != 3 {
             throw .invalidPinMap("the keypad needs 3 column lines, not \(keypadColumns.count)")
+        }
+        // Past GPIO27 a Raspberry Pi chip's lines are the board's own (the Pi 5's GPIO32 resets Ethernet).
+        let knownLabels = Set(Self.raspberryPiHeaderChips.map(\.label))
+        if chipLabels.allSatisfy(knownLabels.contains),
+            let (part, line) = assignments.first(where: { !Self.headerGPIOs.contains($0.line) })
+        {
+            throw .invalidPinMap("GPIO\(line) (the \(part)) is not on the 40-pin header, which has GPIO0–27")
         }
         var seen: [UInt32: String] = [:]
         for (part, line) in assignments {

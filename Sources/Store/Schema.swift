@@ -4,7 +4,8 @@
 /// the Unix epoch; times of day are integer minutes after local midnight (0…1439).
 enum Schema {
     static let migrations: [Migration] = [
-        Migration(identifier: "0001-days-measurements-analytics-settings", sql: initial)
+        Migration(identifier: "0001-days-measurements-analytics-settings", sql: initial),
+        Migration(identifier: "0002-experiments", sql: experiments),
     ]
 
     private static let day = "CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]')"
@@ -93,6 +94,33 @@ enum Schema {
         CREATE TABLE setting (
             key TEXT PRIMARY KEY NOT NULL,
             value TEXT NOT NULL
+        ) WITHOUT ROWID;
+        """
+
+    /// T4 experiments (DESIGN §6): the stored randomisation. The seed and block size re-draw the scheme for the
+    /// randomisation test; each night's arm is kept too, so the schedule the person followed is on record as it
+    /// was shown, whatever a later program's drawing code does.
+    private static let experiments = """
+        CREATE TABLE experiment (
+            id INTEGER PRIMARY KEY,
+            habit TEXT NOT NULL CHECK (length(habit) BETWEEN 1 AND 64),
+            outcome TEXT NOT NULL CHECK (outcome IN ('rmssd', 'lyingHR', 'gapPeak', 'gapAvg', 'subjective')),
+            first_day TEXT NOT NULL CHECK (first_day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+            mornings INTEGER NOT NULL CHECK (mornings BETWEEN 4 AND 366),
+            block INTEGER NOT NULL CHECK (block >= 2 AND block % 2 = 0 AND mornings % block = 0),
+            seed INTEGER NOT NULL,
+            started_at INTEGER NOT NULL,
+            -- Stopped early: the first morning no longer in the experiment.
+            stopped_day TEXT CHECK (stopped_day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+            stopped_at INTEGER
+        );
+
+        -- One row per morning of the schedule: the arm of the night before it.
+        CREATE TABLE experiment_morning (
+            experiment_id INTEGER NOT NULL REFERENCES experiment (id) ON DELETE CASCADE,
+            day TEXT NOT NULL \(day),
+            arm TEXT NOT NULL CHECK (arm IN ('habit', 'without')),
+            PRIMARY KEY (experiment_id, day)
         ) WITHOUT ROWID;
         """
 }

@@ -19,13 +19,16 @@ extension Store {
         return removed > 0
     }
 
-    /// Deletes all of the person's data — every day, measurement, import marker, analytics event and
-    /// setting — and then scrubs the file so no byte of it remains: deleted content is zeroed
+    /// Deletes all of the person's data — every day, measurement, import marker, analytics event,
+    /// setting and experiment — and then scrubs the file so no byte of it remains: deleted content is zeroed
     /// (`secure_delete`), the write-ahead log is checkpointed and truncated, and `VACUUM` rebuilds the
     /// file without free pages (spec §11.2 "Delete all data"). The schema stays.
     public func deleteAll() throws(StoreError) {
         try database.transaction { () throws(StoreError) in
-            for table in ["habit_tag", "questionnaire", "measurement", "imported_day", "analytics_event", "setting"] {
+            for table in [
+                "habit_tag", "questionnaire", "measurement", "imported_day", "analytics_event", "setting",
+                "experiment_morning", "experiment",
+            ] {
                 try database.run("DELETE FROM \(table)")
             }
         }

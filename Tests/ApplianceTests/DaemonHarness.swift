@@ -19,7 +19,14 @@ final class DaemonHarness {
     /// The daemon's log lines (`<priority>message …`), as the journal would keep them.
     let journal = Journal()
 
-    init(start: String = "06:00", edit: (inout DaemonConfiguration) -> Void = { _ in }) throws {
+    /// Daemon options beyond the harness's own (a strap or management socket of a test's).
+    var adjust: (inout Daemon.Options) -> Void
+
+    init(
+        start: String = "06:00", edit: (inout DaemonConfiguration) -> Void = { _ in },
+        options adjust: @escaping (inout Daemon.Options) -> Void = { _ in }
+    ) throws {
+        self.adjust = adjust
         directory = NSTemporaryDirectory() + "recoverydeck-appliance-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         configuration = DaemonConfiguration()
@@ -45,6 +52,7 @@ final class DaemonHarness {
         let journal = self.journal
         options.logger = Logger(sink: LogSink { journal.append($0) })
         options.virtualFirstDate = DaemonHarness.today.adding(days: -59)
+        adjust(&options)
         daemon = try Daemon(configuration: configuration, options: options)
         daemon.observer = { [unowned self] in events.append($0) }
         daemon.start()

@@ -79,24 +79,6 @@ struct DeckPartsTests {
         #expect(!events.contains { if case .sample = $0.1 { $0.0 > 22_000 && $0.0 < 32_000 } else { false } })
     }
 
-    @Test("Every lamp pattern of the catalogue plays on the panel exactly as the catalogue says (DESIGN §2)")
-    func patternConversion() {
-        var patterns = Indication.catalogue.flatMap { i in Lamp.allCases.map { i.display[$0] } }
-        patterns += [LightPattern.count(3, then: true)]
-        for pattern in patterns {
-            let output = OutputPattern(pattern)
-            for t in stride(from: Int64(0), to: 12_000, by: 25) {
-                #expect(output.level(atElapsedMs: t) == pattern.isOn(atMs: t), "\(pattern.name) at \(t)")
-            }
-        }
-        for sound in Sound.allCases {
-            let output = OutputPattern(sound.pattern)
-            for t in stride(from: Int64(0), to: 3000, by: 10) {
-                #expect(output.level(atElapsedMs: t) == sound.pattern.isOn(atMs: t), "\(sound) at \(t)")
-            }
-        }
-    }
-
     @Test("A simulated clock stands still until a deadline is reached, and moves forward on request only")
     func steppedClock() {
         let start = LocalTime.epochSeconds(of: Self.day, at: MinuteOfDay(hhmm: "06:00")!)

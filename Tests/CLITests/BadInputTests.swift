@@ -115,6 +115,12 @@ struct BadInputTests {
             arguments: ["settings", "--display-name", "a\u{07}b"], status: 64,
             says: "--display-name cannot hold control characters."),
         Case(arguments: ["statuss"], status: 64, says: "unknown command 'statuss'."),
+        // Help asked of a command that does not exist is still a usage error, not the general page.
+        Case(arguments: ["UNKNOWN", "--help"], status: 64, says: "unknown command 'UNKNOWN'."),
+        Case(arguments: ["statuss", "-h"], status: 64, says: "unknown command 'statuss'."),
+        Case(
+            arguments: ["rr", "analyse", "--help"], status: 64,
+            says: "unknown subcommand 'analyse'; expected one of analyze."),
         Case(arguments: [], status: 64, says: "missing command."),
         Case(
             arguments: ["--now", "yesterday", "status"], status: 64,

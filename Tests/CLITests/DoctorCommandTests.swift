@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import Store
+
 /// `recoverydeck doctor` on this machine: one line per check, and the exit status says whether any
 /// check failed (0 ready, 1 not). It creates no database.
 struct DoctorCommandTests {
@@ -30,10 +32,16 @@ struct DoctorCommandTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         #expect(try cli.run(["settings", "--display-name", "Ada"]).status == 0)
-        // Scribble over the last page's b-tree header: a page SQLite's integrity check must reject.
+        // Scribble over the b-tree header of the setting table's root page (where the pairing lives): a page SQLite's
+        // integrity check must reject. Found by name, so later tables in the schema do not move the target.
+        let root = try #require(
+            try Store(path: cli.databasePath).database.prepare(
+                "SELECT rootpage FROM sqlite_master WHERE name = 'setting'"
+            ).rows { $0.int64(0) }.first ?? nil)
+        let pageSize = try #require(
+            try Store(path: cli.databasePath).database.prepare("PRAGMA page_size").rows { $0.int64(0) }.first ?? nil)
         let handle = try #require(FileHandle(forUpdatingAtPath: cli.databasePath))
-        let size = try handle.seekToEnd()
-        try handle.seek(toOffset: size - 4096)
+        try handle.seek(toOffset: UInt64((root - 1) * pageSize))
         try handle.write(
             contentsOf: Data([0x0D, 0x00, 0x00, 0x00, 0x05, 0x0F, 0xFF] + Array(repeating: 0xEE, count: 30)))
         try handle.close()

@@ -73,7 +73,12 @@ struct InsightsCommandTests {
         let family = try #require(doc["family"] as? [[String: Any]])
         let shiftFamily = try #require(doc["shift_family"] as? [[String: Any]])
         #expect(shiftFamily.count == 5)  // one shift test per morning metric at 120 days
-        #expect(doc["tested"] as? Int == family.count + shiftFamily.count)
+        // The headline counts the questions (habits and inputs, shifts); the checks are counted on their own.
+        let questions = family.filter { $0["family"] as? String == "questions" }
+        #expect(doc["tested"] as? Int == questions.count + shiftFamily.count)
+        #expect(doc["checks_tested"] as? Int == family.count - questions.count)
+        #expect(family.count > questions.count)
+        #expect(text.stdout.contains("\nChecks (pairs related by definition, metrics against each other): "))
         #expect(doc["headline"] as? String == first)
     }
 

@@ -101,11 +101,12 @@ struct ScanTests {
             })
     }
 
-    @Test("an item against the subjective mean is flagged near-tautological")
+    @Test("an item against the subjective mean is flagged near-tautological, and is a check, not a finding")
     func itemAgainstMeanIsFlagged() throws {
         let report = Scan(resamples: 300, seed: 2).run(days: SyntheticPerson(seed: 6).plantedRecords(count: 120))
+        #expect(!report.findings.contains { $0.nearTautological != nil })
         let f = try #require(
-            report.findings.first { $0.feature == .score(.fatigue) && $0.outcome == .subjective && $0.lag == .zero })
+            report.checks.first { $0.feature == .score(.fatigue) && $0.outcome == .subjective && $0.lag == .zero })
         #expect(f.nearTautological == "the subjective mean includes the fatigue score")
         #expect(f.sentence.hasSuffix("Near-tautological: the subjective mean includes the fatigue score."))
         #expect(f.tier == .t2)  // same morning: no order in time, so never T3
@@ -122,13 +123,13 @@ struct ScanTests {
         // The synthetic person's lying HR and gaps both rise when recovery is low: the pair survives, once for the
         // two related gaps, and says it is coupled by definition.
         let f = try #require(
-            report.findings.first { $0.feature == .metric(.lyingHR) && [.gapAvg, .gapPeak].contains($0.outcome) })
+            report.checks.first { $0.feature == .metric(.lyingHR) && [.gapAvg, .gapPeak].contains($0.outcome) })
         let reason = try #require(f.nearTautological)
         #expect(reason == DefinitionalCoupling.reason(.lyingHR, f.outcome))
         #expect(f.sentence.hasPrefix("A higher lying HR and "))
         #expect(f.sentence.hasSuffix("Near-tautological: \(reason)."))
         #expect(f.tier <= .t2)  // same morning: no order in time
-        #expect(report.findings.filter { $0.feature == .metric(.lyingHR) && $0.outcome != .subjective }.count == 1)
+        #expect(report.checks.filter { $0.feature == .metric(.lyingHR) && $0.outcome != .subjective }.count == 1)
     }
 
     @Test("gapAvg and gapPeak are reported once, as the stronger of the two")
@@ -149,6 +150,83 @@ struct ScanTests {
         }
         #expect(report.survived == report.findings.count + report.shifts.filter(\.survived).count)
         #expect(report.survived <= report.family.filter(\.survived).count)
+    }
+
+    @Test("the questions' family is BH over the habit and input tests and the shifts alone; the headline counts them")
+    func checksHaveTheirOwnFamily() throws {
+        let report = Scan(resamples: 300, seed: 2).run(days: SyntheticPerson(seed: 6).plantedRecords(count: 120))
+        let questions = report.family.filter { !$0.isCheck }
+        let checks = report.family.filter(\.isCheck)
+        // Every definitional pair and every metric-against-metric pair is a check, nothing else is.
+        #expect(
+            checks.allSatisfy { t in
+                if case .metric = t.feature { return true }
+                return DefinitionalCoupling.reason(feature: t.feature, outcome: t.outcome, lag: t.lag) != nil
+            })
+        #expect(checks.contains { $0.feature == .score(.fatigue) && $0.outcome == .subjective && $0.lag == .one })
+        #expect(checks.filter(\.survived).count >= 5, "the checks are near-sure rejections here")
+        // Had the checks been in the same family, their tiny p-values would have changed the questions' q.
+        let expected = benjaminiHochbergQValues(questions.map(\.association.p) + report.shifts.map(\.result.p))
+        for (t, q) in zip(questions, expected) { #expect(abs(t.q - q) < 1e-12, "\(t.feature.key) × \(t.outcome)") }
+        for (s, q) in zip(report.shifts, expected[questions.count...]) { #expect(abs(s.q - q) < 1e-12) }
+        #expect(report.tested == questions.count + report.shifts.count)
+        #expect(report.checksTested == checks.count)
+        #expect(report.headline == "\(report.tested) tested, \(report.survived) survived")
+    }
+
+    @Test("a score against the next morning's subjective mean stops at T2, however strong: related by definition")
+    func nearTautologicalNeverReachesT3() throws {
+        // Fatigue that carries over from day to day (and the other items with it) makes fatigue today predict
+        // tomorrow's subjective mean, which contains tomorrow's fatigue: order in time holds, and it still says
+        // nothing about a cause.
+        var days = SyntheticPerson(seed: 6).plantedRecords(count: 150)
+        var rng = SeededGenerator(seed: 14)
+        var level = 4.0
+        for i in days.indices {
+            level = 4 + 0.9 * (level - 4) + 0.8 * rng.gaussian()
+            let score = Int(max(1, min(7, level.rounded())))
+            days[i].questionnaire!.scores = SubjectiveScores([Int](repeating: score, count: 5))!
+        }
+        let report = Scan(resamples: 300, seed: 3).run(days: days)
+        let f = try #require(
+            report.checks.first { $0.feature == .score(.fatigue) && $0.outcome == .subjective && $0.lag == .one })
+        #expect(f.nearTautological != nil)
+        #expect(f.tier == .t2, "tier \(f.tier.name): \(f.tierNote ?? "-")")
+        #expect(f.tierNote == "related by definition, so which comes first in time cannot show a cause")
+        #expect(report.checks.allSatisfy { $0.nearTautological == nil || $0.tier <= .t2 })
+    }
+
+    @Test("a habit that only follows the week, against rMSSD that only follows the week, is explained by the day")
+    func dayOfWeekExplainsAWeeklyPair() throws {
+        // No effect at all: the habit is mostly a weekend one, and rMSSD is lower on weekend mornings for
+        // reasons of its own. The raw association survives; comparing like days, it is gone.
+        var days = SyntheticPerson(seed: 15, effects: HabitEffect.withoutEffects).plantedRecords(count: 180)
+        var rng = SeededGenerator(seed: 15)
+        for i in days.indices {
+            let weekend = [2, 3].contains(((days[i].date.dayNumber % 7) + 7) % 7)  // 1970-01-01 was a Thursday
+            if rng.unit() < (weekend ? 0.8 : 0.05) { days[i].questionnaire!.habits.append("late-night") }
+            if weekend { days[i].measurement!.hrv!.rmssdMs! *= 0.7 }
+        }
+        let report = Scan(resamples: 400, seed: 4).run(days: days)
+        let f = try #require(
+            report.findings.first { $0.feature == .habit("late-night") && $0.outcome == .rmssd && $0.lag == .zero })
+        let weekday = try #require(f.weekday)
+        #expect(weekday.explained, "r within days \(weekday.withinDays) against \(weekday.overall)")
+        #expect(abs(weekday.withinDays) < 0.15)
+        #expect(weekday.sentence.hasPrefix("explained by the day of the week"))
+        #expect(f.tier < .t3)
+    }
+
+    @Test("a planted habit effect that has nothing to do with the week holds within each day of the week")
+    func plantedEffectHoldsWithinDays() throws {
+        let days = SyntheticPerson(seed: 3).plantedRecords(count: 150)
+        let report = Scan(resamples: 400, seed: 3).run(days: days)
+        let f = try #require(
+            report.findings.first { $0.feature == .habit("alcohol") && $0.outcome == .rmssd && $0.lag == .zero })
+        let weekday = try #require(f.weekday)
+        #expect(!weekday.explained)
+        #expect(abs(weekday.withinDays - f.association.r) < 0.1, "\(weekday.withinDays) vs \(f.association.r)")
+        #expect(weekday.sentence.hasPrefix("holds within each day of the week"))
     }
 
     @Test("lag 1 means the feature's morning against the next morning's outcome")

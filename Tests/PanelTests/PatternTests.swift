@@ -26,7 +26,7 @@ struct PatternTests {
     @Test("Slow blink (the reminder) is 1 s on, 1 s off on the blue line, for as long as it runs")
     func slowBlink() throws {
         let (panel, changes) = try recordingPanel()
-        try panel.show(OutputPattern(Indication.reminder.display.blue), on: .blue, nowMs: 10_000)
+        try panel.show(Indication.reminder.display.blue, on: .blue, nowMs: 10_000)
         advance(panel, untilMs: 14_000)
         #expect(times(changes(), .blue) == ["10000 on", "11000 off", "12000 on", "13000 off", "14000 on"])
         #expect(panel.nextDeadlineMs == 15_000)
@@ -35,7 +35,7 @@ struct PatternTests {
     @Test("Fast blink (connecting) is 125 ms on, 125 ms off")
     func fastBlink() throws {
         let (panel, changes) = try recordingPanel()
-        try panel.show(OutputPattern(Indication.connecting.display.blue), on: .blue, nowMs: 0)
+        try panel.show(Indication.connecting.display.blue, on: .blue, nowMs: 0)
         advance(panel, untilMs: 500)
         #expect(times(changes(), .blue) == ["0 on", "125 off", "250 on", "375 off", "500 on"])
     }
@@ -43,7 +43,7 @@ struct PatternTests {
     @Test("Fault code 3: three 300 ms blinks, 1.5 s more dark after the last, then again (read off by its count)")
     func blinkCode() throws {
         let (panel, changes) = try recordingPanel()
-        try panel.show(OutputPattern(Indication.fault(.noStrapPaired).display.red), on: .red, nowMs: 0)
+        try panel.show(Indication.fault(.noStrapPaired).display.red, on: .red, nowMs: 0)
         advance(panel, untilMs: 4_000)
         #expect(
             times(changes(), .red) == [
@@ -54,7 +54,7 @@ struct PatternTests {
     @Test("N blinks before questionnaire item N, then dark with no further deadline (DESIGN §1 step 2)")
     func blinksThenDark() throws {
         let (panel, changes) = try recordingPanel()
-        try panel.show(OutputPattern(Indication.entryItem(2).display.blue), on: .blue, nowMs: 100)
+        try panel.show(Indication.entryItem(2).display.blue, on: .blue, nowMs: 100)
         advance(panel, untilMs: 60_000)
         #expect(times(changes(), .blue) == ["100 on", "400 off", "700 on", "1000 off"])
         #expect(panel.nextDeadlineMs == nil)
@@ -65,7 +65,7 @@ struct PatternTests {
         let (panel, changes) = try recordingPanel()
         for (at, sound) in [(0, Sound.standCount), (1000, .standCount), (2000, .standCount), (3000, .standNow)] {
             advance(panel, untilMs: Int64(at))
-            try panel.play(OutputPattern(sound.pattern), nowMs: Int64(at))
+            try panel.play(sound.pattern, nowMs: Int64(at))
         }
         advance(panel, untilMs: 60_000)
         #expect(
@@ -80,7 +80,7 @@ struct PatternTests {
         let (panel, changes) = try recordingPanel()
         for (at, sound) in [(0, Sound.digitAccepted), (1000, .wrongKey), (3000, .habitOff), (4000, .complete)] {
             advance(panel, untilMs: Int64(at))
-            try panel.play(OutputPattern(sound.pattern), nowMs: Int64(at))
+            try panel.play(sound.pattern, nowMs: Int64(at))
         }
         advance(panel, untilMs: 9999)
         #expect(
@@ -96,8 +96,8 @@ struct PatternTests {
     func channelLight() throws {
         let (panel, changes) = try recordingPanel()
         let display = Indication.channel(2, .green).display
-        try panel.show(OutputPattern(display.blue), on: .blue, nowMs: 0)
-        try panel.show(OutputPattern(display.green), on: .green, nowMs: 0)
+        try panel.show(display.blue, on: .blue, nowMs: 0)
+        try panel.show(display.green, on: .green, nowMs: 0)
         advance(panel, untilMs: 100_000)
         #expect(times(changes(), .blue) == ["0 on", "300 off", "600 on", "900 off"])
         #expect(times(changes(), .green) == ["1200 on", "4200 off"])
@@ -107,7 +107,8 @@ struct PatternTests {
     @Test("A new pattern replaces the running one at once; a late deadline sets the level due at that time")
     func replacementAndLateness() throws {
         let (panel, changes) = try recordingPanel()
-        try panel.show(OutputPattern(LightPattern.slowBlink), on: .yellow, nowMs: 0)
+        try panel.show(LightPattern.slowBlink, on: .yellow, nowMs: 0)
+        advance(panel, untilMs: 0)
         _ = panel.onDeadline(nowMs: 1220)  // late: the 1000 ms change is handled at 1220
         try panel.show(.off, on: .yellow, nowMs: 1300)
         advance(panel, untilMs: 5_000)
@@ -118,14 +119,14 @@ struct PatternTests {
 
     @Test("Solid and off hold their level with no deadline; a pattern's state names its next change")
     func stateAndNextChange() {
-        #expect(OutputPattern.solid.state(atElapsedMs: 123) == (true, nil))
-        #expect(OutputPattern.off.state(atElapsedMs: 123) == (false, nil))
-        let code = OutputPattern(LightPattern.code(2))
-        #expect(code.state(atElapsedMs: 0) == (true, 300))
-        #expect(code.state(atElapsedMs: 1300) == (false, 2700))
-        #expect(code.state(atElapsedMs: 2700) == (true, 3000))
-        let held = OutputPattern(LightPattern.count(1, then: true))
-        #expect(held.state(atElapsedMs: 350) == (false, 600))
-        #expect(held.state(atElapsedMs: 600) == (true, nil))
+        #expect(OutputPattern.solid.isOn(atMs: 123) == true && OutputPattern.solid.nextChangeMs(after: 123) == nil)
+        #expect(OutputPattern.off.isOn(atMs: 123) == false && OutputPattern.off.nextChangeMs(after: 123) == nil)
+        let code = LightPattern.code(2)
+        #expect(code.isOn(atMs: 0) == true && code.nextChangeMs(after: 0) == 300)
+        #expect(code.isOn(atMs: 1300) == false && code.nextChangeMs(after: 1300) == 2700)
+        #expect(code.isOn(atMs: 2700) == true && code.nextChangeMs(after: 2700) == 3000)
+        let held = LightPattern.count(1, then: true)
+        #expect(held.isOn(atMs: 350) == false && held.nextChangeMs(after: 350) == 600)
+        #expect(held.isOn(atMs: 600) == true && held.nextChangeMs(after: 600) == nil)
     }
 }

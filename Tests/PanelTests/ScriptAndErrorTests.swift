@@ -99,9 +99,9 @@ struct PanelScriptTests {
                 + sim.drainReadable(nowMs: now)
             {
                 events.append(e)
-                if case .keyPressed = e.event { try sim.panel.play(OutputPattern(BuzzerPattern.short), nowMs: e.atMs) }
+                if case .keyPressed = e.event { try sim.panel.play(BuzzerPattern.short, nowMs: e.atMs) }
                 if e.event == .goReleased(wasLongPress: false) {
-                    try sim.panel.show(OutputPattern(LightPattern.count(1)), on: .blue, nowMs: e.atMs)
+                    try sim.panel.show(LightPattern.count(1), on: .blue, nowMs: e.atMs)
                 }
             }
         }
@@ -123,6 +123,50 @@ struct PanelErrorTests {
         #expect(pins.goButton == 17 && pins.keypadRows == [5, 6, 13, 19] && pins.keypadColumns == [12, 16, 20])
         #expect([pins.red, pins.yellow, pins.green, pins.blue, pins.buzzer] == [22, 23, 24, 25, 18])
         #expect(pins.chipLabels == ["pinctrl-rp1", "pinctrl-bcm2711", "pinctrl-bcm2835"])
+    }
+
+    /// raspberrypi/linux arch/arm64/boot/dts/broadcom/bcm2712-rpi-5-b.dts (commit 09186d79), `&rp1_gpio`
+    /// gpio-line-names, lines 0–33 of the 54 (the rest are the camera, USB and fan lines).
+    static let raspberryPi5LineNames = [
+        "ID_SDA", "ID_SCL", "GPIO2", "GPIO3", "GPIO4", "GPIO5", "GPIO6", "GPIO7", "GPIO8", "GPIO9", "GPIO10",
+        "GPIO11", "GPIO12", "GPIO13", "GPIO14", "GPIO15", "GPIO16", "GPIO17", "GPIO18", "GPIO19", "GPIO20", "GPIO21",
+        "GPIO22", "GPIO23", "GPIO24", "GPIO25", "GPIO26", "GPIO27", "PCIE_RP1_WAKE", "FAN_TACH", "HOST_SDA",
+        "HOST_SCL", "ETH_RST_N", "-",
+    ]
+
+    @Test("On the Pi 5's pinctrl-rp1 every default pin is the line the device tree names after its header GPIO")
+    func raspberryPi5Offsets() throws {
+        #expect(PinMap.raspberryPiHeaderChips.map(\.label) == PinMap.standard.chipLabels)
+        #expect(PinMap.raspberryPiHeaderChips.first { $0.label == "pinctrl-rp1" }?.lines == 54)
+        #expect(PinMap.raspberryPiHeaderChips.first { $0.label == "pinctrl-bcm2711" }?.lines == 58)
+        for (part, gpio) in PinMap.standard.assignments {
+            let offset = try #require(PinMap.headerOffset(ofGPIO: gpio, onChip: "pinctrl-rp1"), "\(part)")
+            #expect(Self.raspberryPi5LineNames[Int(offset)] == "GPIO\(gpio)", "\(part)")
+        }
+        // Header GPIO0–27 are lines 0–27; line 28 onwards is RP1's own.
+        for gpio in UInt32(2)...27 {
+            #expect(Self.raspberryPi5LineNames[Int(PinMap.headerOffset(ofGPIO: gpio, onChip: "pinctrl-rp1")!)] == "GPIO\(gpio)")
+        }
+        #expect(PinMap.headerOffset(ofGPIO: 28, onChip: "pinctrl-rp1") == nil)
+        #expect(PinMap.headerOffset(ofGPIO: 17, onChip: "gpio-sim") == nil)
+    }
+
+    @Test("A pin past GPIO27 on a Raspberry Pi chip is refused by name (the Pi 5's line 32 resets Ethernet)")
+    func offHeaderPin() {
+        var pins = PinMap.standard
+        pins.buzzer = 32
+        #expect(throws: PanelError.invalidPinMap("GPIO32 (the buzzer) is not on the 40-pin header, which has GPIO0–27")) {
+            try pins.validate()
+        }
+        pins.chipLabels = ["my-expander"]
+        #expect(throws: Never.self) { try pins.validate() }
+    }
+
+    @Test("A chip with fewer lines than the pin map needs is named with its line count, not as EINVAL")
+    func lineNotOnChip() {
+        #expect(
+            PanelError.lineNotOnChip(offset: 24, role: "green", label: "pinctrl-rp1", lines: 24).description
+                == "GPIO24 (green) is not on GPIO chip \"pinctrl-rp1\", which has 24 lines (0–23).")
     }
 
     @Test("A GPIO assigned twice or a keypad with the wrong line count is refused in one sentence")
@@ -247,7 +291,7 @@ struct SimulatedPanelRecordTests {
         while let next = sim.nextDeadlineMs, next <= 300_000 {
             now = next
             for event in sim.onDeadline(nowMs: now) + sim.drainReadable(nowMs: now).map(\.event) {
-                if case .keyPressed = event { try sim.panel.play(OutputPattern(BuzzerPattern.short), nowMs: now) }
+                if case .keyPressed = event { try sim.panel.play(BuzzerPattern.short, nowMs: now) }
             }
         }
         #expect(sim.actions.count == 16 && sim.timeline.count == 16)

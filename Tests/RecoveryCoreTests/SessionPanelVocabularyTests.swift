@@ -102,8 +102,8 @@ struct SessionPanelVocabularyTests {
     func soundsDiffer() {
         let patterns = Set(Sound.allCases.map(\.pattern))
         #expect(patterns.count >= 7)
-        #expect(Sound.standNow.pattern.durationMs > Sound.wrongKey.pattern.durationMs)
-        #expect(Sound.wrongKey.pattern.durationMs > Sound.digitAccepted.pattern.durationMs)
+        #expect(Sound.standNow.pattern.periodMs > Sound.wrongKey.pattern.periodMs)
+        #expect(Sound.wrongKey.pattern.periodMs > Sound.digitAccepted.pattern.periodMs)
         let rising = Sound.complete.pattern.steps.filter(\.on).map(\.ms)
         #expect(rising.count == 3 && rising == rising.sorted() && Set(rising).count == 3)
     }

@@ -41,7 +41,7 @@ struct SessionRoutineTests {
         mutating func keys(_ text: String) {
             for ch in text where ch != " " {
                 nowMs += 700
-                send(.key(KeypadKey(label: String(ch))!))
+                send(.session(.key(KeypadKey(label: String(ch))!)))
             }
         }
     }
@@ -49,10 +49,10 @@ struct SessionRoutineTests {
     @Test("Keyed questionnaire opens the gate: GO then starts a session (spec §6.3; DESIGN §1 steps 2–3)")
     func questionnaireThenGo() {
         var box = Box()
-        box.send(.go(.short))
+        box.send(.session(.go(.short)))
         #expect(box.routine.indication == .refused)
         box.nowMs += 2000
-        box.send(.tick)
+        box.send(.session(.tick))
         box.keys("1")  // wakes the entry
         #expect(box.routine.indication == .entryItem(1))
         box.keys("5 5 4 6 3")
@@ -61,7 +61,7 @@ struct SessionRoutineTests {
         #expect(box.log.contains(.sound(.questionnaireSaved)))
         #expect(box.routine.day.questionnaire != nil)
         #expect(box.routine.indication == .dark)
-        let actions = box.send(.go(.short))
+        let actions = box.send(.session(.go(.short)))
         #expect(actions.contains(.connectStrap))
         #expect(box.routine.indication == .connecting)
     }
@@ -70,13 +70,13 @@ struct SessionRoutineTests {
     func routingBetweenEntryAndSession() {
         var box = Box()
         box.keys("1 5 5")
-        box.send(.go(.short))
+        box.send(.session(.go(.short)))
         #expect(box.routine.indication == .refused)
         box.nowMs += 1300
-        box.send(.tick)
+        box.send(.session(.tick))
         #expect(box.routine.indication == .entryItem(3))
         box.keys("5 5 5 #")
-        box.send(.go(.short))
+        box.send(.session(.go(.short)))
         box.keys("7 7")
         #expect(box.routine.entry == nil)
         #expect(box.log.suffix(2) == [.sound(.wrongKey), .sound(.wrongKey)])
@@ -86,18 +86,19 @@ struct SessionRoutineTests {
         "The reminder blinks from 06:30 until the morning is saved, and yields to the entry and the session (spec §10)")
     func reminderUnderneath() {
         var box = Box(day: DayContext(today: Self.today, questionnaire: SessionHarness.questionnaire))
-        box.send(.tick)
+        box.send(.session(.tick))
         #expect(box.routine.indication == .dark)
         box.minute = MinuteOfDay(hhmm: "06:30")!
-        box.send(.tick)
+        box.send(.session(.tick))
         #expect(box.routine.indication == .reminder)
         #expect(box.log.contains(.rememberReminder(Self.today)))
-        box.send(.go(.short))
+        box.send(.session(.go(.short)))
         #expect(box.routine.indication == .connecting)
-        box.send(.cancel)
+        box.send(.session(.cancel))
         #expect(box.routine.indication == .reminder)
         // Saved morning: the blink stops for the day.
-        box.send(.day(DayContext(today: Self.today, questionnaire: SessionHarness.questionnaire, measured: true)))
+        box.send(
+            .session(.day(DayContext(today: Self.today, questionnaire: SessionHarness.questionnaire, measured: true))))
         #expect(box.routine.indication == .dark)
         #expect(box.log.filter { $0 == .rememberReminder(Self.today) }.count == 1)
     }
@@ -106,7 +107,7 @@ struct SessionRoutineTests {
     func reminderAfterRestart() {
         var box = Box(firedOn: Self.today, buzzer: true)
         box.minute = MinuteOfDay(hhmm: "07:10")!
-        let actions = box.send(.tick)
+        let actions = box.send(.session(.tick))
         #expect(actions.isEmpty)
         #expect(box.routine.indication == .reminder)
     }
@@ -115,7 +116,7 @@ struct SessionRoutineTests {
     func dayRollsOver() {
         var box = Box(day: DayContext(today: Self.today, questionnaire: SessionHarness.questionnaire, measured: true))
         box.date = Self.today.adding(days: 1)
-        let actions = box.send(.go(.short))
+        let actions = box.send(.session(.go(.short)))
         #expect(actions.first == .loadDay(Self.today.adding(days: 1)))
         #expect(actions.contains(.sound(.refused)))
         #expect(box.routine.day.today == Self.today.adding(days: 1) && box.routine.day.questionnaire == nil)
@@ -126,7 +127,7 @@ struct SessionRoutineTests {
         var box = Box()
         box.keys("1 4 4")
         box.nowMs += 60_000
-        box.send(.tick)
+        box.send(.session(.tick))
         #expect(box.routine.entry == nil)
         #expect(!box.log.contains { if case .saveQuestionnaire = $0 { true } else { false } })
         #expect(box.log.contains(.record(AnalyticsRecord("questionnaire_abandoned"))))
@@ -138,7 +139,7 @@ struct SessionRoutineTests {
     func questionnaireSaveFails() {
         var box = Box()
         box.keys("1 4 4 4 4 4")
-        let actions = box.routine.handle(.key(.hash), at: box.now)
+        let actions = box.routine.handle(.session(.key(.hash)), at: box.now)
         guard case .saveQuestionnaire = actions.last else {
             Issue.record("no save")
             return
@@ -148,11 +149,13 @@ struct SessionRoutineTests {
         #expect(box.routine.day.questionnaire == nil)
     }
 
-    @Test("Settings changed over SSH: off darkens a showing reminder, a new time shows it silently, new habits reach the next entry")
+    @Test(
+        "Settings changed over SSH: off darkens a showing reminder, a new time shows it silently, new habits reach the next entry"
+    )
     func settingsChangeWhileRunning() {
         var box = Box(buzzer: true)
         box.minute = MinuteOfDay(hhmm: "06:45")!
-        box.send(.tick)
+        box.send(.session(.tick))
         #expect(box.routine.indication == .reminder)
         let starts = box.log.filter { $0 == .sound(.reminder) }.count
         #expect(starts == 1)

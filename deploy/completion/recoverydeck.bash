@@ -7,8 +7,8 @@ _recoverydeck() {
     _init_completion || return
 
     # Top-level words, and the members of command groups.
-    local commands="analytics calibrate cancel checkin delete demo doctor export findings history import measure pair report restore rr scan settings status strap watch"
-    local -A members=([import]="csv elitehrv hrv4training rr" [rr]="analyze")
+    local commands="analytics calibrate cancel checkin delete demo doctor experiment export findings history import measure pair report restore rr scan settings status strap watch"
+    local -A members=([import]="csv elitehrv hrv4training rr" [rr]="analyze" [experiment]="plan start tonight result stop")
     local global="--db --help"
 
     # The command typed so far: its first word, and the member for a group.
@@ -30,6 +30,10 @@ _recoverydeck() {
     case "$prev" in
         --format)
             COMPREPLY=($(compgen -W "json csv" -- "$cur"))
+            return
+            ;;
+        --metric)
+            COMPREPLY=($(compgen -W "rmssd lying-hr gap-peak gap-avg subjective" -- "$cur"))
             return
             ;;
         --window)
@@ -75,6 +79,9 @@ _recoverydeck() {
         checkin) opts="--fatigue --mood --soreness --stress --sleep --habit --caffeine-time --caffeine-mg --last-meal --note" ;;
         doctor | status | analytics | findings) opts="--json" ;;
         calibrate) opts="--rho --n --trials --resamples --seed --effect --json" ;;
+        "experiment plan") opts="--days --change --block --metric" ;;
+        "experiment start") opts="--days --block --metric" ;;
+        "experiment tonight" | "experiment result") opts="--json" ;;
         scan) opts="--seconds --adapter --json" ;;
         pair) opts="--address-type --seconds --adapter" ;;
         strap) opts="--address --address-type --seconds --adapter --json" ;;

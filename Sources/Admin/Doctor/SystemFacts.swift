@@ -1,5 +1,5 @@
-import CSQLite
 import Platform
+import Store
 
 #if canImport(Glibc)
     import Glibc
@@ -255,29 +255,10 @@ public struct SystemFacts {
             }
         }
         var integrity: String? = nil
-        if exists, isLive, access(file, R_OK) == 0 { integrity = Self.integrity(of: file) }
+        if exists, isLive, access(file, R_OK) == 0 { integrity = Store.integrityCheck(ofFile: file) }
         return DoctorFacts.DatabaseFile(
             path: file, exists: exists, mode: exists ? UInt32(s.st_mode) : 0, ownerUID: exists ? s.st_uid : 0,
             expectedOwnerUID: expectedUID, expectedOwnerName: expectedName, integrity: integrity)
-    }
-
-    /// `PRAGMA integrity_check` on a read-only connection: "ok", or the first problem it reports.
-    static func integrity(of file: String) -> String {
-        var db: OpaquePointer?
-        defer { sqlite3_close_v2(db) }
-        guard sqlite3_open_v2(file, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
-            return "cannot open: " + String(cString: sqlite3_errmsg(db))
-        }
-        sqlite3_busy_timeout(db, 2000)
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &statement, nil) == SQLITE_OK else {
-            return String(cString: sqlite3_errmsg(db))
-        }
-        defer { sqlite3_finalize(statement) }
-        guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else {
-            return String(cString: sqlite3_errmsg(db))
-        }
-        return String(cString: text)
     }
 
     // MARK: Files

@@ -5,7 +5,7 @@ public struct Finding: Sendable, Equatable {
     public var outcome: Outcome
     public var lag: Lag
     public var association: Association
-    /// BH q-value within the scan's whole family.
+    /// BH q-value within the finding's family (questions or checks).
     public var q: Double
     public var tier: Tier
     /// Days the habit was tagged among the paired days (habits only).
@@ -20,6 +20,8 @@ public struct Finding: Sendable, Equatable {
     public var precedence: (forward: Double, reverse: Double)?
     /// Why the finding stops short of T3, when it is T2 (one sentence), else nil.
     public var tierNote: String?
+    /// The day-of-week check (nil when too few days to run it).
+    public var weekday: WeekdayCheck? = nil
 
     /// The tier's fixed wording: a deterministic template per tier (Health Engine README, tier table).
     public var sentence: String { Wording.sentence(for: self) }
@@ -29,7 +31,7 @@ public struct Finding: Sendable, Equatable {
             && a.q == b.q && a.tier == b.tier && a.taggedDays == b.taggedDays
             && a.nearTautological == b.nearTautological && a.collapsed == b.collapsed && a.halves == b.halves
             && a.precedence?.forward == b.precedence?.forward && a.precedence?.reverse == b.precedence?.reverse
-            && a.tierNote == b.tierNote
+            && a.tierNote == b.tierNote && a.weekday == b.weekday
     }
 }
 
@@ -41,6 +43,8 @@ public struct TestedPair: Sendable, Equatable {
     public var association: Association
     public var q: Double
     public var survived: Bool
+    /// In the checks' family (related by definition, or two morning metrics), not the questions'.
+    public var isCheck: Bool = false
 }
 
 /// An analysis that cannot run yet, and how many more days it needs ("not enough data yet").

@@ -134,10 +134,23 @@ public struct Scan: Sendable {
             shiftsTested.append((s.outcome, result, s.days))
         }
 
-        // One family: every association and every shift test of this scan.
-        let allQ = benjaminiHochbergQValues(tested.map { $0.1.p } + shiftsTested.map(\.result.p))
-        let q = Array(allQ[..<tested.count])
-        let shifts: [Shift] = zip(shiftsTested, allQ[tested.count...]).map { s, q in
+        // Two families (DESIGN §6, "families follow the questions"). The questions: every habit and input against
+        // every morning metric, and each metric's shift test; their findings are what a person acts on, and the
+        // headline counts them. The checks: pairs related by definition (a score and the subjective mean that
+        // contains it, a gap and lying HR) and the morning metrics against each other. A check is close to a
+        // sure rejection; inside the questions' family its tiny p-value would lower BH's bar for every other
+        // test (BH's threshold grows with the rank), so it gets its own family.
+        let isCheck = tested.map { Scan.isCheck($0.0.feature, $0.0.outcome, $0.0.lag) }
+        let questionIndices = tested.indices.filter { !isCheck[$0] }
+        let checkIndices = tested.indices.filter { isCheck[$0] }
+        let questionQ = benjaminiHochbergQValues(
+            questionIndices.map { tested[$0].1.p } + shiftsTested.map(\.result.p))
+        let checkQ = benjaminiHochbergQValues(checkIndices.map { tested[$0].1.p })
+        var familyQ = [Double](repeating: 1, count: tested.count)
+        for (k, i) in questionIndices.enumerated() { familyQ[i] = questionQ[k] }
+        for (k, i) in checkIndices.enumerated() { familyQ[i] = checkQ[k] }
+        let q = familyQ
+        let shifts: [Shift] = zip(shiftsTested, questionQ[questionIndices.count...]).map { s, q in
             Shift(
                 outcome: s.outcome, result: s.result, since: LocalDate(dayNumber: s.days[s.result.split]),
                 daysBefore: s.result.split, daysAfter: s.result.n - s.result.split, q: q,
@@ -149,7 +162,8 @@ public struct Scan: Sendable {
             let survived = q[i] <= Scan.fdrLevel && abs(a.r) >= Scan.minimumEffect
             family.append(
                 TestedPair(
-                    feature: c.feature, outcome: c.outcome, lag: c.lag, association: a, q: q[i], survived: survived))
+                    feature: c.feature, outcome: c.outcome, lag: c.lag, association: a, q: q[i], survived: survived,
+                    isCheck: isCheck[i]))
             if survived { survivors.append(i) }
         }
 
@@ -164,10 +178,17 @@ public struct Scan: Sendable {
                 candidate: c, association: a, q: q[i], table: table, habitFeatures: habitFeatures, test: test,
                 seed: SeededGenerator.derivedSeed(seed ^ 0x7172_6173, stream: i))
         }
-        let findings = Scan.collapseRelated(graded)
+        let findings = Scan.collapseRelated(graded.filter { !Scan.isCheck($0.feature, $0.outcome, $0.lag) })
+        let checks = Scan.collapseRelated(graded.filter { Scan.isCheck($0.feature, $0.outcome, $0.lag) })
         return ScanReport(
-            tested: family.count + shifts.count, findings: findings, family: family, shifts: shifts,
-            pending: pending, days: table.byDay.count)
+            tested: questionIndices.count + shifts.count, findings: findings, family: family, shifts: shifts,
+            pending: pending, days: table.byDay.count, checksTested: checkIndices.count, checks: checks)
+    }
+
+    /// True for a test in the checks' family: a pair related by definition, or two morning metrics (see `run`).
+    public static func isCheck(_ feature: Feature, _ outcome: Outcome, _ lag: Lag) -> Bool {
+        if case .metric = feature { return true }
+        return DefinitionalCoupling.reason(feature: feature, outcome: outcome, lag: lag) != nil
     }
 
     /// The family step alone: one engine test per pair of series, test i seeded from stream i of `seed`, spread
@@ -191,6 +212,7 @@ public struct Scan: Sendable {
             nearTautological: DefinitionalCoupling.reason(feature: c.feature, outcome: c.outcome, lag: c.lag),
             collapsed: [],
             halves: [], precedence: nil, tierNote: nil)
+        finding.weekday = WeekdayCheck.run(x: c.pairs.x, y: c.pairs.y, days: c.pairs.days)
 
         // T2: same sign and p < 0.05 in each of two non-overlapping halves (first and second half of the days).
         let half = c.pairs.x.count / 2
@@ -208,6 +230,12 @@ public struct Scan: Sendable {
             return finding
         }
         finding.tier = .t2
+
+        // A pair related by definition moves together whatever happens first: order in time says nothing here.
+        if finding.nearTautological != nil {
+            finding.tierNote = "related by definition, so which comes first in time cannot show a cause"
+            return finding
+        }
 
         // T3 (a): temporal precedence.
         let gap = c.lag.rawValue + (c.feature.timing == .eveningBefore ? 1 : 0)
@@ -241,6 +269,14 @@ public struct Scan: Sendable {
                 finding.tierNote = "\(h.label) often comes with it and explains it away"
                 return finding
             }
+        }
+        // T3 (c): the day of the week does not explain it (DESIGN §6: calendar rhythms are checked before T3).
+        guard let weekday = finding.weekday, !weekday.explained else {
+            finding.tierNote =
+                finding.weekday == nil
+                ? "too few days on each day of the week to rule out the week's rhythm"
+                : "the day of the week explains it: comparing like days leaves too little"
+            return finding
         }
         finding.tier = .t3
         return finding
@@ -364,11 +400,11 @@ struct DayTable: Sendable {
 
 /// What a scan found: the family size, the survivors with their tiers, and what is still waiting for days.
 public struct ScanReport: Sendable, Equatable {
-    /// N: tests in the family (every test BH saw: associations and shift tests).
+    /// N: tests in the questions' family (habit and input associations and shift tests; see `Scan.run`).
     public var tested: Int
     /// Surviving associations after related outcomes are collapsed, highest tier first.
     public var findings: [Finding]
-    /// Every association test with r, p, q.
+    /// Every association test with r, p, q (both families; `isCheck` says which).
     public var family: [TestedPair]
     /// Every shift test (one per outcome with enough values), surviving or not.
     public var shifts: [Shift]
@@ -376,10 +412,21 @@ public struct ScanReport: Sendable, Equatable {
     public var pending: [Pending]
     /// Distinct days in the data.
     public var days: Int
+    /// Tests in the checks' family (pairs related by definition, metrics against each other).
+    public var checksTested: Int = 0
+    /// Surviving checks, graded like findings but never past T2 when related by definition.
+    public var checks: [Finding] = []
 
-    /// M: surviving associations (related outcomes counted once) and surviving shifts.
+    /// M: surviving associations (related outcomes counted once) and surviving shifts, of the questions' family.
     public var survived: Int { findings.count + shifts.filter(\.survived).count }
 
-    /// Health Engine README: the family size sits at the top, before any result.
+    /// Health Engine README: the family size sits at the top, before any result. It counts the questions a
+    /// person asks (habits and inputs against the morning metrics, shifts), not the checks.
     public var headline: String { "\(tested) tested, \(survived) survived" }
+
+    /// The checks' own count, shown apart from the headline.
+    public var checksLine: String {
+        "Checks (pairs related by definition, metrics against each other): \(checksTested) tested, "
+            + "\(checks.count) survived"
+    }
 }

@@ -22,6 +22,9 @@ public enum Wording {
             base = "\(capitalised(subject(f.feature))) and \(outcome) \(when) tend to move together."
         case .t3:
             base = "\(capitalised(subject(f.feature))) may be contributing to \(outcome) \(when)."
+        case .t4:
+            // A scan never reaches T4; the experiment's result has its own sentence (`ExperimentResult`).
+            base = "\(capitalised(subject(f.feature))) changed your \(label(f.outcome)) in your own test."
         }
         guard let coupling = f.nearTautological else { return base }
         return base + " Near-tautological: \(coupling)."

@@ -12,3 +12,7 @@
 @inline(__always) func exponential(_ x: Double) -> Double { exp(x) }
 @inline(__always) func fisherZ(_ r: Double) -> Double { atanh(r) }
 @inline(__always) func inverseFisherZ(_ z: Double) -> Double { tanh(z) }
+@inline(__always) func complementaryError(_ x: Double) -> Double { erfc(x) }
+
+/// The standard normal distribution function Φ.
+func normalCDF(_ z: Double) -> Double { 0.5 * complementaryError(-z / 2.0.squareRoot()) }

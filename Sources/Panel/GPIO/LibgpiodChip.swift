@@ -64,10 +64,17 @@ public final class LibgpiodChip: GPIOChip {
 
     public var lineCount: Int { chip.map { Int(cgpiod_chip_num_lines($0)) } ?? 0 }
 
+    /// A line past the chip's end is named as such: the kernel's EINVAL would not say why.
+    private func requireLine(_ offset: UInt32, _ consumer: String, _ chip: OpaquePointer) throws(PanelError) {
+        let lines = Int(cgpiod_chip_num_lines(chip))
+        if Int(offset) >= lines { throw .lineNotOnChip(offset: offset, role: consumer, label: label, lines: lines) }
+    }
+
     public func requestInput(offset: UInt32, bias: LineBias, edge: EdgeDetection, consumer: String) throws(PanelError)
         -> any GPIOInput
     {
         guard let chip else { throw .lineUnavailable(offset: offset, role: consumer, Errno(rawValue: EBADF)) }
+        try requireLine(offset, consumer, chip)
         let cBias: cgpiod_bias =
             switch bias {
             case .asIs: CGPIOD_BIAS_AS_IS
@@ -95,6 +102,7 @@ public final class LibgpiodChip: GPIOChip {
         -> any GPIOOutput
     {
         guard let chip else { throw .lineUnavailable(offset: offset, role: consumer, Errno(rawValue: EBADF)) }
+        try requireLine(offset, consumer, chip)
         guard let request = cgpiod_request_output(chip, consumer, offset, initiallyHigh ? 1 : 0) else {
             throw .lineUnavailable(offset: offset, role: consumer, .current)
         }

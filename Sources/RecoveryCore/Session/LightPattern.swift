@@ -1,31 +1,10 @@
-/// How one lamp of the panel behaves over time (DESIGN §2: slow blink = reminder, fast blink =
-/// connecting, solid = strap live with RR; blink codes for errors). A list of on/off steps played once
-/// or repeated; after a pattern that does not repeat, the lamp holds `rest`. Pure data: the panel
-/// plays it from the moment it is set, with its own monotonic clock.
-public struct LightPattern: Hashable, Sendable, CustomStringConvertible {
-    public typealias Step = PatternStep
+/// The lamps' vocabulary (DESIGN §2: slow blink = reminder, fast blink = connecting, solid = strap live
+/// with RR; blink codes for errors): named `OutputPattern`s, with `off` and `solid`.
+public typealias LightPattern = OutputPattern
 
-    public var steps: [Step]
-    public var repeats: Bool
-    /// The lamp's state once a non-repeating pattern has played (and the whole pattern when `steps` is
-    /// empty).
-    public var rest: Bool
-    /// Words for the terminal view and the light table ("slow blink", "3 blinks, repeating").
-    public var name: String
+extension OutputPattern {
+    // Timings chosen to be told apart across a dark bedroom.
 
-    public init(steps: [Step], repeats: Bool, rest: Bool, name: String) {
-        self.steps = steps.filter { $0.ms > 0 }
-        self.repeats = repeats && !self.steps.isEmpty
-        self.rest = rest
-        self.name = name
-    }
-
-    public var description: String { name }
-
-    // MARK: The vocabulary (timings chosen to be told apart across a dark bedroom)
-
-    public static let off = LightPattern(steps: [], repeats: false, rest: false, name: "off")
-    public static let solid = LightPattern(steps: [], repeats: false, rest: true, name: "on")
     /// 1 s on, 1 s off: the morning reminder; the readout while baselines are building.
     public static let slowBlink = LightPattern(
         steps: [Step(on: true, ms: 1000), Step(on: false, ms: 1000)], repeats: true, rest: false, name: "slow blink")
@@ -88,39 +67,6 @@ public struct LightPattern: Hashable, Sendable, CustomStringConvertible {
 
     /// How long `n` blinks take.
     public static func countDurationMs(_ n: Int) -> Int { n * (countOnMs + countOffMs) }
-
-    // MARK: Playing
-
-    /// Total length of one pass through the steps.
-    public var periodMs: Int { steps.reduce(0) { $0 + $1.ms } }
-
-    /// Whether the lamp is lit `elapsedMs` after the pattern was set.
-    public func isOn(atMs elapsedMs: Int64) -> Bool {
-        let period = Int64(periodMs)
-        guard period > 0, elapsedMs >= 0 else { return steps.isEmpty ? rest : (steps.first?.on ?? rest) }
-        if !repeats && elapsedMs >= period { return rest }
-        var t = repeats ? elapsedMs % period : elapsedMs
-        for step in steps {
-            if t < Int64(step.ms) { return step.on }
-            t -= Int64(step.ms)
-        }
-        return rest
-    }
-
-    /// The next elapsed time, strictly after `elapsedMs`, at which the lamp may change; nil when it never
-    /// will again. The panel arms its timer to this.
-    public func nextChangeMs(after elapsedMs: Int64) -> Int64? {
-        let period = Int64(periodMs)
-        guard period > 0 else { return nil }
-        if !repeats && elapsedMs >= period { return nil }
-        let base = repeats ? (elapsedMs / period) * period : 0
-        var boundary = base
-        for step in steps {
-            boundary += Int64(step.ms)
-            if boundary > elapsedMs { return boundary }
-        }
-        return repeats ? base + period + Int64(steps[0].ms) : nil
-    }
 
     private static func countSteps(_ n: Int) -> [Step] {
         (0..<max(0, n)).flatMap { _ in [Step(on: true, ms: countOnMs), Step(on: false, ms: countOffMs)] }

@@ -41,22 +41,14 @@ public struct MorningRoutine: Sendable {
         var session: SessionTime { SessionTime(monotonicMs: monotonicMs, epochSeconds: epochSeconds) }
     }
 
+    /// The session's own events (the panel, the control socket, the strap, the store, deadlines), in its
+    /// vocabulary, and the few only the routine has: the questionnaire's save and the settings.
     public enum Event: Hashable, Sendable {
-        case go(GoPress)
-        case key(KeypadKey)
-        case measure(overwrite: Bool)
-        case cancel
-        /// Today's facts as stored (at start, after `loadDay`, after a check-in over SSH).
-        case day(DayContext)
-        case strapConnected(address: String?, batteryPercent: Int?)
-        case strapDisconnected
-        case strapFailed(MorningFault)
-        case heartRate(bpm: UInt16, rr: [UInt16])
-        case morningSaved(PanelReadout)
-        case morningSaveFailed(String)
+        /// Routed as the header says: GO to the session, a key to the session or the questionnaire, a tick
+        /// to both; the rest to the session as is.
+        case session(MorningSession.Event)
         case questionnaireSaved(Questionnaire)
         case questionnaireSaveFailed(String)
-        case tick
         /// The habit list or the reminder changed over SSH. A questionnaire being keyed keeps the habits it
         /// started with; the next one uses the new list.
         case settings(habits: [String], reminder: MorningReminder.Schedule)
@@ -125,18 +117,12 @@ public struct MorningRoutine: Sendable {
     mutating func dispatch(_ event: Event, _ now: Now) -> [Action] {
         let t = now.monotonicMs
         switch event {
-        case .go(let press): return forward(.go(press), now)
-        case .key(let key): return routeKey(key, now)
-        case .measure(let overwrite): return forward(.measure(overwrite: overwrite), now)
-        case .cancel: return forward(.cancel, now)
-        case .day(let context): return forward(.day(context), now)
-        case .strapConnected(let address, let battery):
-            return forward(.strapConnected(address: address, batteryPercent: battery), now)
-        case .strapDisconnected: return forward(.strapDisconnected, now)
-        case .strapFailed(let fault): return forward(.strapFailed(fault), now)
-        case .heartRate(let bpm, let rr): return forward(.heartRate(bpm: bpm, rr: rr), now)
-        case .morningSaved(let readout): return forward(.saved(readout), now)
-        case .morningSaveFailed(let message): return forward(.saveFailed(message), now)
+        case .session(.key(let key)): return routeKey(key, now)
+        case .session(.tick):
+            var actions = forward(.tick, now)
+            if entry != nil, !savingQuestionnaire { actions += entryActions(.tick, now) }
+            return actions
+        case .session(let event): return forward(event, now)
         case .questionnaireSaved(let questionnaire):
             guard savingQuestionnaire else { return [] }
             savingQuestionnaire = false
@@ -160,10 +146,6 @@ public struct MorningRoutine: Sendable {
             configuration.reminder = schedule
             reminder.reschedule(schedule)
             return []
-        case .tick:
-            var actions = forward(.tick, now)
-            if entry != nil, !savingQuestionnaire { actions += entryActions(.tick, now) }
-            return actions
         }
     }
 

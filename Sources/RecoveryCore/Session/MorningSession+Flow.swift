@@ -105,7 +105,12 @@ extension MorningSession {
             phase = .confirmingRemeasure
             phaseStartMs = t
             phaseDeadlineMs = t + timings.confirmMs
-            return [.sound(.confirmAsked), .say("Today is already measured: press GO again within 5 s to replace it.")]
+            return [
+                .sound(.confirmAsked),
+                .say(
+                    "Today is already measured: press GO again within \(SessionTimings.spoken(timings.confirmMs)) to replace it."
+                ),
+            ]
         }
         return start(now: now, overwrite: day.measured)
     }
@@ -197,7 +202,10 @@ extension MorningSession {
             phaseStartMs = t
             phaseDeadlineMs = t + timings.resumeOfferMs
             return actions + [
-                .sound(.strapBack), .say("Strap back: GO resumes, hold GO 2 s restarts, * cancels."),
+                .sound(.strapBack),
+                .say(
+                    "Strap back: GO resumes, hold GO \(SessionTimings.spoken(timings.longPressMs)) restarts, * cancels."
+                ),
             ]
         case .settleLying, .captureRMSSD:
             return actions + feed(rr, at: t)
@@ -270,7 +278,8 @@ extension MorningSession {
             phaseDeadlineMs = t + timings.retryOfferMs
             skipOfferUntilMs = nil
             return [
-                .sound(.fault), .say(fault.sentence + " Press GO within 30 s to retry."),
+                .sound(.fault),
+                .say(fault.sentence + " Press GO within \(SessionTimings.spoken(timings.retryOfferMs)) to retry."),
                 .record(AnalyticsRecord(fault.analyticsEvent, detail: fault.code)),
             ]
         }
@@ -382,7 +391,10 @@ extension MorningSession {
         phaseDeadlineMs = t + timings.reconnectWaitMs
         standBeepsGiven = 0
         return [
-            .sound(.strapLost), .say("Strap lost (\(reason)): paused, waiting up to 60 s for it to come back."),
+            .sound(.strapLost),
+            .say(
+                "Strap lost (\(reason)): paused, waiting up to \(SessionTimings.spoken(timings.reconnectWaitMs)) for it to come back."
+            ),
             .record(AnalyticsRecord("strap_dropout", detail: interrupted.rawValue)),
         ]
     }
@@ -483,7 +495,9 @@ extension MorningSession {
             channelShown = nil
             channelUntilMs = nil
         }
-        if let silence = silenceDeadlineMs, t >= silence { return pause(at: t, reason: "no data for 5 s") }
+        if let silence = silenceDeadlineMs, t >= silence {
+            return pause(at: t, reason: "no data for \(SessionTimings.spoken(timings.silenceMs))")
+        }
         if phase == .captureRMSSD, !degraded, case .complete(let result)? = window?.advance(to: t) {
             return endCapture(result, at: t)
         }

@@ -36,6 +36,9 @@ public struct SessionTimings: Hashable, Sendable {
     public var retryOfferMs: Int64 = 30_000
     /// "GO again" confirmations: remeasure (spec §6.1) and skipping the orthostatic part (spec §6.2).
     public var confirmMs: Int64 = 5_000
+    /// GO held this long is a long press (DESIGN §2); the panel recognises it with this value and the
+    /// sentences name it.
+    public var longPressMs: Int64 = 2_000
     /// The readout stays lit this long after the last press (DESIGN §1 step 5).
     public var readoutMs: Int64 = 30_000
     /// A fault's code blinks this long, unless a key or GO clears it sooner.
@@ -45,6 +48,9 @@ public struct SessionTimings: Hashable, Sendable {
 
     /// The spec's timings.
     public static let standard = SessionTimings()
+
+    /// A duration as the box's sentences say it: "5 s", "1.5 s".
+    public static func spoken(_ ms: Int64) -> String { LightPattern.seconds(Int(ms)) }
 
     /// The longest a complete morning can take with no drop-out: connect, settle, full capture,
     /// lying, cue, standing.

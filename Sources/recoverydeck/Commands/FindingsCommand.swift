@@ -10,19 +10,25 @@ struct FindingsCommand: Command {
         Every habit tag, caffeine amount and time, last meal time and questionnaire score is tested against
         every morning metric (rMSSD, lying HR, gap peak, gap avg, subjective mean), for the same morning
         (lag 0) and the morning after (lag 1); the metrics are also tested against each other on the
-        same morning. Pairs that move together by definition (a score and the subjective mean, a gap and
-        lying HR) are shown and labelled near-tautological. A habit entered in the morning describes the
-        evening before, so lag 0 already means "the morning after the habit". The first line says how
-        many tests were run and how many survived: all tests of one scan are one family for the
-        false-discovery check (Benjamini-Hochberg, q <= 0.10), and a finding also needs |r| >= 0.25.
+        same morning. A habit entered in the morning describes the evening before, so lag 0 already
+        means "the morning after the habit". The first line says how many of your questions (habits and
+        inputs against the metrics, shifts) were tested and how many survived: they are one family for
+        the false-discovery check (Benjamini-Hochberg, q <= 0.10), and a finding also needs |r| >= 0.25.
         p-values come from a block bootstrap corrected for day-to-day autocorrelation.
 
+        Pairs that move together by definition (a score and the subjective mean, a gap and lying HR) and
+        the metrics against each other are checks: tested in their own family, listed after the
+        findings, labelled near-tautological where they are, and never above T2, so their near-certain
+        results do not loosen the check for the findings you would act on.
+
         Each morning metric is also tested for a lasting shift in its level (a change point, from 45
-        days with a value), in the same family: "Your rMSSD has been 12 % lower since ...". A shift
-        says nothing about why, so it stays at T1.
+        days with a value), in the questions' family: "Your rMSSD has been 12 % lower since ...". A
+        shift says nothing about why, so it stays at T1.
 
         Tiers: T1 survives the check; T2 also holds in both halves of your history; T3 also comes first in
-        time and no co-occurring habit explains it. Days without a value are left out, never filled in.
+        time, no co-occurring habit explains it and neither does the day of the week (each card says
+        whether the association holds comparing like days of the week). T4 comes only from your own
+        randomised test (`recoverydeck experiment`). Days without a value are left out, never filled in.
         Analyses wait for enough days: 21 days of baseline for a deviation, 45 for a shift, 60 days with
         both values for lag 0, 90 for lag 1 and for T3, and 8 tagged and 8 untagged days for a habit;
         until then the command says how many more are needed.
@@ -61,14 +67,10 @@ struct FindingsCommand: Command {
 
     // MARK: Text
 
-    static func text(_ report: ScanReport, waiting deviationWait: [Pending]) -> String {
-        var lines = [report.headline]
-        lines.append(
-            "Family: every habit and input against every morning metric (lag 0 and 1), the metrics against each other, "
-                + "a shift test per metric; BH-FDR q <= \(Formatting.fixed(Scan.fdrLevel, digits: 2)), "
-                + "|r| >= \(Formatting.fixed(Scan.minimumEffect, digits: 2))."
-        )
-        for f in report.findings {
+    /// The cards of surviving findings (or checks), one blank line before each.
+    static func findingLines(_ findings: [Finding]) -> [String] {
+        var lines: [String] = []
+        for f in findings {
             lines.append("")
             lines.append("\(f.tier.name)  \(f.sentence)")
             let a = f.association
@@ -85,7 +87,19 @@ struct FindingsCommand: Command {
             if let note = f.tierNote {
                 lines.append("    not \(Tier(rawValue: f.tier.rawValue + 1)!.name) yet: \(note)")
             }
+            if let weekday = f.weekday { lines.append("    day of the week: \(weekday.sentence)") }
         }
+        return lines
+    }
+
+    static func text(_ report: ScanReport, waiting deviationWait: [Pending]) -> String {
+        var lines = [report.headline]
+        lines.append(
+            "Family: every habit and input against every morning metric (lag 0 and 1), a shift test per metric; "
+                + "BH-FDR q <= \(Formatting.fixed(Scan.fdrLevel, digits: 2)), "
+                + "|r| >= \(Formatting.fixed(Scan.minimumEffect, digits: 2))."
+        )
+        lines += findingLines(report.findings)
         for s in report.shifts where s.survived {
             lines.append("")
             lines.append("\(s.tier.name)  \(s.sentence)")
@@ -94,6 +108,11 @@ struct FindingsCommand: Command {
                 "    \(Insights.Wording.label(s.outcome)) level: \(Formatting.fixed(s.result.before, digits: digits)) "
                     + "before, \(Formatting.fixed(s.result.after, digits: digits)) since; r = \(signed(s.result.r)), "
                     + "\(s.result.n) days, q = \(qText(s.q))")
+        }
+        if report.checksTested > 0 {
+            lines.append("")
+            lines.append(report.checksLine + " (their own family, so they do not loosen the check above).")
+            lines += findingLines(report.checks)
         }
         let waiting = notEnoughData(report, deviationWait: deviationWait)
         if !waiting.isEmpty {
@@ -154,6 +173,8 @@ struct FindingsCommand: Command {
             ("minimum_effect", .number(Scan.minimumEffect)),
             ("resamples", JSONValue(resamples)),
             ("findings", .array(report.findings.map(findingJSON))),
+            ("checks_tested", JSONValue(report.checksTested)),
+            ("checks", .array(report.checks.map(findingJSON))),
             ("shifts", .array(report.shifts.filter(\.survived).map(shiftJSON))),
             ("family", .array(report.family.map(testJSON))),
             ("shift_family", .array(report.shifts.map(shiftJSON))),
@@ -180,6 +201,8 @@ struct FindingsCommand: Command {
             ("near_tautological", JSONValue(f.nearTautological)),
             ("collapsed", .array(f.collapsed.map { .string($0.rawValue) })),
             ("tier_note", JSONValue(f.tierNote)),
+            ("weekday_r", f.weekday.map { .number($0.withinDays) } ?? .null),
+            ("explained_by_weekday", f.weekday.map { .bool($0.explained) } ?? .null),
         ])
     }
 
@@ -210,6 +233,7 @@ struct FindingsCommand: Command {
             ("p", .number(t.association.p)),
             ("q", .number(t.q)),
             ("survived", .bool(t.survived)),
+            ("family", .string(t.isCheck ? "checks" : "questions")),
         ])
     }
 

@@ -25,10 +25,35 @@ struct StatusCommand: Command {
     func run(_ context: Context) throws {
         let store = try context.requireTodaysCheckin()
         let report = try StatusReport(store: store, today: context.today)
+        let experiment = try Experiments.running(store, on: context.today)
+        let tonight = experiment.flatMap { Experiments.tonight($0, today: context.today) }
         if json {
-            context.out(report.json.serialized(pretty: true))
+            var doc = report.json
+            if case .object(var members) = doc {
+                members.append(
+                    (
+                        "experiment",
+                        experiment.map { e in
+                            .object([
+                                ("habit", .string(e.habit)), ("tonight", JSONValue(tonight?.arm.rawValue)),
+                                ("night", JSONValue(tonight?.morning)), ("nights", JSONValue(e.mornings)),
+                            ])
+                        } ?? .null
+                    ))
+                doc = .object(members)
+            }
+            context.out(doc.serialized(pretty: true))
         } else {
             context.outRaw(report.text)
+            if let e = experiment {
+                // T4: the evening before is when it matters (DESIGN §6).
+                context.out(
+                    "\nExperiment with \(e.habit): "
+                        + (tonight.map {
+                            "tonight, night \($0.morning) of \(e.mornings): \($0.arm.instruction(e.habit))."
+                        }
+                            ?? "today was its last morning; see 'recoverydeck experiment result'."))
+            }
             let first = context.today.adding(days: -27)
             context.out("\nThe last four weeks (one mark a day; a gap is a day not measured):")
             let days = try store.days(from: first, through: context.today)

@@ -56,12 +56,14 @@ enum Program {
         let named = path.joined(separator: " ")
         guard let command = commands.first(where: { $0.name == named }) else {
             if path.isEmpty {
+                // A word that names no command is a usage error whatever follows it: `--help` after it asks
+                // for a page that does not exist, and the general page would hide the typo.
+                if let first = rest.first, !first.hasPrefix("-") {
+                    return usage("recoverydeck", "unknown command \(quoted(first)).", hint: "recoverydeck --help")
+                }
                 if helpWanted(words[...]) {
                     Context.write(HelpText.overview(commands), to: 1)
                     return ExitCode.success
-                }
-                if let first = rest.first, !first.hasPrefix("-") {
-                    return usage("recoverydeck", "unknown command \(quoted(first)).", hint: "recoverydeck --help")
                 }
                 if !leading.isEmpty || !rest.isEmpty {
                     do {
@@ -73,7 +75,7 @@ enum Program {
                 return usage("recoverydeck", "missing command.", hint: "recoverydeck --help")
             }
             let members = commands.filter { $0.name.hasPrefix(named + " ") }
-            if helpWanted(words[...]) {
+            if helpWanted(words[...]) && !(rest.first.map { !$0.hasPrefix("-") } ?? false) {
                 Context.write(HelpText.group(named, members), to: 1)
                 return ExitCode.success
             }

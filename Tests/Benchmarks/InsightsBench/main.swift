@@ -2,6 +2,8 @@
 //   insights-bench grid [--trials T] [--resamples B] [--seed S] [--rho list] [--n list] [--effect r] [--missing f]
 //   insights-bench shifts [--trials T] [--resamples B] [--seed S] [--rho list] [--n list] [--shift d]
 //   insights-bench scan [--tests K] [--n N] [--resamples B] [--threads 1|all|both] [--repeat R]
+//   insights-bench experiment [--trials T] [--redraws R] [--seed S] [--rho list] [--days list] [--block K]
+//                             [--missing f] [--planted 0|1] [--json 1]
 import Dispatch
 import Glibc
 import Insights
@@ -107,6 +109,41 @@ case "shifts":
             }
         }
     }
+case "experiment":
+    // T4: the randomisation test's rejection rate at alpha 0.05 on simulated people (log-normal AR(1) rMSSD, a
+    // 60-morning history to plan from, --missing of mornings unmeasured). --planted 1 lowers every habit morning
+    // by the change the person's own plan promised to detect with 80 % power.
+    let trials = Int(options["trials"] ?? "1000") ?? 1000
+    let redraws = Int(options["redraws"] ?? "999") ?? 999
+    let seed = UInt64(options["seed"] ?? "20261201") ?? 20_261_201
+    let block = Int(options["block"] ?? "4") ?? 4
+    let missing = Double(options["missing"] ?? "0.1") ?? 0.1
+    let planted = options["planted"] == "1"
+    let asJSON = options["json"] != nil
+    if !asJSON { print("rho\tdays\tblock\ttrials\tplanted\tpromised-ms\trejected\tci-cover\tseconds") }
+    for rho in list("rho", [0, 0.5, 0.7, 0.85]) {
+        for days in list("days", [28, 56]) {
+            let started = monotonicSeconds()
+            let cellSeed = seed ^ (UInt64(rho * 1000) << 20) ^ UInt64(days)
+            let o = ExperimentCalibration.run(
+                ExperimentCalibration.Settings(
+                    rho: rho, mornings: Int(days), block: block, trials: trials, redraws: redraws, seed: cellSeed,
+                    planted: planted, missing: missing),
+                parallel: dispatchParallel)
+            let took = monotonicSeconds() - started
+            if asJSON {
+                print(
+                    "{\"kind\": \"experiment\", \"rho\": \(rho), \"days\": \(Int(days)), \"block\": \(block), "
+                        + "\"trials\": \(o.trials), \"redraws\": \(redraws), \"planted\": \(planted), "
+                        + "\"missing\": \(missing), \"promised_change\": \(o.meanPromisedChange), "
+                        + "\"rate\": \(o.rate), \"ci_coverage\": \(o.coverage), \"seconds\": \(took)}")
+            } else {
+                print(
+                    "\(rho)\t\(Int(days))\t\(block)\t\(o.trials)\t\(planted)\t\(fmt(o.meanPromisedChange, 1))\t"
+                        + "\(fmt(o.rate))\t\(fmt(o.coverage))\t\(fmt(took, 1))")
+            }
+        }
+    }
 case "person-shifts":
     // Shift tests on synthetic people (no planted shift): how often each outcome's test rejects.
     let people = Int(options["people"] ?? "100") ?? 100
@@ -135,12 +172,14 @@ case "person":
     var nullTests = 0
     var runsWithFalse = 0
     for seed in 1...people {
-        let person = SyntheticPerson(seed: UInt64(seed), effects: planted ? HabitEffect.planted : HabitEffect.withoutEffects)
+        let person = SyntheticPerson(
+            seed: UInt64(seed), effects: planted ? HabitEffect.planted : HabitEffect.withoutEffects)
         var scan = Scan(resamples: resamples, seed: UInt64(seed))
         scan.method = AssociationTest.Method(rawValue: options["method"] ?? "calibrated") ?? .calibrated
         let unrelated = options["unrelated"] != nil
         let days =
-            unrelated ? SyntheticPerson.unrelatedRecords(seed: UInt64(seed), count: count) : person.plantedRecords(count: count)
+            unrelated
+            ? SyntheticPerson.unrelatedRecords(seed: UInt64(seed), count: count) : person.plantedRecords(count: count)
         let report = scan.run(days: days, parallel: dispatchParallel)
         let isNull: (TestedPair) -> Bool = {
             if case .metric(let m) = $0.feature {

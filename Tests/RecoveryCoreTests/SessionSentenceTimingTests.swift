@@ -1,0 +1,57 @@
+import Testing
+
+@testable import RecoveryCore
+
+/// The sentences a session says name its own timings: a box configured with other timings says them,
+/// never the standard ones.
+@Suite struct SessionSentenceTimingTests {
+    /// Every duration a sentence names, changed from its standard value.
+    static var changed: SessionTimings {
+        var t = SessionTimings.standard
+        t.confirmMs = 7_000
+        t.longPressMs = 3_000
+        t.retryOfferMs = 45_000
+        t.reconnectWaitMs = 90_000
+        t.silenceMs = 4_000
+        return t
+    }
+
+    @Test func remeasureAsksWithinItsConfirmTime() {
+        var h = SessionHarness(
+            day: DayContext(today: SessionHarness.today, questionnaire: SessionHarness.questionnaire, measured: true),
+            timings: Self.changed)
+        h.send(.go(.short))
+        #expect(h.sentences.last == "Today is already measured: press GO again within 7 s to replace it.")
+    }
+
+    @Test func aRetryOfferNamesItsTime() {
+        var h = SessionHarness(timings: Self.changed)
+        h.strap.pattern = [1024, 1024, 1434]
+        h.startMorning()
+        h.run(until: .offeringRetry)
+        #expect(h.sentences.last?.hasSuffix(" Press GO within 45 s to retry.") == true, "\(h.sentences)")
+    }
+
+    @Test func aLostStrapNamesTheSilenceTheWaitAndTheLongPress() {
+        var h = SessionHarness(timings: Self.changed)
+        h.startMorning()
+        h.run(until: .captureLyingHR)
+        h.strap.sending = false
+        h.run(until: .paused)
+        #expect(
+            h.sentences.last == "Strap lost (no data for 4 s): paused, waiting up to 90 s for it to come back.",
+            "\(h.sentences)")
+        h.strap.sending = true
+        h.strap.startMs = h.nowMs
+        h.strap.lastNotifyMs = nil
+        h.send(.strapConnected(address: nil, batteryPercent: nil))
+        h.run(until: .offeringResume)
+        #expect(h.sentences.last == "Strap back: GO resumes, hold GO 3 s restarts, * cancels.", "\(h.sentences)")
+    }
+
+    @Test func theStandardTimingsSayTheSpecsNumbers() {
+        #expect(SessionTimings.spoken(SessionTimings.standard.confirmMs) == "5 s")
+        #expect(SessionTimings.spoken(SessionTimings.standard.longPressMs) == "2 s")
+        #expect(SessionTimings.spoken(1_500) == "1.5 s")
+    }
+}
