@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "Admin", dependencies: ["CSQLite", "RecoveryCore", "Platform", "Panel"], swiftSettings: strict),
         .target(
             name: "Appliance",
-            dependencies: ["RecoveryCore", "HeartRateProtocol", "Platform", "Store", "BlueZ", "Panel", "CSQLite"],
+            dependencies: ["RecoveryCore", "HeartRateProtocol", "Platform", "Store", "BlueZ", "Panel"],
             swiftSettings: strict),
 
         // Executables.

@@ -40,12 +40,20 @@ final class BluetoothStrap: StrapSource {
         return "strap \(linkAddress.map { "\($0)" } ?? "?"): \(link.state.name)"
     }
 
+    /// A setting `recoverydeck pair` stored; nil, with a warning, when the database cannot be read.
+    private func storedSetting(_ key: SettingKey) -> String? {
+        do { return try store.setting(key) } catch {
+            logger.warning("cannot read \(key.rawValue) from the database: \(error)")
+            return nil
+        }
+    }
+
     func connect(nowMs: Int64) -> [StrapEvent] {
-        let addressText = configuration.strapAddress ?? (try? store.setting(.strapAddress)) ?? nil
+        let addressText = configuration.strapAddress ?? storedSetting(.strapAddress)
         guard let addressText, let address = BluetoothAddress(addressText) else {
             return [.failed(.noStrapPaired, reason: "no strap address configured or paired")]
         }
-        let typeText = configuration.strapAddressType ?? (try? store.setting(.strapAddressType)) ?? nil
+        let typeText = configuration.strapAddressType ?? storedSetting(.strapAddressType)
         // H10 firmware before mid-2024 uses a random static address (DESIGN §5); the address says which.
         let type: BluetoothAddressType =
             typeText == "public"

@@ -28,7 +28,11 @@ public final class ControlServer {
         }
         guard let address = UnixSocketAddress(path) else { throw Errno(rawValue: ENAMETOOLONG) }
         listener = try UnixListener.listen(at: address, mode: 0o660)
-        group = try? ServiceGroup.named(groupName)
+        do { group = try ServiceGroup.named(groupName) } catch {
+            group = nil
+            warnings.append(
+                "cannot look up the group \(groupName): \(error); only root and the daemon's user are admitted")
+        }
         ownUID = getuid()
         // Under the packaged unit the daemon already runs as the group (and its filter refuses chown).
         if let group, getegid() != group.gid { _ = chown(path, UInt32.max, group.gid) }
@@ -81,21 +85,27 @@ public final class ControlServer {
                 break
             }
             guard let connection = accepted else { break }
-            guard let peer = try? connection.peerCredentials() else {
+            let peer: PeerCredentials
+            do { peer = try connection.peerCredentials() } catch {
+                warnings.append("cannot read a peer's credentials, so it was closed: \(error)")
                 connection.close()
                 continue
             }
             let admitted = peer.uid == 0 || peer.uid == ownUID || (group?.admits(peer) ?? false)
             guard admitted else {
                 let name = group?.name ?? "the service's group"
-                _ = try? connection.send(
-                    Array(
-                        ControlRefusal(
-                            code: "permission", message: "Only root or members of \(name) may control the box."
-                        ).json.serialized().utf8))
+                do {
+                    _ = try connection.send(
+                        Array(
+                            ControlRefusal(
+                                code: "permission", message: "Only root or members of \(name) may control the box."
+                            ).json.serialized().utf8))
+                } catch {
+                    warnings.append("cannot tell a refused peer why: \(error)")
+                }
                 // Closing over an unread request would reset the connection, and the peer would read the reset
                 // before the reason: discard what it already sent.
-                ControlServer.discardPending(connection)
+                discardPending(connection)
                 connection.close()
                 incoming.append(.turnedAway(peer))
                 continue
@@ -107,9 +117,17 @@ public final class ControlServer {
     }
 
     /// Reads and drops whatever `connection` has waiting.
-    private static func discardPending(_ connection: UnixConnection) {
-        while let packet = try? connection.receive(maximumBytes: ControlRequest.maximumPacket), !packet.isEmpty {
-            continue
+    private func discardPending(_ connection: UnixConnection) {
+        while true {
+            do {
+                guard let packet = try connection.receive(maximumBytes: ControlRequest.maximumPacket), !packet.isEmpty
+                else { return }
+            } catch where error == .connectionReset {
+                return  // The peer left: nothing is waiting any more.
+            } catch {
+                warnings.append("cannot discard a refused peer's request: \(error)")
+                return
+            }
         }
     }
 
@@ -161,6 +179,15 @@ public final class ControlServer {
     public func takeDropped() -> [FileDescriptor] {
         defer { dropped.removeAll() }
         return dropped
+    }
+
+    /// Failures the server met and worked around (a group it could not look up, a peer it could not
+    /// identify), for the daemon's log; each is returned once.
+    public private(set) var warnings: [String] = []
+
+    public func takeWarnings() -> [String] {
+        defer { warnings.removeAll() }
+        return warnings
     }
 
     private func drop(_ fd: FileDescriptor) {

@@ -22,6 +22,7 @@ extension Daemon {
             }
         }
         for gone in control.takeDropped() { watched.remove(gone) }
+        for warning in control.takeWarnings() { logger.warning("control socket: \(warning)") }
     }
 
     func watch(_ fd: FileDescriptor) {

@@ -96,7 +96,7 @@ public final class PanelDevice {
 
     public func darken(nowMs: Int64) {
         display = .dark
-        try? panel.darken(nowMs: nowMs)
+        do { try panel.darken(nowMs: nowMs) } catch { faults.append(error.description) }
     }
 
     // MARK: Hands (simulated panel only)

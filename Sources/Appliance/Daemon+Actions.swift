@@ -1,0 +1,150 @@
+import Panel
+import Platform
+import RecoveryCore
+import Store
+
+/// The interpreter: events from the panel, the strap and the control socket go into the pure
+/// `MorningRoutine`; the actions that come out are performed here (the strap, the panel, the store, the
+/// watchers), and their answers go back in as events.
+extension Daemon {
+    func panelInput(_ input: PanelInput, now: Int64) {
+        observer?(.input(input))
+        switch input {
+        case .go(let press):
+            // A check-in over SSH may have opened the gate since the day was read.
+            refreshDay(now: now)
+            process(.go(press), now: now)
+        case .key(let key):
+            process(.key(key), now: now)
+        }
+    }
+
+    func strapEvents(_ events: [StrapEvent], now: Int64) {
+        for event in events {
+            switch event {
+            case .connected(let address, let battery):
+                logger.info("strap connected", ["ble.address": address ?? "?"])
+                process(.strapConnected(address: address, batteryPercent: battery), now: now)
+            case .disconnected(let reason):
+                logger.info("strap disconnected: \(reason)")
+                process(.strapDisconnected, now: now)
+            case .failed(let fault, let reason):
+                logger.warning("strap failed: \(reason)")
+                process(.strapFailed(fault), now: now)
+            case .sample(let bpm, let rr):
+                process(.heartRate(bpm: bpm, rr: rr), now: now)
+            }
+        }
+    }
+
+    /// Hands `event` to the routine and performs what comes out, including the follow-up events the
+    /// actions produce (a save's answer, a day's facts). Returns the actions of `event` itself.
+    @discardableResult
+    func process(_ event: MorningRoutine.Event, now: Int64) -> [MorningRoutine.Action] {
+        queue.append(event)
+        guard !draining else { return [] }
+        draining = true
+        defer { draining = false }
+        var first: [MorningRoutine.Action]?
+        while !queue.isEmpty {
+            let next = queue.removeFirst()
+            let actions = routine.handle(next, at: routineNow(now))
+            if first == nil { first = actions }
+            changed = true
+            for action in actions { perform(action, now: now) }
+        }
+        return first ?? []
+    }
+
+    func routineNow(_ now: Int64) -> MorningRoutine.Now {
+        let epoch = clock.epochSeconds()
+        let local = LocalTime(epochSeconds: epoch)
+        return MorningRoutine.Now(
+            monotonicMs: now, epochSeconds: epoch, localDate: local.date, localMinute: local.minuteOfDay)
+    }
+
+    func perform(_ action: MorningRoutine.Action, now: Int64) {
+        switch action {
+        case .connectStrap:
+            strapEvents(strap.connect(nowMs: now), now: now)
+        case .disconnectStrap:
+            strapEvents(strap.disconnect(), now: now)
+        case .sound(let sound):
+            panel.play(sound, nowMs: now)
+            if sound == .standNow { strap.personStands(atMs: now) }
+            observer?(.sound(sound))
+            control?.broadcast(.object([("event", .string("sound")), ("name", .string(sound.pattern.name))]))
+        case .saveMorning(let morning, _):
+            do {
+                try store.saveMorning(morning, recordedAt: clock.epochSeconds())
+                let readout = try readout(for: morning.date)
+                logger.notice(
+                    "morning saved",
+                    [
+                        "day": morning.date.iso, "quality": "\(morning.quality)",
+                        "orthostatic": morning.orthostaticStatus.rawValue,
+                    ])
+                observer?(.saved(morning, readout))
+                queue.append(.morningSaved(readout))
+            } catch {
+                logger.error("the morning could not be saved: \(error)")
+                queue.append(.morningSaveFailed("\(error)"))
+            }
+        case .saveQuestionnaire(let questionnaire):
+            do {
+                try store.saveQuestionnaire(questionnaire, recordedAt: clock.epochSeconds())
+                logger.notice("questionnaire saved from the keypad", ["day": questionnaire.date.iso])
+                queue.append(.questionnaireSaved(questionnaire))
+            } catch {
+                logger.error("the questionnaire could not be saved: \(error)")
+                queue.append(.questionnaireSaveFailed("\(error)"))
+            }
+        case .record(let record):
+            let event = AnalyticsEvent(
+                at: clock.epochSeconds(), day: routine.day.today, kind: AnalyticsKind(rawValue: record.name),
+                value: record.value.map { Int64($0.rounded()) }, payload: record.detail)
+            do { try store.appendEvent(event) } catch { logger.warning("analytics event not written: \(error)") }
+        case .rememberReminder(let date):
+            do { try store.setSetting(.reminderShownOn, date.iso) } catch {
+                logger.warning("the reminder's day was not kept: \(error)")
+            }
+            logger.info("morning reminder shown", ["day": date.iso])
+        case .loadDay(let date):
+            do { queue.append(.day(try Daemon.dayContext(store, date))) } catch {
+                logger.warning("cannot read \(date.iso) from the database: \(error)")
+            }
+            if let changed = changedSettings() { queue.append(changed) }
+        case .say(let sentence):
+            logger.notice(sentence)
+            observer?(.said(sentence))
+            control?.broadcast(.object([("event", .string("say")), ("text", .string(sentence))]))
+        case .declined(let decline):
+            logger.info("request declined: \(decline.sentence)")
+        }
+    }
+
+    /// Reloads today's facts and the settings from the store (a check-in, a delete or `settings` over SSH
+    /// changes them).
+    func refreshDay(now: Int64) {
+        if let changed = changedSettings() { process(changed, now: now) }
+        let today = clock.localTime().date
+        let context: DayContext
+        do { context = try Daemon.dayContext(store, today) } catch {
+            logger.warning("cannot read \(today.iso) from the database: \(error)")
+            return
+        }
+        guard context != routine.day else { return }
+        process(.day(context), now: now)
+    }
+
+    func readout(for date: LocalDate) throws(StoreError) -> PanelReadout {
+        let days = try store.days(from: date.adding(days: -(Baselines.normDays + 1)), through: date)
+        return PanelReadout(Baselines.readout(days: days, today: date))
+    }
+
+    static func dayContext(_ store: Store, _ date: LocalDate) throws(StoreError) -> DayContext {
+        DayContext(
+            today: date, questionnaire: try store.questionnaire(on: date),
+            measured: try store.measurement(on: date) != nil)
+    }
+}

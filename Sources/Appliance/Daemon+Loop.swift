@@ -1,0 +1,136 @@
+import Platform
+import RecoveryCore
+
+/// The loop: one thread, one epoll wait (DESIGN §4). Each turn arms the timerfd to the earliest deadline,
+/// waits, hands each ready descriptor to its owner, runs what fell due and publishes what changed.
+extension Daemon {
+    /// Runs until SIGTERM or SIGINT (exit status 0) or until the event loop fails (1: under
+    /// `Restart=on-failure` the service manager then starts the daemon again, systemd.service(5)).
+    public func run() -> Int32 {
+        start()
+        run(until: { false })
+        shutDown()
+        return loopFailure == nil ? 0 : 1
+    }
+
+    /// Runs the loop until `done()` is true after a step, a stop signal arrives, or the loop fails.
+    public func run(until done: () -> Bool) {
+        while !stopRequested && !done() {
+            do { try step() } catch {
+                logger.error("the event loop failed: \(error); stopping with exit status 1")
+                loopFailure = error
+                stopRequested = true
+            }
+        }
+    }
+
+    /// One turn of the loop: arm the timer to the earliest deadline, wait, handle what is ready.
+    public func step() throws(Errno) {
+        let now = clock.monotonicMs()
+        let deadline = nextDeadlineMs(now: now)
+        var realDeadline = deadline.map { clock.realWakeMs(for: $0) }
+        if let watchdog = nextWatchdogRealMs { realDeadline = min(realDeadline ?? watchdog, watchdog) }
+        try timer.arm(atMonotonicMs: realDeadline)
+        let ready = try loop.wait(timeoutMs: nil)
+        let timerFired = ready.contains { $0.descriptor == timer.descriptor }
+        if clock.isSimulated && ready.count > (timerFired ? 1 : 0) {
+            // What is ready is handled at the present instant, before a simulated clock moves on (a key
+            // pressed must be seen down before the moment it is released).
+            for item in ready where item.descriptor != timer.descriptor { dispatch(item.descriptor) }
+        } else {
+            // A simulated clock jumps to the deadline it waited for.
+            if let deadline, timerFired { clock.reached(deadline) }
+            for item in ready { dispatch(item.descriptor) }
+        }
+        runDeadlines()
+        syncStrapDescriptors()
+        publish(now: clock.monotonicMs())
+    }
+
+    /// The earliest deadline on the daemon's clock.
+    func nextDeadlineMs(now: Int64) -> Int64? {
+        reminderDueMs = reminderDeadlineMs()
+        return EventLoop.earliest([routine.nextDeadlineMs, strap.nextDeadlineMs, panel.nextDeadlineMs, reminderDueMs])
+    }
+
+    /// When the reminder next needs a look: its window opening or closing. Capped at an hour so a wall
+    /// clock set while the box sleeps (a Pi without a real-time clock) is noticed within the hour.
+    func reminderDeadlineMs() -> Int64? {
+        let local = clock.localTime()
+        guard let next = routine.reminder.nextCheck(date: local.date, minute: local.minuteOfDay) else { return nil }
+        let epoch = LocalTime.epochSeconds(of: next.date, at: next.minute)
+        let hour = Int64(3_600_000 * (clock.isSimulated ? 1 : clock.speed))
+        return min(clock.monotonicMs(atEpoch: epoch), clock.monotonicMs() + hour)
+    }
+
+    func dispatch(_ fd: FileDescriptor) {
+        let now = clock.monotonicMs()
+        if fd == timer.descriptor {
+            do { _ = try timer.acknowledge() } catch { logger.warning("cannot acknowledge the timer: \(error)") }
+            return
+        }
+        if let signals, fd == signals.descriptor {
+            let pending: [SignalInfo]
+            do { pending = try signals.readPending() } catch {
+                logger.warning("cannot read the pending signals: \(error)")
+                return
+            }
+            for info in pending { signal(info) }
+            return
+        }
+        if panel.descriptors.contains(fd) {
+            for input in panel.onReadable(fd, nowMs: now) { panelInput(input, now: now) }
+            return
+        }
+        if strap.descriptors.contains(fd) {
+            strapEvents(strap.onReadable(fd, nowMs: now), now: now)
+            return
+        }
+        if let control { controlReadable(control, fd) }
+    }
+
+    func runDeadlines() {
+        // Several may fall due together; each handler moves its own deadline on.
+        for _ in 0..<64 {
+            let now = clock.monotonicMs()
+            var did = false
+            if let due = strap.nextDeadlineMs, due <= now {
+                strapEvents(strap.onDeadline(nowMs: now), now: now)
+                did = true
+            }
+            if let due = panel.nextDeadlineMs, due <= now {
+                for input in panel.onDeadline(nowMs: now) { panelInput(input, now: now) }
+                did = true
+            }
+            if let due = routine.nextDeadlineMs, due <= now {
+                process(.tick, now: now)
+                did = true
+            }
+            if let due = reminderDueMs, due <= now {
+                // The window opened or closed (or an hour passed): look again, and aim at the next change.
+                process(.tick, now: now)
+                reminderDueMs = reminderDeadlineMs()
+                did = true
+            }
+            if !did { break }
+        }
+        for fault in panel.takeFaults() { logger.warning("panel: \(fault)") }
+        if let next = nextWatchdogRealMs, let interval = watchdogIntervalRealMs {
+            let real = SystemClock.monotonicMs()
+            if real >= next {
+                tellServiceManager([.watchdog])
+                nextWatchdogRealMs = real + interval
+            }
+        }
+    }
+
+    func signal(_ info: SignalInfo) {
+        switch info.signal {
+        case .terminate, .interrupt:
+            logger.notice("stopping on \(info.signal)", ["sender.pid": String(info.senderPID)])
+            stopRequested = true
+        default:
+            logger.notice("\(info.signal) ignored: restart the service to apply configuration changes")
+        }
+    }
+}
