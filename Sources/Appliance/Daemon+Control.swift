@@ -131,6 +131,9 @@ extension Daemon {
             ("lamps", .object(lamps)),
             ("strap", .string(strap.statusLine)),
             ("speed", .number(clock.speed)),
+            // Saved records the database has not taken yet (they wait in the spool), and why.
+            ("waiting_for_database", .integer(Int64(waitingCount))),
+            ("waiting_reason", JSONValue(waitingReason)),
         ])
     }
 }

@@ -28,8 +28,11 @@ extension Daemon {
     public func step() throws(Errno) {
         let now = clock.monotonicMs()
         let deadline = nextDeadlineMs(now: now)
-        var realDeadline = deadline.map { clock.realWakeMs(for: $0) }
-        if let watchdog = nextWatchdogRealMs { realDeadline = min(realDeadline ?? watchdog, watchdog) }
+        let deadlineReal = deadline.map { clock.realWakeMs(for: $0) }
+        var realDeadline = deadlineReal
+        for other in [nextWatchdogRealMs, spoolRetryDueRealMs].compactMap({ $0 }) {
+            realDeadline = min(realDeadline ?? other, other)
+        }
         try timer.arm(atMonotonicMs: realDeadline)
         let ready = try loop.wait(timeoutMs: nil)
         let timerFired = ready.contains { $0.descriptor == timer.descriptor }
@@ -38,8 +41,10 @@ extension Daemon {
             // pressed must be seen down before the moment it is released).
             for item in ready where item.descriptor != timer.descriptor { dispatch(item.descriptor) }
         } else {
-            // A simulated clock jumps to the deadline it waited for.
-            if let deadline, timerFired { clock.reached(deadline) }
+            // A simulated clock jumps to the deadline it waited for (not when a real-time one woke the loop first).
+            if let deadline, let deadlineReal, timerFired, SystemClock.monotonicMs() >= deadlineReal {
+                clock.reached(deadline)
+            }
             for item in ready { dispatch(item.descriptor) }
         }
         runDeadlines()
@@ -115,6 +120,7 @@ extension Daemon {
             if !did { break }
         }
         for fault in panel.takeFaults() { logger.warning("panel: \(fault)") }
+        retryWaitingIfDue()
         if let next = nextWatchdogRealMs, let interval = watchdogIntervalRealMs {
             let real = SystemClock.monotonicMs()
             if real >= next {
