@@ -176,6 +176,14 @@ public final class MorningSpool {
         return count
     }
 
+    /// Removes every record, unreadable files included (`recoverydeck delete --all` leaves nothing behind).
+    public func removeAll() throws(Failure) {
+        for name in fileNames() {
+            guard unlink(path(name)) == 0 || errno == ENOENT else { throw MorningSpool.failure("cannot remove \(name)") }
+        }
+        try syncDirectory()
+    }
+
     // MARK: Filing
 
     /// Offers every waiting record to `store`, oldest first, and removes the files it took. Stops at the first
