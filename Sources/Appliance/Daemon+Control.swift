@@ -23,6 +23,30 @@ extension Daemon {
         }
         for gone in control.takeDropped() { watched.remove(gone) }
         for warning in control.takeWarnings() { logger.warning("control socket: \(warning)") }
+        if let exhausted = control.takeAcceptExhausted() { pauseListener(control, exhausted) }
+    }
+
+    /// Out of descriptors at accept: the level-triggered listener would wake the loop at once, for ever
+    /// (measured: 83–93 % CPU). Stop watching it for `ControlServer.acceptPauseMs`; the peers wait in the
+    /// backlog, and a CLI gives up after its connect timeout with a sentence.
+    func pauseListener(_ control: ControlServer, _ error: Errno) {
+        guard listenerResumeRealMs == nil else { return }
+        do { try loop.unregister(control.listener.descriptor) } catch {
+            logger.warning("cannot stop watching the control socket: \(error)")
+            return
+        }
+        watched.remove(control.listener.descriptor)
+        listenerResumeRealMs = SystemClock.monotonicMs() + ControlServer.acceptPauseMs
+        logger.warning(
+            "control socket: out of file descriptors (\(error)) with \(control.clientCount) clients connected; "
+                + "not accepting for \(ControlServer.acceptPauseMs) ms")
+    }
+
+    /// Watches the listener again once its pause is over.
+    func resumeListenerIfDue() {
+        guard let due = listenerResumeRealMs, SystemClock.monotonicMs() >= due, let control else { return }
+        listenerResumeRealMs = nil
+        watch(control.listener.descriptor)
     }
 
     func watch(_ fd: FileDescriptor) {

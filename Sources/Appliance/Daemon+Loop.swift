@@ -30,7 +30,7 @@ extension Daemon {
         let deadline = nextDeadlineMs(now: now)
         let deadlineReal = deadline.map { clock.realWakeMs(for: $0) }
         var realDeadline = deadlineReal
-        for other in [nextWatchdogRealMs, spoolRetryDueRealMs].compactMap({ $0 }) {
+        for other in [nextWatchdogRealMs, spoolRetryDueRealMs, listenerResumeRealMs].compactMap({ $0 }) {
             realDeadline = min(realDeadline ?? other, other)
         }
         try timer.arm(atMonotonicMs: realDeadline)
@@ -121,6 +121,7 @@ extension Daemon {
         }
         for fault in panel.takeFaults() { logger.warning("panel: \(fault)") }
         retryWaitingIfDue()
+        resumeListenerIfDue()
         if let next = nextWatchdogRealMs, let interval = watchdogIntervalRealMs {
             let real = SystemClock.monotonicMs()
             if real >= next {

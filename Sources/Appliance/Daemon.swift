@@ -102,6 +102,8 @@ public final class Daemon {
     var spoolBackoffMs: Int64 = 0
     /// How many records waited after the last filing round (what `status` shows).
     var waitingCount = 0
+    /// While the control listener is paused after EMFILE/ENFILE: when to watch it again (real monotonic).
+    var listenerResumeRealMs: Int64?
 
     public init(configuration: DaemonConfiguration, options: Options = Options()) throws(DaemonError) {
         self.configuration = configuration
