@@ -35,6 +35,7 @@ extension Daemon {
         }
         try timer.arm(atMonotonicMs: realDeadline)
         let ready = try loop.wait(timeoutMs: nil)
+        noticeStall()
         let timerFired = ready.contains { $0.descriptor == timer.descriptor }
         if clock.isSimulated && ready.count > (timerFired ? 1 : 0) {
             // What is ready is handled at the present instant, before a simulated clock moves on (a key
@@ -94,7 +95,22 @@ extension Daemon {
         if let control { controlReadable(control, fd) }
     }
 
+    /// Woken far past the earliest deadline: the daemon itself was not running (SIGSTOP, swap, throttling),
+    /// in the wait or in the middle of a turn. Checked before anything that fell due is handled, so the hole
+    /// never reaches the session as if it had been measured.
+    func noticeStall() {
+        guard let deadline = EventLoop.earliest([routine.nextDeadlineMs, strap.nextDeadlineMs]) else { return }
+        let now = clock.monotonicMs()
+        let late = now - deadline
+        let lateReal = SystemClock.monotonicMs() - clock.realWakeMs(for: deadline)
+        guard MorningSession.isStall(lateMs: late, lateRealMs: lateReal) else { return }
+        logger.warning(
+            "the loop did not run for \(lateReal) ms past a deadline", ["phase": routine.session.phase.rawValue])
+        process(.stalled(gapMs: late), now: now)
+    }
+
     func runDeadlines() {
+        noticeStall()
         // Several may fall due together; each handler moves its own deadline on.
         for _ in 0..<64 {
             let now = clock.monotonicMs()

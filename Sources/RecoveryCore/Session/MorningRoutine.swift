@@ -57,6 +57,8 @@ public struct MorningRoutine: Sendable {
         case questionnaireSaved(Questionnaire)
         case questionnaireSaveFailed(String)
         case tick
+        /// The daemon did not run for `gapMs` past a deadline (`MorningSession.Event.stalled`).
+        case stalled(gapMs: Int64)
         /// The habit list or the reminder changed over SSH. A questionnaire being keyed keeps the habits it
         /// started with; the next one uses the new list.
         case settings(habits: [String], reminder: MorningReminder.Schedule)
@@ -136,6 +138,7 @@ public struct MorningRoutine: Sendable {
         case .strapFailed(let fault): return forward(.strapFailed(fault), now)
         case .heartRate(let bpm, let rr): return forward(.heartRate(bpm: bpm, rr: rr), now)
         case .morningSaved(let readout): return forward(.saved(readout), now)
+        case .stalled(let gap): return forward(.stalled(gapMs: gap), now)
         case .morningSaveFailed(let message): return forward(.saveFailed(message), now)
         case .questionnaireSaved(let questionnaire):
             guard savingQuestionnaire else { return [] }

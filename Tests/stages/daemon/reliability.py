@@ -392,8 +392,31 @@ def scenario_upgrade(args):
         box.stop()
 
 
+def scenario_stall(args):
+    """The daemon stopped (SIGSTOP) for 2 s real while standing (100 s of session time at speed 50)."""
+    box = Box(args, "stall", clock="system")
+    try:
+        # On the system clock the check-in comes over SSH (keypad presses at 50x would be 12 ms apart).
+        env = dict(os.environ, RECOVERYDECK_DB=box.db, RECOVERYDECK_SOCKET=box.socket, TZ="UTC")
+        subprocess.run([args.cli, "checkin", "--fatigue", "5", "--mood", "5", "--soreness", "5", "--stress", "5",
+                        "--sleep", "5"], env=env, check=True, capture_output=True)
+        assert box.request({"request": "measure"}).get("ok")
+        box.wait_phase({"captureStanding"})
+        os.kill(box.process.pid, signal.SIGSTOP)
+        time.sleep(2)
+        os.kill(box.process.pid, signal.SIGCONT)
+        snapshot = box.wait_phase({"idle", "readout", "showingFault"}, seconds=30)
+        time.sleep(0.5)
+        assert snapshot["phase"] != "readout", "a morning with a hole was saved as measured"
+        assert not box.measured_days(), f"stored: {box.measured_days()}"
+        assert "The box itself stopped for" in box.journal(), box.journal()
+        return "SIGSTOP while standing: the session ended with a sentence, nothing saved as ok"
+    finally:
+        box.stop()
+
+
 SCENARIOS = [scenario_lock, scenario_full_disk, scenario_replaced, scenario_deleted, scenario_delete_during_session,
-             scenario_descriptors, scenario_overflow, scenario_upgrade]
+             scenario_descriptors, scenario_overflow, scenario_upgrade, scenario_stall]
 
 
 def main():
