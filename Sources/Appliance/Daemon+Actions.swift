@@ -13,6 +13,10 @@ extension Daemon {
         case .go(let press):
             // A check-in over SSH may have opened the gate since the day was read.
             refreshDay(now: now)
+            if routine.session.phase == .idle, routine.entry == nil, !clockAllowsFiling(on: routine.day.today) {
+                refuseForClock(now: now)
+                return
+            }
             process(.go(press), now: now)
         case .key(let key):
             process(.key(key), now: now)
@@ -80,6 +84,11 @@ extension Daemon {
             observer?(.saved(morning, readout))
             queue.append(.morningSaved(readout))
         case .saveQuestionnaire(let questionnaire):
+            guard clockAllowsFiling(on: questionnaire.date) else {
+                perform(.say(ClockGuard.sentence), now: now)
+                queue.append(.questionnaireSaveFailed(ClockGuard.sentence))
+                return
+            }
             fileQuestionnaire(questionnaire)
             queue.append(.questionnaireSaved(questionnaire))
         case .record(let record):

@@ -71,6 +71,10 @@ extension Daemon {
         switch request {
         case .measure(let overwrite):
             refreshDay(now: now)
+            if routine.session.phase == .idle, !clockAllowsFiling(on: routine.day.today) {
+                refuseForClock(now: now)
+                return ControlRefusal(code: "clock_unsynchronised", message: ClockGuard.sentence).json
+            }
             let actions = process(.measure(overwrite: overwrite), now: now)
             publish(now: clock.monotonicMs())
             if let decline = actions.lazy.compactMap({ if case .declined(let d) = $0 { d } else { nil } }).first {

@@ -279,6 +279,9 @@ public final class Daemon {
                     + "shutdown: \(waitingReason ?? "")")
         } else if let spool, !spool.isEmpty {
             logger.warning("records still wait for the database in \(spool.directory); the next start files them")
+        } else if let spool {
+            // An empty spool leaves no trace (the demo's temporary box is removed whole); the next start makes it.
+            rmdir(spool.directory)
         }
         _ = strap.disconnect()
         strap.close()

@@ -267,6 +267,16 @@ public final class MorningSpool {
 }
 
 extension Store {
+    /// The latest `recorded_at` of the day's questionnaire or measurement, nil when the day holds neither.
+    public func lastRecordedAt(on date: LocalDate) throws(StoreError) -> Int64? {
+        try database.prepare(
+            """
+            SELECT MAX(recorded_at) FROM (SELECT recorded_at FROM questionnaire WHERE day = ?1
+                UNION ALL SELECT recorded_at FROM measurement WHERE day = ?1)
+            """
+        ).rows([.text(date.iso)]) { $0.int64(0) }.first ?? nil
+    }
+
     /// True when the database already holds a record of the entry's kind for its day made after the entry.
     func holdsNewer(than entry: MorningSpool.Entry) throws(StoreError) -> Bool {
         let table = entry.kind == "morning" ? "measurement" : "questionnaire"

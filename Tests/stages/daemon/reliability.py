@@ -415,8 +415,44 @@ def scenario_stall(args):
         box.stop()
 
 
+def kernel_synchronised():
+    import ctypes
+    import struct
+    buffer = ctypes.create_string_buffer(256)
+    state = ctypes.CDLL(None, use_errno=True).adjtimex(buffer)
+    return state >= 0 and state != 5 and not struct.unpack_from("i", buffer.raw, 40)[0] & 0x40
+
+
+def scenario_clock_behind(args):
+    """The system clock a day behind the newest stored day, the kernel unsynchronised: GO files nothing."""
+    if kernel_synchronised():
+        return "SKIPPED (this machine's clock is synchronised; the guard only acts on an unsynchronised one)"
+    box = Box(args, "clock", clock="system")
+    try:
+        env = dict(os.environ, RECOVERYDECK_DB=box.db, RECOVERYDECK_SOCKET=box.socket, TZ="UTC")
+        today = datetime.datetime.now(datetime.timezone.utc).date()
+        tomorrow = (today + datetime.timedelta(days=1)).isoformat()
+        # What the box filed "tomorrow" before a reboot brought yesterday's clock back (recorded at 1000 s).
+        db = sqlite3.connect(box.db)
+        db.execute("INSERT INTO questionnaire (day, fatigue, mood, soreness, stress, sleep, recorded_at) "
+                   "VALUES (?, 5, 5, 5, 5, 5, 1000)", (tomorrow,))
+        db.commit()
+        db.close()
+        subprocess.run([args.cli, "checkin", "--fatigue", "4", "--mood", "4", "--soreness", "4", "--stress", "4",
+                        "--sleep", "4"], env=env, check=True, capture_output=True)
+        reply = box.request({"request": "measure"})
+        assert reply.get("error") == "clock_unsynchronised", reply
+        assert box.status()["phase"] == "idle"
+        assert "The clock is not set" in box.journal()
+        assert not box.measured_days()
+        return "clock behind, unsynchronised: GO refused with a sentence, nothing filed"
+    finally:
+        box.stop()
+
+
 SCENARIOS = [scenario_lock, scenario_full_disk, scenario_replaced, scenario_deleted, scenario_delete_during_session,
-             scenario_descriptors, scenario_overflow, scenario_upgrade, scenario_stall]
+             scenario_descriptors, scenario_overflow, scenario_upgrade, scenario_stall,
+             scenario_clock_behind]
 
 
 def main():
