@@ -92,6 +92,16 @@ class Box:
         reply = self.request({"request": "press", "presses": presses})
         assert reply.get("ok"), reply
 
+    def cli(self, *arguments, check=False):
+        """`recoverydeck ARGUMENTS` against this box's database and socket, as a person over SSH."""
+        env = dict(os.environ, RECOVERYDECK_DB=self.db, RECOVERYDECK_SOCKET=self.socket, TZ="UTC")
+        return subprocess.run([self.args.cli, *arguments], env=env, capture_output=True, text=True, timeout=60,
+                              check=check)
+
+    def checkin(self, score):
+        items = ("fatigue", "mood", "soreness", "stress", "sleep")
+        self.cli("checkin", *[a for item in items for a in (f"--{item}", str(score))], check=True)
+
     def go(self):
         assert self.request({"request": "press", "button": "go"}).get("ok")
 
@@ -116,6 +126,19 @@ class Box:
                 return
             time.sleep(0.25)
         raise AssertionError(f"still waiting for the database after {seconds} s:\n{self.journal()}")
+
+    def wait_questionnaire(self, seconds=30):
+        """Until the keypad questionnaire is in the database."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            db = sqlite3.connect(self.db, timeout=10)
+            try:
+                if db.execute("SELECT count(*) FROM questionnaire").fetchone()[0]:
+                    return
+            finally:
+                db.close()
+            time.sleep(0.05)
+        raise AssertionError(f"the keypad questionnaire never reached the database:\n{self.journal()}")
 
     def journal(self):
         with open(self.log, errors="replace") as f:
@@ -201,10 +224,7 @@ def scenario_full_disk(args):
     try:
         box = Box(args, "full", database_dir=mount)
         box.key_questionnaire(go=False)
-        deadline = time.monotonic() + 30
-        while box.status()["phase"] != "idle" or not box.request({"request": "status"}):
-            time.sleep(0.1)
-        time.sleep(6 / args.speed + 0.5)
+        box.wait_questionnaire()
         ballast = os.path.join(mount, "ballast")
         with open(ballast, "wb") as f:
             try:
@@ -220,7 +240,6 @@ def scenario_full_disk(args):
         os.unlink(ballast)
         box.wait_filed(latency=latencies)
         box.check([DAY.isoformat()])
-        assert time.monotonic() < deadline + 120
         return f"disk full: readout shown, filed once space returned, slowest status {slowest(latencies) * 1000:.0f} ms"
     finally:
         if box:
@@ -289,9 +308,7 @@ def scenario_delete_during_session(args):
     try:
         box.key_questionnaire()
         box.wait_phase({"captureRMSSD"})
-        env = dict(os.environ, RECOVERYDECK_DB=box.db, RECOVERYDECK_SOCKET=box.socket, TZ="UTC")
-        out = subprocess.run([args.cli, "delete", "--day", DAY.isoformat(), "--yes"], env=env, capture_output=True,
-                             text=True, timeout=30)
+        out = box.cli("delete", "--day", DAY.isoformat(), "--yes")
         assert out.returncode == 0, out.stderr
         assert "cancelled first" in out.stderr, out.stderr
         time.sleep(200 / args.speed + 1)
@@ -341,10 +358,8 @@ def scenario_descriptors(args):
         used = cpu() - before
         if used > 0.3:
             raise AssertionError(f"the daemon spun: {used:.2f} s of CPU in 3 s with the listener out of descriptors")
-        env = dict(os.environ, RECOVERYDECK_SOCKET=box.socket, TZ="UTC")
         t0 = time.monotonic()
-        out = subprocess.run([args.cli, "watch", "--socket", box.socket], env=env, capture_output=True, text=True,
-                             timeout=30)
+        out = box.cli("watch")
         took = time.monotonic() - t0
         assert out.returncode != 0 and out.stderr.strip(), (out.returncode, out.stderr)
         assert "out of file descriptors" in box.journal()
@@ -397,9 +412,7 @@ def scenario_stall(args):
     box = Box(args, "stall", clock="system")
     try:
         # On the system clock the check-in comes over SSH (keypad presses at 50x would be 12 ms apart).
-        env = dict(os.environ, RECOVERYDECK_DB=box.db, RECOVERYDECK_SOCKET=box.socket, TZ="UTC")
-        subprocess.run([args.cli, "checkin", "--fatigue", "5", "--mood", "5", "--soreness", "5", "--stress", "5",
-                        "--sleep", "5"], env=env, check=True, capture_output=True)
+        box.checkin(5)
         assert box.request({"request": "measure"}).get("ok")
         box.wait_phase({"captureStanding"})
         os.kill(box.process.pid, signal.SIGSTOP)
@@ -429,7 +442,6 @@ def scenario_clock_behind(args):
         return "SKIPPED (this machine's clock is synchronised; the guard only acts on an unsynchronised one)"
     box = Box(args, "clock", clock="system")
     try:
-        env = dict(os.environ, RECOVERYDECK_DB=box.db, RECOVERYDECK_SOCKET=box.socket, TZ="UTC")
         today = datetime.datetime.now(datetime.timezone.utc).date()
         tomorrow = (today + datetime.timedelta(days=1)).isoformat()
         # What the box filed "tomorrow" before a reboot brought yesterday's clock back (recorded at 1000 s).
@@ -438,8 +450,7 @@ def scenario_clock_behind(args):
                    "VALUES (?, 5, 5, 5, 5, 5, 1000)", (tomorrow,))
         db.commit()
         db.close()
-        subprocess.run([args.cli, "checkin", "--fatigue", "4", "--mood", "4", "--soreness", "4", "--stress", "4",
-                        "--sleep", "4"], env=env, check=True, capture_output=True)
+        box.checkin(4)
         reply = box.request({"request": "measure"})
         assert reply.get("error") == "clock_unsynchronised", reply
         assert box.status()["phase"] == "idle"
