@@ -55,8 +55,42 @@ extension Daemon {
 
     /// The earliest deadline on the daemon's clock.
     func nextDeadlineMs(now: Int64) -> Int64? {
-        reminderDueMs = reminderDeadlineMs()
+        if wallTimer != nil {
+            armReminderWallTimer()
+            reminderDueMs = nil
+        } else {
+            reminderDueMs = reminderDeadlineMs()
+        }
         return EventLoop.earliest([routine.nextDeadlineMs, strap.nextDeadlineMs, panel.nextDeadlineMs, reminderDueMs])
+    }
+
+    /// The reminder's next look on the system clock: the wall-clock timer armed at the minute its window opens
+    /// or closes, exactly (not recomputed from whole seconds, not capped), and woken if the clock is set.
+    func armReminderWallTimer() {
+        guard let wallTimer else { return }
+        let local = clock.localTime()
+        let next = routine.reminder.nextCheck(date: local.date, minute: local.minuteOfDay)
+        let due = next.map { LocalTime.epochSeconds(of: $0.date, at: $0.minute) * 1000 }
+        guard due != wallTimerDueEpochMs else { return }
+        do {
+            if let due { try wallTimer.arm(atEpochMs: due) } else { try wallTimer.disarm() }
+            wallTimerDueEpochMs = due
+        } catch {
+            logger.warning("cannot arm the reminder's wall-clock timer: \(error)")
+        }
+    }
+
+    /// The wall-clock timer fired (the minute came) or the wall clock was set: look again, and re-arm.
+    func wallTimerReadable(_ wallTimer: WallClockTimerFD) {
+        let expiry: WallClockTimerFD.Expiry
+        do { expiry = try wallTimer.acknowledge() } catch {
+            logger.warning("cannot read the reminder's wall-clock timer: \(error)")
+            return
+        }
+        if expiry == .clockSet { logger.notice("the wall clock was set", ["clock": clockText]) }
+        wallTimerDueEpochMs = nil
+        process(.tick, now: clock.monotonicMs())
+        armReminderWallTimer()
     }
 
     /// When the reminder next needs a look: its window opening or closing. Capped at an hour so a wall
@@ -73,6 +107,10 @@ extension Daemon {
         let now = clock.monotonicMs()
         if fd == timer.descriptor {
             do { _ = try timer.acknowledge() } catch { logger.warning("cannot acknowledge the timer: \(error)") }
+            return
+        }
+        if let wallTimer, fd == wallTimer.descriptor {
+            wallTimerReadable(wallTimer)
             return
         }
         if let signals, fd == signals.descriptor {

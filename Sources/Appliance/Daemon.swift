@@ -77,6 +77,10 @@ public final class Daemon {
     let control: ControlServer?
     let loop: EventLoop
     let timer: TimerFD
+    /// On the system clock: the reminder's times of day, on the wall clock itself (nil on a simulated clock).
+    let wallTimer: WallClockTimerFD?
+    /// The wall-clock instant `wallTimer` is armed for (ms since the epoch).
+    var wallTimerDueEpochMs: Int64?
     let signals: SignalFD?
     let notify: NotifySocket?
     var watchdogIntervalRealMs: Int64?
@@ -197,6 +201,7 @@ public final class Daemon {
         do {
             loop = try EventLoop()
             timer = try TimerFD()
+            wallTimer = clock.isSimulated ? nil : try WallClockTimerFD()
             signals = options.handleSignals ? try SignalFD() : nil
             notify = try NotifySocket.fromEnvironment(options.environment)
         } catch {
@@ -207,9 +212,12 @@ public final class Daemon {
             watchdogIntervalRealMs = max(1, Int64(usec / 2000))
         }
         do {
-            for fd in [timer.descriptor] + (signals.map { [$0.descriptor] } ?? []) + panel.descriptors
-                + (control?.descriptors ?? [])
-            {
+            var descriptors: [FileDescriptor] = [timer.descriptor]
+            if let wallTimer { descriptors.append(wallTimer.descriptor) }
+            if let signals { descriptors.append(signals.descriptor) }
+            descriptors += panel.descriptors
+            descriptors += control?.descriptors ?? []
+            for fd in descriptors {
                 try loop.register(fd)
                 watched.insert(fd)
             }
@@ -228,6 +236,7 @@ public final class Daemon {
     deinit {
         loop.close()
         timer.close()
+        wallTimer?.close()
         signals?.close()
         notify?.close()
     }
