@@ -192,10 +192,18 @@ public final class MorningSpool {
         var outcomes: [Outcome] = []
         for entry in entries().entries {
             do {
-                if try store.holdsNewer(than: entry) {
+                switch try store.recordedAt(of: entry) {
+                case let stored? where stored > entry.recordedAt:
                     try? remove(entry)
                     outcomes.append(.superseded(entry))
                     continue
+                case let stored? where stored == entry.recordedAt:
+                    // Filed before a crash took the file's removal with it: filing again would repeat the
+                    // morning's analytics events.
+                    try? remove(entry)
+                    outcomes.append(.filed(entry))
+                    continue
+                default: break
                 }
                 switch entry.content {
                 case .morning(let m): try store.saveMorning(m, recordedAt: entry.recordedAt)
@@ -205,8 +213,7 @@ public final class MorningSpool {
                 outcomes.append(.refused(entry, error))
                 break
             }
-            // In the database now; a file that cannot be removed is filed again later, which rewrites the
-            // same record (same day, same recorded_at): harmless.
+            // In the database now; a file that cannot be removed is recognised by its recorded_at next time.
             try? remove(entry)
             outcomes.append(.filed(entry))
         }
@@ -277,12 +284,11 @@ extension Store {
         ).rows([.text(date.iso)]) { $0.int64(0) }.first ?? nil
     }
 
-    /// True when the database already holds a record of the entry's kind for its day made after the entry.
-    func holdsNewer(than entry: MorningSpool.Entry) throws(StoreError) -> Bool {
+    /// When the database's record of the entry's kind for its day was made, nil when it has none.
+    func recordedAt(of entry: MorningSpool.Entry) throws(StoreError) -> Int64? {
         let table = entry.kind == "morning" ? "measurement" : "questionnaire"
-        let rows = try database.prepare("SELECT recorded_at FROM \(table) WHERE day = ?1").rows([
+        return try database.prepare("SELECT recorded_at FROM \(table) WHERE day = ?1").rows([
             .text(entry.date.iso)
-        ]) { $0.int64(0) ?? 0 }
-        return rows.contains { $0 > entry.recordedAt }
+        ]) { $0.int64(0) ?? 0 }.first
     }
 }

@@ -123,6 +123,23 @@ struct MorningSpoolTests {
         #expect(spool.isEmpty)
     }
 
+    @Test("a record filed before a crash took its file's removal is not filed twice (its analytics once)")
+    func filedBeforeCrash() throws {
+        let dir = try TemporaryDirectory()
+        let store = try Store(path: dir.databasePath)
+        let spool = try MorningSpool(directory: MorningSpool.directory(forDatabase: dir.databasePath))
+        try spool.keep(.morning(Fixture.morning()), recordedAt: 100)
+        try store.saveMorning(Fixture.morning(), recordedAt: 100)
+        let before = try store.events().count
+        let outcomes = spool.file(into: store)
+        guard case .filed? = outcomes.first else {
+            Issue.record("expected filed, got \(outcomes)")
+            return
+        }
+        #expect(try store.events().count == before)
+        #expect(spool.isEmpty)
+    }
+
     @Test("deleting a day removes its spooled records, so the spool cannot bring it back")
     func deleteRemovesSpooled() throws {
         let dir = try TemporaryDirectory()
