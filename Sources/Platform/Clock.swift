@@ -8,6 +8,33 @@ import RecoveryCore
 /// calendar day from the wall clock and the system time zone. Only edges read them; cores get "now"
 /// as a parameter.
 public enum SystemClock {
+    /// Whether the kernel says its clock is synchronised: adjtimex(2) with no changes: TIME_ERROR or STA_UNSYNC means it is not. Nil when it cannot
+    /// tell (a seccomp filter such as the unit's ProtectClock refuses adjtimex with EPERM).
+    /// <sys/timex.h> is not in Swift's Glibc module, so the function comes from libc by name; struct timex
+    /// is laid out alike on LP64 Linux (x86-64, aarch64): `modes` at 0, `status` (int) at 40, 208 bytes.
+    public static func kernelSynchronized() -> Bool? {
+        typealias Adjtimex = @convention(c) (UnsafeMutableRawPointer) -> Int32
+        guard MemoryLayout<Int>.size == 8, let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "adjtimex") else {
+            return nil
+        }
+        let adjtimex = unsafeBitCast(symbol, to: Adjtimex.self)
+        var tx = [UInt8](repeating: 0, count: 256)
+        let state = tx.withUnsafeMutableBytes { adjtimex($0.baseAddress!) }
+        guard state >= 0 else { return nil }
+        let status = tx.withUnsafeBytes { $0.load(fromByteOffset: 40, as: Int32.self) }
+        let timeError: Int32 = 5  // TIME_ERROR
+        let unsynchronised: Int32 = 0x0040  // STA_UNSYNC
+        return state != timeError && status & unsynchronised == 0
+    }
+
+    /// The wall-clock second this boot began by the present wall clock: now less `CLOCK_BOOTTIME` (which
+    /// counts suspend too). Records stamped at or after it were stamped by this boot's clock.
+    public static func bootEpochSeconds() -> Int64? {
+        var t = timespec()
+        guard clock_gettime(CLOCK_BOOTTIME, &t) == 0 else { return nil }
+        return epochSeconds() - Int64(t.tv_sec)
+    }
+
     /// Milliseconds on `CLOCK_MONOTONIC` (never jumps when the wall clock is set).
     public static func monotonicMs() -> Int64 {
         var ts = timespec()
