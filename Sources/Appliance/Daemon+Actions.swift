@@ -18,7 +18,7 @@ extension Daemon {
             }
             // A check-in over SSH may have opened the gate since the day was read.
             refreshDay(now: now)
-            if routine.session.phase == .idle, routine.entry == nil, !clockAllowsFiling(on: routine.day.today) {
+            if goWouldStart, routine.entry == nil, !clockAllowsFiling(on: routine.day.today) {
                 refuseForClock(now: now)
                 return
             }
@@ -93,8 +93,8 @@ extension Daemon {
             queue.append(.session(.saved(readout)))
         case .saveQuestionnaire(let questionnaire):
             guard clockAllowsFiling(on: questionnaire.date) else {
-                perform(.say(ClockGuard.sentence), now: now)
-                queue.append(.questionnaireSaveFailed(ClockGuard.sentence))
+                logger.warning(ClockGuard.sentence, ["day": questionnaire.date.iso])
+                queue.append(.clockRefused)
                 return
             }
             fileQuestionnaire(questionnaire)

@@ -57,7 +57,7 @@ extension Daemon {
         case .measure(let overwrite):
             if writesPausedBy != nil { return Daemon.pausedRefusal.json }
             refreshDay(now: now)
-            if routine.session.phase == .idle, !clockAllowsFiling(on: routine.day.today) {
+            if goWouldStart, !clockAllowsFiling(on: routine.day.today) {
                 refuseForClock(now: now)
                 return ControlRefusal(code: "clock_unsynchronised", message: ClockGuard.sentence).json
             }

@@ -90,6 +90,8 @@ public final class Daemon {
     var wallTimerDueEpochMs: Int64?
     let signals: SignalFD?
     let notify: NotifySocket?
+    /// The clock guard's facts when a test states them (`SystemClock.testGuardFacts`); nil asks the kernel.
+    let statedClockFacts: SystemClock.GuardFacts?
     var watchdogIntervalRealMs: Int64?
     var nextWatchdogRealMs: Int64?
     var queue: [MorningRoutine.Event] = []
@@ -223,6 +225,7 @@ public final class Daemon {
         } catch {
             throw .startup("Cannot set up the event loop: \(error).")
         }
+        statedClockFacts = SystemClock.testGuardFacts(options.environment)
         if let usec = NotifySocket.watchdogMicroseconds(options.environment, pid: getpid()) {
             // sd_watchdog_enabled(3): ping at half the period.
             watchdogIntervalRealMs = max(1, Int64(usec / 2000))

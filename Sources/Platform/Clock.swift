@@ -27,6 +27,37 @@ public enum SystemClock {
         return state != timeError && status & unsynchronised == 0
     }
 
+    /// What the clock guard asks of the kernel (RecoveryCore `ClockGuard`): whether the clock is
+    /// synchronised (nil: it cannot tell) and the wall-clock second this boot began.
+    public struct GuardFacts: Hashable, Sendable {
+        public var synchronised: Bool?
+        public var bootEpochSeconds: Int64?
+
+        public init(synchronised: Bool?, bootEpochSeconds: Int64?) {
+            self.synchronised = synchronised
+            self.bootEpochSeconds = bootEpochSeconds
+        }
+    }
+
+    /// The name of the test-only variable that stands in for the kernel's facts: `EPOCH` (seconds) says
+    /// the clock is not synchronised and this boot began at EPOCH. It lets a test on any machine (and a
+    /// simulated or `--now` clock) meet the guard without setting the host's clock.
+    public static let testUnsynchronisedBootVariable = "RECOVERYDECK_TEST_UNSYNCHRONISED_BOOT"
+
+    /// The facts the test variable states, nil when it is not set (or not a number).
+    public static func testGuardFacts(_ environment: (String) -> String?) -> GuardFacts? {
+        guard let text = environment(testUnsynchronisedBootVariable), let boot = Int64(text) else { return nil }
+        return GuardFacts(synchronised: false, bootEpochSeconds: boot)
+    }
+
+    /// The kernel's facts: adjtimex, and where that is refused (the unit's ProtectClock) systemd-timesyncd's
+    /// flag file, which it creates once it has synchronised (systemd-timesyncd.service(8)).
+    public static func guardFacts() -> GuardFacts {
+        let synchronised =
+            kernelSynchronized() ?? (access("/run/systemd/timesync/synchronized", F_OK) == 0 ? true : nil)
+        return GuardFacts(synchronised: synchronised, bootEpochSeconds: bootEpochSeconds())
+    }
+
     /// The wall-clock second this boot began by the present wall clock: now less `CLOCK_BOOTTIME` (which
     /// counts suspend too). Records stamped at or after it were stamped by this boot's clock.
     public static func bootEpochSeconds() -> Int64? {
