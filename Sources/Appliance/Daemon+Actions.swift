@@ -20,6 +20,8 @@ extension Daemon {
             refreshDay(now: now)
             process(.session(.go(press)), now: now)
         case .key(let key):
+            // An experiment started or stopped over SSH may have changed tonight since the day was read.
+            if key == MorningRoutine.tonightKey { refreshDay(now: now) }
             process(.session(.key(key)), now: now)
         }
     }
@@ -151,8 +153,12 @@ extension Daemon {
     }
 
     static func dayContext(_ store: Store, _ date: LocalDate) throws(StoreError) -> DayContext {
-        DayContext(
+        // Tonight is the night before tomorrow's morning, in the experiment running today (if any).
+        let tomorrow = date.adding(days: 1)
+        let running = try store.experiments().last { $0.isRunning(on: date) }
+        return DayContext(
             today: date, questionnaire: try store.questionnaire(on: date),
-            measured: try store.measurement(on: date) != nil)
+            measured: try store.measurement(on: date) != nil,
+            tonight: running?.arm(forMorning: tomorrow).flatMap(TonightArm.init(rawValue:)))
     }
 }
