@@ -24,6 +24,8 @@ extension Daemon {
             }
             process(.session(.go(press)), now: now)
         case .key(let key):
+            // An experiment started or stopped over SSH may have changed tonight since the day was read.
+            if key == MorningRoutine.tonightKey { refreshDay(now: now) }
             process(.session(.key(key)), now: now)
         }
     }
@@ -137,13 +139,16 @@ extension Daemon {
         process(.session(.day(context)), now: now)
     }
 
-    /// The day's facts from the store, with spooled records (`waiting`) for it on top.
+    /// The day's facts from the store, with spooled records (`waiting`) for it on top, and tonight's arm:
+    /// tonight is the night before tomorrow's morning, in the experiment running today (if any).
     static func dayContext(_ store: Store, _ date: LocalDate, waiting: [MorningSpool.Entry] = []) throws(StoreError)
         -> DayContext
     {
+        let running = try store.experiments().last { $0.isRunning(on: date) }
         var context = DayContext(
             today: date, questionnaire: try store.questionnaire(on: date),
-            measured: try store.measurement(on: date) != nil)
+            measured: try store.measurement(on: date) != nil,
+            tonight: running?.arm(forMorning: date.adding(days: 1)).flatMap(TonightArm.init(rawValue:)))
         for entry in waiting where entry.date == date {
             switch entry.content {
             case .morning: context.measured = true

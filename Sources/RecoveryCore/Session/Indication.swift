@@ -34,6 +34,9 @@ public enum Indication: Hashable, Sendable {
     case channel(Int, ReadoutLight)
     /// A fault that ended the session: its red code, repeating.
     case fault(MorningFault)
+    /// Key 9 in the evening: tonight's arm of a running experiment, green (do it) or yellow (leave it
+    /// out) for 3 s.
+    case tonight(TonightArm)
     /// GO refused by the gate: "low beep, red blinks twice" (DESIGN §1), once.
     case refused
 
@@ -79,6 +82,10 @@ public enum Indication: Hashable, Sendable {
             return PanelDisplay(red: .code(fault.blinkCode))
         case .refused:
             return PanelDisplay(red: .count(MorningFault.questionnaireMissing.blinkCode))
+        case .tonight(.habit):
+            return PanelDisplay(green: .solid(after: 0, forMs: Indication.channelShowMs))
+        case .tonight(.without):
+            return PanelDisplay(yellow: .solid(after: 0, forMs: Indication.channelShowMs))
         }
     }
 
@@ -122,6 +129,9 @@ public enum Indication: Hashable, Sendable {
             "readout, key \(n): the \(PanelReadout.channelNames[n - 1]) channel is \(l.rawValue)"
         case .fault(let f): f.sentence
         case .refused: "GO refused: today's questionnaire first"
+        case .tonight(.habit):
+            "key 9 from 12:00: tonight is a night of the experiment's habit (do it); low beep: no experiment tonight"
+        case .tonight(.without): "key 9 from 12:00: tonight the experiment's habit is left out"
         }
     }
 
@@ -145,6 +155,8 @@ public enum Indication: Hashable, Sendable {
         case .channel(let n, let l): "channel \(n) \(l.rawValue)"
         case .fault(let f): "fault \(f.code)"
         case .refused: "gate refused"
+        case .tonight(.habit): "experiment tonight: do it"
+        case .tonight(.without): "experiment tonight: leave it out"
         }
     }
 
@@ -160,6 +172,7 @@ public enum Indication: Hashable, Sendable {
         rows += ReadoutLight.allCases.map { .readout($0) }
         rows += [.channel(1, .green), .channel(3, .red), .channel(5, .building), .channel(4, .missing)]
         rows.append(.refused)
+        rows += TonightArm.allCases.map { .tonight($0) }
         rows += MorningFault.allCases.filter(\.endsSession).map { .fault($0) }
         // Not a session's end: a refusal before anything starts (ClockGuard).
         rows.append(.fault(.clockUnsynchronised))

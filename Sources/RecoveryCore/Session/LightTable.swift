@@ -62,7 +62,11 @@ public enum LightTable {
             "| GO | refused until the questionnaire is saved | same | hold 2 s before the stand cue: skip "
                 + "the orthostatic part (GO confirms) | composite again |")
         out.append("")
-        out.append("Any key starts the questionnaire (that key only wakes it); 60 s without a key abandons it.")
+        out.append(
+            "Any key starts the questionnaire (that key only wakes it); 60 s without a key abandons it. The one "
+                + "exception: from \(MorningRoutine.tonightFrom) to midnight, key 9 with nothing in progress says "
+                + "tonight's arm of a running experiment (`recoverydeck experiment`): green for 3 s, do the habit "
+                + "tonight; yellow for 3 s, leave it out; a low beep, no experiment tonight.")
         out.append("")
         out.append("## Timeouts")
         out.append("")

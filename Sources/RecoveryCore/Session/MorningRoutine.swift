@@ -6,6 +6,10 @@
 /// go to the session while it is measuring or showing the readout, else to the questionnaire entry
 /// (the first key starts one). The lamps show the session when it is not idle, else the entry, else
 /// the reminder's blink, else nothing.
+///
+/// From 12:00 to midnight, key 9 while nothing is in progress (no session, no questionnaire being keyed)
+/// answers "what is tonight?" for a running experiment instead of waking the questionnaire: green for 3 s
+/// means do the habit tonight, yellow for 3 s leave it out, a low beep no experiment tonight.
 public struct MorningRoutine: Sendable {
     public struct Configuration: Hashable, Sendable {
         public var timings: SessionTimings
@@ -79,6 +83,17 @@ public struct MorningRoutine: Sendable {
     public private(set) var reminder: MorningReminder
     /// A submitted questionnaire is with the store.
     public private(set) var savingQuestionnaire = false
+    /// Tonight's experiment arm, lit until `tonightUntilMs` (key 9 in the evening).
+    public private(set) var tonightShown: TonightArm?
+    var tonightUntilMs: Int64 = 0
+
+    /// The key that asks for tonight's arm: 9 means nothing outside habit mode (DESIGN §2 keypad).
+    public static let tonightKey = KeypadKey.digit(9)
+    /// Key 9 shows tonight's arm from this local time to midnight. Before it the morning's check-in (and
+    /// its reminder, 06:30–10:00 by default) owns the keys; the habits an experiment tests (late caffeine,
+    /// alcohol, a late meal) begin in the afternoon, so the answer is there before the choice is made.
+    /// After midnight the local day is tomorrow's morning already, and 9 wakes the questionnaire again.
+    public static let tonightFrom = MinuteOfDay(hour: 12, minute: 0)!
 
     public init(configuration: Configuration, day: DayContext, reminderFiredOn: LocalDate?) {
         self.configuration = configuration
@@ -92,12 +107,14 @@ public struct MorningRoutine: Sendable {
     public var indication: Indication {
         if session.phase != .idle { return session.indication }
         if let entry, !entry.isFinished { return entry.indication }
+        if let tonightShown { return .tonight(tonightShown) }
         return reminder.isShowing ? .reminder : .dark
     }
 
     /// The earliest monotonic time at which `handle(.tick, …)` is due; nil when nothing is timed.
     public var nextDeadlineMs: Int64? {
-        [session.nextDeadlineMs, entry?.nextDeadlineMs].compactMap { $0 }.min()
+        [session.nextDeadlineMs, entry?.nextDeadlineMs, tonightShown.map { _ in tonightUntilMs }].compactMap { $0 }
+            .min()
     }
 
     /// The next local time at which the reminder may change by the clock alone.
@@ -123,6 +140,7 @@ public struct MorningRoutine: Sendable {
         case .session(.key(let key)): return routeKey(key, now)
         case .session(.tick):
             var actions = forward(.tick, now)
+            if tonightShown != nil, t >= tonightUntilMs { tonightShown = nil }
             if entry != nil, !savingQuestionnaire { actions += entryActions(.tick, now) }
             return actions
         case .session(let event): return forward(event, now)
@@ -164,11 +182,18 @@ public struct MorningRoutine: Sendable {
     }
 
     mutating func routeKey(_ key: KeypadKey, _ now: Now) -> [Action] {
+        tonightShown = nil
         if session.wantsKeys { return forward(.key(key), now) }
         // A key clears a fault's code, then belongs to the questionnaire.
         let cleared = forward(.key(key), now)
         guard !savingQuestionnaire else { return cleared }
         guard entry != nil else {
+            if key == MorningRoutine.tonightKey, now.localMinute >= MorningRoutine.tonightFrom {
+                guard let arm = session.day.tonight else { return cleared + [.sound(.wrongKey)] }
+                tonightShown = arm
+                tonightUntilMs = now.monotonicMs + Int64(Indication.channelShowMs)
+                return cleared
+            }
             entry = QuestionnaireEntry(date: now.localDate, habits: configuration.habits, startedAtMs: now.monotonicMs)
             return cleared
         }

@@ -232,6 +232,7 @@ struct ExperimentStartCommand: Command {
             habit: habit, outcome: metric.rawValue, firstDay: first, mornings: scheme.mornings, block: scheme.block,
             seed: seed, startedAt: context.nowEpochSeconds, arms: arms.map(\.rawValue))
         try store.addExperiment(e)
+        DaemonNudge.storeChanged(context)  // key 9 at the bedside says tonight's arm at once
         context.out(
             "Started: \(habit) against \(Experiments.outcomeLabel(metric)), \(scheme.mornings) mornings from \(first) "
                 + "through \(first.adding(days: scheme.mornings - 1)), blocks of \(scheme.block).")
@@ -300,6 +301,7 @@ struct ExperimentStopCommand: Command {
         }
         let firstLeftOut = max(context.today.adding(days: 1), e.firstDay)
         try store.stopExperiment(id: e.id, firstMorningLeftOut: firstLeftOut, at: context.nowEpochSeconds)
+        DaemonNudge.storeChanged(context)
         let run = firstLeftOut.dayNumber - e.firstDay.dayNumber
         context.out(
             "Stopped the experiment with \(e.habit) after \(run) of \(e.mornings) mornings; "
