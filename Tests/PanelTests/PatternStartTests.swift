@@ -105,6 +105,54 @@ struct PatternStartTests {
         #expect(stretches == [60, 120, 120, 120, 240])
     }
 
+    /// Plays `pattern` from `startMs`; each deadline is served `lateMs` after it falls due (a busy loop).
+    private func playLate(_ pattern: OutputPattern, on output: PanelOutput, lateMs: Int64, untilMs: Int64) throws
+        -> [Int64]
+    {
+        let clock = HandClock()
+        let chip = StampingChip(clock: clock)
+        let panel = try Panel(chip: chip)
+        clock.ms = 1_000
+        try panel.show(pattern, on: output, nowMs: clock.ms)
+        var first = true
+        while let next = panel.nextDeadlineMs, next <= untilMs {
+            clock.ms = max(clock.ms, first ? next : next + lateMs)
+            first = false
+            _ = panel.onDeadline(nowMs: clock.ms)
+        }
+        return chip.stretches(PinMap.standard.line(of: output))
+    }
+
+    @Test(
+        "A loop that wakes late inside a sound stretches it; it never merges its beeps or drops one",
+        arguments: [0, 30, 100, 400] as [Int64])
+    func lateWakesKeepEveryStep(lateMs: Int64) throws {
+        let stretches = try playLate(Sound.complete.pattern, on: .buzzer, lateMs: lateMs, untilMs: 10_000)
+        // Five stretches: on 60, off 120, on 120, off 120, on 240, each at least its length and at most
+        // its length plus the lateness.
+        let nominal: [Int64] = [60, 120, 120, 120, 240]
+        #expect(stretches.count == nominal.count, "\(stretches)")
+        for (got, want) in zip(stretches, nominal) {
+            #expect(got >= want / 2 && got <= want + lateMs, "\(stretches)")
+        }
+    }
+
+    @Test("A late loop does not lose a blink of a fault code: 7 blinks stay 7 in every pass")
+    func lateWakesKeepTheBlinkCount() throws {
+        let code = LightPattern.code(7)
+        let stretches = try playLate(code, on: .red, lateMs: 350, untilMs: 40_000)
+        // On stretches, in order; a pass ends with the code's 1.5 s pause (an off stretch longer than 1 s).
+        var counts: [Int] = []
+        var blinks = 0
+        for (i, length) in stretches.enumerated() {
+            if i % 2 == 0 { blinks += 1 } else if length > 1_000 {
+                counts.append(blinks)
+                blinks = 0
+            }
+        }
+        #expect(counts.count >= 2 && counts.allSatisfy { $0 == 7 }, "\(counts)")
+    }
+
     @Test("A digit's beep is whole while the keypad is being scanned (the scan's reads take 2 ms each)")
     func beepDuringScan() throws {
         let clock = HandClock()

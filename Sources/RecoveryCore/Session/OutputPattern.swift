@@ -53,6 +53,45 @@ public struct OutputPattern: Hashable, Sendable, CustomStringConvertible {
         return rest
     }
 
+    // MARK: Steps in order
+
+    /// Steps are numbered from the first edge across repeats: step `n` is `steps[n % steps.count]` of pass
+    /// `n / steps.count`. A pattern played once is at rest from step `steps.count` on.
+    public func startMs(ofStep n: Int) -> Int64 {
+        guard !steps.isEmpty else { return 0 }
+        if !repeats && n >= steps.count { return Int64(periodMs) }
+        let pass = Int64(n / steps.count) * Int64(periodMs)
+        return pass + steps.prefix(n % steps.count).reduce(0) { $0 + Int64($1.ms) }
+    }
+
+    /// The step number `elapsedMs` after the first edge, by the pattern's own timing.
+    public func stepNumber(atMs elapsedMs: Int64) -> Int {
+        guard !steps.isEmpty, elapsedMs >= 0 else { return 0 }
+        let period = Int64(periodMs)
+        if !repeats && elapsedMs >= period { return steps.count }
+        var n = Int(elapsedMs / period) * steps.count
+        var t = elapsedMs % period
+        for step in steps {
+            if t < Int64(step.ms) { return n }
+            t -= Int64(step.ms)
+            n += 1
+        }
+        return n
+    }
+
+    /// The output's state during step `n` (`rest` once a pattern played once is over).
+    public func isOn(step n: Int) -> Bool {
+        guard !steps.isEmpty else { return rest }
+        if !repeats && n >= steps.count { return rest }
+        return steps[n % steps.count].on
+    }
+
+    /// The length of step `n`; nil once a pattern played once is over.
+    public func lengthMs(ofStep n: Int) -> Int64? {
+        guard !steps.isEmpty, repeats || n < steps.count else { return nil }
+        return Int64(steps[n % steps.count].ms)
+    }
+
     /// The next elapsed time, strictly after `elapsedMs`, at which the output may change; nil when it never
     /// will again. The panel arms its timer to this.
     public func nextChangeMs(after elapsedMs: Int64) -> Int64? {
