@@ -77,16 +77,7 @@ say "killed at the drop and during a pending connect: no oops"
 # 2. The daemon killed -9 in the middle of discovery comes back without a reboot.
 box=$(mktemp -d)
 export RECOVERYDECK_DB=$box/recoverydeck.db RECOVERYDECK_SOCKET=$box/control.sock
-cat > "$box/recoverydeck.conf" <<CONF
-database = $RECOVERYDECK_DB
-control_socket = $RECOVERYDECK_SOCKET
-panel = simulated
-strap = bluetooth
-adapter = $HCI_BOX
-strap_address = $ADDR_SIM
-strap_address_type = public
-reminder = off
-CONF
+daemon_config "$box"
 "$BIN/recoverydeck" checkin --fatigue 5 --mood 6 --soreness 5 --stress 4 --sleep 6 || fail "checkin failed"
 # h10sim leaves the first characteristic request unanswered, so the daemon is provably mid-discovery.
 spawn sim-daemon "$BIN/h10sim" --adapter "$HCI_SIM" --public --seed 42 --drop-during-discovery --drop-via stall
