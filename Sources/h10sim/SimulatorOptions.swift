@@ -28,6 +28,10 @@ struct SimulatorOptions {
     var connectionUpdateVia = ConnectionUpdateProcedure.ll
     /// Drop the link at the first characteristic discovery request (a peer gone mid-discovery).
     var dropDuringDiscovery = false
+    /// Where in discovery to drop (`--drop-at`); nil with `--drop-during-discovery`: at characteristics.
+    var dropAt = DiscoveryDropPoint.characteristics
+    /// How the strap drops: mgmt Disconnect, HCI Disconnect on a raw socket, or closing its ATT socket.
+    var dropVia = DiscoveryDropMethod.mgmt
     var rrFile: String?
     var seed: UInt64 = 1
     var day = 0
@@ -46,6 +50,7 @@ struct SimulatorOptions {
                       [--stand-at SECONDS] [--hr-only] [--dropout T:D]... [--artifacts RATE] [--speed F]
                       [--name NAME] [--battery PERCENT] [--firmware TEXT] [--quiet]
                       [--conn-update-at SECONDS] [--conn-update-via ll|l2cap] [--drop-during-discovery]
+                      [--drop-at primary|characteristics|cccd] [--drop-via mgmt|hci|close|stall]
 
         A virtual Polar H10 on a Bluetooth controller of this machine: advertises the Heart Rate and
         Polar (FEEE) services with Polar's manufacturer data, "Polar H10 XXXXXXXX" in the scan
@@ -68,6 +73,14 @@ struct SimulatorOptions {
                              Connection Parameter Update Request on CID 5 (l2cap)
           --drop-during-discovery
                              drop the link when the central first asks for characteristics
+          --drop-at primary|characteristics|cccd
+                             with --drop-during-discovery: drop at the first primary-service request,
+                             the first characteristic request (default) or the CCCD write
+          --drop-via mgmt|hci|close|stall
+                             how: mgmt Disconnect (default), HCI Disconnect 0x13 on a raw HCI socket,
+                             closing the strap's ATT socket and leaving the link to the kernel, or
+                             stall: keep the link and never answer that request (the central waits
+                             mid-discovery)
           --rr-file PATH     replay RR intervals, one per line in ms; h10sim exits 0 once all are sent
           --day N, --seed S  otherwise: day N of the seeded synthetic person (default day 0, seed 1)
           --stand-at SECONDS the synthetic person stands up then (orthostatic rise)
@@ -121,6 +134,18 @@ struct SimulatorOptions {
                 }
                 options.connectionUpdateVia = via
             case "--drop-during-discovery": options.dropDuringDiscovery = true
+            case "--drop-at":
+                let text = try value(word)
+                guard let at = DiscoveryDropPoint(rawValue: text) else {
+                    throw .usage("--drop-at takes primary, characteristics or cccd, not \"\(text)\".")
+                }
+                options.dropAt = at
+            case "--drop-via":
+                let text = try value(word)
+                guard let via = DiscoveryDropMethod(rawValue: text) else {
+                    throw .usage("--drop-via takes mgmt, hci, close or stall, not \"\(text)\".")
+                }
+                options.dropVia = via
             case "--rr-file": options.rrFile = try value(word)
             case "--seed":
                 let text = try value(word)
@@ -180,4 +205,24 @@ struct SimulatorOptions {
         let hex = String(UInt32(truncatingIfNeeded: x), radix: 16, uppercase: true)
         return String(repeating: "0", count: 8 - hex.count) + hex
     }
+}
+
+/// The request at which a strap told to drop mid-discovery goes away.
+enum DiscoveryDropPoint: String, Sendable {
+    case primary, characteristics, cccd
+
+    /// The ATT opcode of that request (Bluetooth Core 5.3 Vol 3 Part F §3.4): Read By Group Type,
+    /// Read By Type, Write Request.
+    var opcode: UInt8 {
+        switch self {
+        case .primary: 0x10
+        case .characteristics: 0x08
+        case .cccd: 0x12
+        }
+    }
+}
+
+enum DiscoveryDropMethod: String, Sendable {
+    /// `stall` keeps the link and leaves that one request unanswered: the central is held mid-discovery.
+    case mgmt, hci, close, stall
 }

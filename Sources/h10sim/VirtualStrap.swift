@@ -54,7 +54,8 @@ final class VirtualStrap<Source: BeatSource> {
             address = staticAddress ?? controller.address
             // The kernel matches an incoming link to a listener by the controller's identity address.
             listener = try ATTSocket.listen(on: address, type: staticAddress == nil ? .lePublic : .leRandom)
-            hci = options.connectionUpdateAtS == nil ? nil : try HCIRawSocket(controller: controller.index)
+            let needsHCI = options.connectionUpdateAtS != nil || (options.dropDuringDiscovery && options.dropVia == .hci)
+            hci = needsHCI ? try HCIRawSocket(controller: controller.index) : nil
         } catch {
             throw .bluetooth(error)
         }
@@ -230,11 +231,16 @@ final class VirtualStrap<Source: BeatSource> {
                 client = nil
                 return
             }
-            // Read By Type (0x08): the central has the services and now asks for characteristics.
-            if options.dropDuringDiscovery, !droppedDuringDiscovery, buffer[0] == 0x08 {
+            // The chosen discovery request (default Read By Type: the central has the services and
+            // now asks for characteristics) arrives: the strap goes away before answering it.
+            if options.dropDuringDiscovery, !droppedDuringDiscovery, buffer[0] == options.dropAt.opcode {
                 droppedDuringDiscovery = true
-                log("dropping during discovery")
-                dropClient()
+                if options.dropVia == .stall {
+                    log("stalling during discovery at=\(options.dropAt.rawValue)")
+                    continue
+                }
+                log("dropping during discovery at=\(options.dropAt.rawValue) via=\(options.dropVia.rawValue)")
+                dropClient(via: options.dropVia)
                 return
             }
             for action in server.handle(.received(Array(buffer[..<count]))) {
@@ -271,9 +277,17 @@ final class VirtualStrap<Source: BeatSource> {
 
     /// Ends the link from the strap's side: the controller disconnects, so the central sees the
     /// loss the way it would when a strap goes out of range.
-    private func dropClient() {
+    private func dropClient(via method: DiscoveryDropMethod = .mgmt) {
         guard let current = client else { return }
-        try? management.disconnect(current.address, type: current.type, controller: controller.index)
+        switch method {
+        case .mgmt:
+            try? management.disconnect(current.address, type: current.type, controller: controller.index)
+        case .hci:
+            // 0x13 Remote User Terminated Connection (Bluetooth Core 5.3 Vol 1 Part F §2).
+            if let hci, let handle = clientHandle { try? hci.send(PeripheralHCI.disconnect(handle: handle, reason: 0x13)) }
+        case .close, .stall:
+            break  // only the socket goes; the kernel ends the link once no channel holds it
+        }
         current.fd.close()
         client = nil
         log("disconnected peer=\(current.address)")

@@ -28,6 +28,18 @@ import Testing
         #expect(update.connectionUpdateAtS == 30 && update.connectionUpdateVia == .l2cap)
     }
 
+    @Test("Core 5.3 Vol 3 Part F §3.4: the discovery drop happens at the chosen request, by the chosen means")
+    func discoveryDrop() throws {
+        let byDefault = try SimulatorOptions.parse(["--drop-during-discovery"])
+        #expect(byDefault.dropDuringDiscovery && byDefault.dropAt.opcode == 0x08 && byDefault.dropVia == .mgmt)
+        let primary = try SimulatorOptions.parse(["--drop-during-discovery", "--drop-at", "primary", "--drop-via", "hci"])
+        #expect(primary.dropAt.opcode == 0x10 && primary.dropVia == .hci)
+        #expect(try SimulatorOptions.parse(["--drop-at", "cccd"]).dropAt.opcode == 0x12)
+        #expect(try SimulatorOptions.parse(["--drop-via", "stall"]).dropVia == .stall)
+        #expect(throws: SimulatorError.self) { try SimulatorOptions.parse(["--drop-at", "mtu"]) }
+        #expect(throws: SimulatorError.self) { try SimulatorOptions.parse(["--drop-via", "rfkill"]) }
+    }
+
     @Test("HRS 1.0 §3.1.1: flags 0x10 (RR present, no contact bits) and at most 3 RR a notification")
     func measurementFlags() {
         var pacer = NotificationPacer(source: RRFileReplay(intervals: [400, 400, 400, 400, 400, 400]), speed: 1, heartRateOnly: false)

@@ -4,8 +4,8 @@
 # (virtual strap on one controller, the box's client on another). Installs what it needs; never
 # skips; exits non-zero when any scenario fails. Each scenario's result is printed as it finishes.
 # 6.5–9 minutes on a 2-core machine once the packages are installed (553 s at a load of 15), nearly all
-# of it the VM, plus about 165 s for the connection-parameter scenarios (see Tests/vm/README.md for
-# adding a scenario).
+# of it the VM, plus about 265 s for the connection-parameter and drop-during-discovery scenarios
+# (see Tests/vm/README.md for adding a scenario).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"

@@ -122,3 +122,20 @@ btmon_text() {
     wait "$pid" 2>/dev/null || true
     btmon -r "$SCENARIO_OUT/$name.snoop" > "$SCENARIO_OUT/$name.txt" 2>&1 || true
 }
+
+# Writes DIR/recoverydeck.conf for recoverydeckd over the box's controller and h10sim's public
+# address, with the simulated panel, at SPEED (default 1); database and control socket as exported
+# in RECOVERYDECK_DB and RECOVERYDECK_SOCKET.
+daemon_config() {
+    cat > "$1/recoverydeck.conf" <<CONF
+database = $RECOVERYDECK_DB
+control_socket = $RECOVERYDECK_SOCKET
+panel = simulated
+strap = bluetooth
+adapter = $HCI_BOX
+strap_address = $ADDR_SIM
+strap_address_type = public
+reminder = off
+speed = ${2:-1}
+CONF
+}

@@ -18,19 +18,7 @@ day=$(date +%F)
 
 # The person checked in over SSH; the daemon knows the strap by its address.
 "$BIN/recoverydeck" checkin --fatigue 5 --mood 6 --soreness 5 --stress 4 --sleep 6 || fail "checkin failed"
-config() {
-    cat > "$box/recoverydeck.conf" <<CONF
-database = $RECOVERYDECK_DB
-control_socket = $RECOVERYDECK_SOCKET
-panel = simulated
-strap = bluetooth
-adapter = $HCI_BOX
-strap_address = $ADDR_SIM
-strap_address_type = public
-reminder = off
-speed = $1
-CONF
-}
+config() { daemon_config "$box" "$1"; }
 
 # 1. Real time.
 config 1
