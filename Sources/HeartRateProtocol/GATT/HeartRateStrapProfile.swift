@@ -48,17 +48,7 @@ extension AttributeDatabase {
                 CharacteristicDefinition(.deviceName, properties: .read, value: Array(identity.deviceName.utf8)),
                 CharacteristicDefinition(.appearance, properties: .read, value: appearance),
             ])
-        let gatt = db.addService(
-            .genericAttribute,
-            characteristics: [
-                CharacteristicDefinition(.serviceChanged, properties: .indicate, value: [1, 0, 0xFF, 0xFF])
-            ])
-        let heartRate = db.addService(
-            .heartRate,
-            characteristics: [
-                CharacteristicDefinition(.heartRateMeasurement, properties: .notify),
-                CharacteristicDefinition(.bodySensorLocation, properties: .read, value: [identity.bodySensorLocation]),
-            ])
+        let (gatt, heartRate) = db.addGATTAndHeartRate(identity)
         let battery = db.addService(
             .battery,
             characteristics: [
@@ -84,6 +74,28 @@ extension AttributeDatabase {
             heartRateMeasurement: heartRate[0], bodySensorLocation: heartRate[1], batteryLevel: battery[0],
             firmwareRevision: info[4], serviceChanged: gatt[0])
         return (db, handles)
+    }
+}
+
+extension AttributeDatabase {
+    /// The Generic Attribute service (Service Changed, the whole range) and the Heart Rate service
+    /// (measurement, notify only; body sensor location) every strap profile has, in that order. Returns
+    /// their characteristics' handle groups.
+    mutating func addGATTAndHeartRate(_ identity: StrapIdentity)
+        -> (gatt: [CharacteristicHandles], heartRate: [CharacteristicHandles])
+    {
+        let gatt = addService(
+            .genericAttribute,
+            characteristics: [
+                CharacteristicDefinition(.serviceChanged, properties: .indicate, value: [1, 0, 0xFF, 0xFF])
+            ])
+        let heartRate = addService(
+            .heartRate,
+            characteristics: [
+                CharacteristicDefinition(.heartRateMeasurement, properties: .notify),
+                CharacteristicDefinition(.bodySensorLocation, properties: .read, value: [identity.bodySensorLocation]),
+            ])
+        return (gatt, heartRate)
     }
 }
 

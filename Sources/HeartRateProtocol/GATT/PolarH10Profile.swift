@@ -74,17 +74,7 @@ extension AttributeDatabase {
                 text(0x2A00, identity.deviceName), read(0x2A01, appearance), read(0x2A04, preferred),
                 read(0x2AA6, [0]),
             ])
-        let gatt = db.addService(
-            .genericAttribute,
-            characteristics: [
-                CharacteristicDefinition(.serviceChanged, properties: .indicate, value: [1, 0, 0xFF, 0xFF])
-            ])
-        let heartRate = db.addService(
-            .heartRate,
-            characteristics: [
-                CharacteristicDefinition(.heartRateMeasurement, properties: .notify),
-                CharacteristicDefinition(.bodySensorLocation, properties: .read, value: [identity.bodySensorLocation]),
-            ])
+        let (gatt, heartRate) = db.addGATTAndHeartRate(identity)
         let extended = [DescriptorDefinition(BluetoothUUID(0x2900), value: [0, 0])]
         db.addService(
             PolarH10Profile.userData,
