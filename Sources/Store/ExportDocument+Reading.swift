@@ -33,6 +33,7 @@ extension ExportDocument {
         let days = try r["days"].array().map { (f) throws(ExportError) in try ExportDocument.day(f) }
         var settings: [String: String] = [:]
         var analytics: [AnalyticsEvent] = []
+        var experiments: [StoredExperiment] = []
         if full {
             for (key, value) in try r["settings"].members() { settings[key] = try value.string() }
             analytics = try r["analytics"].array().map { (e) throws(ExportError) in
@@ -42,9 +43,32 @@ extension ExportDocument {
                     value: try e["value"].optional { (f) throws(ExportError) in try f.int64() },
                     payload: try e["payload"].optional { (f) throws(ExportError) in try f.string() })
             }
+            // Absent from files written before experiments were exported: those hold none.
+            if r.has("experiments") {
+                experiments = try r["experiments"].array().map { (e) throws(ExportError) in
+                    try ExportDocument.experiment(e)
+                }
+            }
         }
         self.init(
-            generatedAt: generatedAt, full: full, habits: habits, days: days, settings: settings, analytics: analytics)
+            generatedAt: generatedAt, full: full, habits: habits, days: days, settings: settings, analytics: analytics,
+            experiments: experiments)
+    }
+
+    /// The schema checks habit, outcome, days, block and arm values on restore; here only what it cannot see.
+    private static func experiment(_ e: Field) throws(ExportError) -> StoredExperiment {
+        guard let seed = UInt64(try e["seed"].string()) else {
+            throw e["seed"].error("must be a whole number from 0 to 18446744073709551615, written as text")
+        }
+        let mornings = try e["mornings"].int()
+        let arms = try e["arms"].array().map { (a) throws(ExportError) in try a.string() }
+        guard arms.count == mornings else { throw e["arms"].error("has \(arms.count) arms for \(mornings) mornings") }
+        return StoredExperiment(
+            id: try e["id"].int64(), habit: try e["habit"].string(), outcome: try e["outcome"].string(),
+            firstDay: try e["firstDay"].date(), mornings: mornings, block: try e["block"].int(), seed: seed,
+            startedAt: try e["startedAt"].int64(),
+            stoppedDay: try e["stoppedDay"].optional { (f) throws(ExportError) in try f.date() },
+            stoppedAt: try e["stoppedAt"].optional { (f) throws(ExportError) in try f.int64() }, arms: arms)
     }
 
     private static func day(_ f: Field) throws(ExportError) -> DayRecord {

@@ -58,8 +58,21 @@ import RecoveryCore
 ///       "analytics": [                               // full only; in recorded order
 ///         { "at": 1773122583, "day": "2026-03-10" | null, "kind": "morning_completed",
 ///           "value": 183000 | null, "payload": "too_few_beats" | null }
+///       ],
+///       "experiments": [                             // full only; oldest first; T4 (DESIGN §6)
+///         { "id": 1, "habit": "alcohol", "outcome": "rmssd" | "lyingHR" | "gapPeak" | "gapAvg" | "subjective",
+///           "firstDay": "2026-03-11",                // the first morning of the schedule
+///           "mornings": 28, "block": 2,
+///           "seed": "12345678901234567890",          // unsigned 64-bit, as text (exact in any JSON reader)
+///           "startedAt": 1773122400,
+///           "stoppedDay": "2026-03-20" | null,       // stopped early: the first morning left out
+///           "stoppedAt": 1773900000 | null,
+///           "arms": ["habit", "without", …] }        // one per morning from firstDay, in order
 ///       ]
 ///     }
+///
+/// `experiments` was added within version 2 (a new key changes no existing one); a full export without it
+/// holds no experiment.
 ///
 /// Compatibility: a later version only adds keys; readers ignore keys they do not know. A change
 /// that alters the meaning of an existing key raises `protocolVersion`.
@@ -75,10 +88,12 @@ public struct ExportDocument: Hashable, Sendable {
     public var settings: [String: String]
     /// Full exports only; empty otherwise.
     public var analytics: [AnalyticsEvent]
+    /// Full exports only; empty otherwise.
+    public var experiments: [StoredExperiment]
 
     public init(
         generatedAt: Int64, full: Bool, habits: [String], days: [DayRecord], settings: [String: String] = [:],
-        analytics: [AnalyticsEvent] = []
+        analytics: [AnalyticsEvent] = [], experiments: [StoredExperiment] = []
     ) {
         self.generatedAt = generatedAt
         self.full = full
@@ -86,6 +101,7 @@ public struct ExportDocument: Hashable, Sendable {
         self.days = days
         self.settings = settings
         self.analytics = analytics
+        self.experiments = experiments
     }
 
     // MARK: Writing
@@ -102,6 +118,7 @@ public struct ExportDocument: Hashable, Sendable {
         if full {
             top.append(("settings", .object(settings.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
             top.append(("analytics", .array(analytics.map(ExportDocument.json))))
+            top.append(("experiments", .array(experiments.map(ExportDocument.json))))
         }
         return .object(top)
     }
@@ -200,6 +217,16 @@ public struct ExportDocument: Hashable, Sendable {
         .object([
             ("at", .integer(e.at)), ("day", JSONValue(e.day?.iso)), ("kind", .string(e.kind.rawValue)),
             ("value", JSONValue(e.value)), ("payload", JSONValue(e.payload)),
+        ])
+    }
+
+    static func json(_ e: StoredExperiment) -> JSONValue {
+        .object([
+            ("id", .integer(e.id)), ("habit", .string(e.habit)), ("outcome", .string(e.outcome)),
+            ("firstDay", .string(e.firstDay.iso)), ("mornings", JSONValue(e.mornings)), ("block", JSONValue(e.block)),
+            ("seed", .string(String(e.seed))), ("startedAt", .integer(e.startedAt)),
+            ("stoppedDay", JSONValue(e.stoppedDay?.iso)), ("stoppedAt", JSONValue(e.stoppedAt)),
+            ("arms", .array(e.arms.map { .string($0) })),
         ])
     }
 }

@@ -1,7 +1,7 @@
 import RecoveryCore
 
 /// A T4 experiment as stored: its scheme, its seed and its schedule (DESIGN §6).
-public struct StoredExperiment: Sendable, Equatable {
+public struct StoredExperiment: Hashable, Sendable {
     public var id: Int64
     public var habit: String
     /// A `Channel` raw value.
@@ -14,12 +14,14 @@ public struct StoredExperiment: Sendable, Equatable {
     public var startedAt: Int64
     /// Stopped early: the first morning no longer in the experiment.
     public var stoppedDay: LocalDate?
+    /// When it was stopped (seconds since the Unix epoch); nil while not stopped.
+    public var stoppedAt: Int64?
     /// "habit" or "without" per morning, in order.
     public var arms: [String]
 
     public init(
         id: Int64 = 0, habit: String, outcome: String, firstDay: LocalDate, mornings: Int, block: Int, seed: UInt64,
-        startedAt: Int64, stoppedDay: LocalDate? = nil, arms: [String]
+        startedAt: Int64, stoppedDay: LocalDate? = nil, stoppedAt: Int64? = nil, arms: [String]
     ) {
         self.id = id
         self.habit = habit
@@ -30,6 +32,7 @@ public struct StoredExperiment: Sendable, Equatable {
         self.seed = seed
         self.startedAt = startedAt
         self.stoppedDay = stoppedDay
+        self.stoppedAt = stoppedAt
         self.arms = arms
     }
 
@@ -54,32 +57,40 @@ extension Store {
     /// Stores a new experiment and its schedule in one transaction; returns its id.
     @discardableResult
     public func addExperiment(_ e: StoredExperiment) throws(StoreError) -> Int64 {
+        try database.transaction { () throws(StoreError) -> Int64 in try writeExperiment(e, keepingID: false) }
+    }
+
+    /// Inserts an experiment and its schedule inside the caller's transaction. `keepingID` writes `e.id`
+    /// and the stop as they are (restore); otherwise SQLite picks the id and the experiment starts unstopped.
+    func writeExperiment(_ e: StoredExperiment, keepingID: Bool) throws(StoreError) -> Int64 {
         precondition(e.arms.count == e.mornings, "Store: one arm per morning")
-        return try database.transaction { () throws(StoreError) -> Int64 in
+        try database.run(
+            """
+            INSERT INTO experiment (id, habit, outcome, first_day, mornings, block, seed, started_at,
+                stopped_day, stopped_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+            """,
+            [
+                SQLValue(keepingID ? e.id : nil), .text(e.habit), .text(e.outcome), .text(e.firstDay.iso),
+                .integer(Int64(e.mornings)), .integer(Int64(e.block)), .integer(Int64(bitPattern: e.seed)),
+                .integer(e.startedAt), SQLValue(keepingID ? e.stoppedDay?.iso : nil),
+                SQLValue(keepingID ? e.stoppedAt : nil),
+            ])
+        let id = try database.prepare("SELECT last_insert_rowid()").rows { $0.int64(0) ?? 0 }.first ?? 0
+        for (i, arm) in e.arms.enumerated() {
             try database.run(
-                """
-                INSERT INTO experiment (habit, outcome, first_day, mornings, block, seed, started_at)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-                """,
-                [
-                    .text(e.habit), .text(e.outcome), .text(e.firstDay.iso), .integer(Int64(e.mornings)),
-                    .integer(Int64(e.block)), .integer(Int64(bitPattern: e.seed)), .integer(e.startedAt),
-                ])
-            let id = try database.prepare("SELECT last_insert_rowid()").rows { $0.int64(0) ?? 0 }.first ?? 0
-            for (i, arm) in e.arms.enumerated() {
-                try database.run(
-                    "INSERT INTO experiment_morning (experiment_id, day, arm) VALUES (?1, ?2, ?3)",
-                    [.integer(id), .text(e.firstDay.adding(days: i).iso), .text(arm)])
-            }
-            return id
+                "INSERT INTO experiment_morning (experiment_id, day, arm) VALUES (?1, ?2, ?3)",
+                [.integer(id), .text(e.firstDay.adding(days: i).iso), .text(arm)])
         }
+        return id
     }
 
     /// Every experiment, oldest first, with its schedule.
     public func experiments() throws(StoreError) -> [StoredExperiment] {
         var list = try database.prepare(
             """
-            SELECT id, habit, outcome, first_day, mornings, block, seed, started_at, stopped_day
+            SELECT id, habit, outcome, first_day, mornings, block, seed, started_at, stopped_day,
+                stopped_at
             FROM experiment ORDER BY id
             """
         ).rows { (row) throws(StoreError) in
@@ -87,7 +98,7 @@ extension Store {
                 id: row.int64(0) ?? 0, habit: row.text(1) ?? "", outcome: row.text(2) ?? "",
                 firstDay: try Store.date(row, 3), mornings: row.int(4) ?? 0, block: row.int(5) ?? 2,
                 seed: UInt64(bitPattern: row.int64(6) ?? 0), startedAt: row.int64(7) ?? 0,
-                stoppedDay: row.text(8).flatMap { LocalDate(iso: $0) }, arms: [])
+                stoppedDay: row.text(8).flatMap { LocalDate(iso: $0) }, stoppedAt: row.int64(9), arms: [])
         }
         for i in list.indices {
             list[i].arms = try database.prepare(

@@ -2,7 +2,7 @@ import RecoveryCore
 
 extension Store {
     /// Everything stored, as the export document (`ExportDocument` documents the schema). `full` adds
-    /// the raw RR and BPM samples, the settings and the analytics events.
+    /// the raw RR and BPM samples, the settings, the analytics events and the experiments.
     public func exportDocument(full: Bool, generatedAt: Int64) throws(StoreError) -> ExportDocument {
         var settings: [String: String] = [:]
         if full { for (key, value) in try allSettings() { settings[key.rawValue] = value } }
@@ -15,7 +15,7 @@ extension Store {
         }
         return ExportDocument(
             generatedAt: generatedAt, full: full, habits: try habitList(), days: days, settings: settings,
-            analytics: full ? try events() : [])
+            analytics: full ? try events() : [], experiments: full ? try experiments() : [])
     }
 
     /// Every stored day as CSV, one row per day (`DayTable` documents the columns).

@@ -1,12 +1,12 @@
 import RecoveryCore
 
 extension Store {
-    /// True when the file holds none of the person's data: no day, setting or analytics event.
+    /// True when the file holds none of the person's data: no day, setting, analytics event or experiment.
     public func holdsNoData() throws(StoreError) -> Bool {
         let sql = """
             SELECT (SELECT count(*) FROM questionnaire) + (SELECT count(*) FROM measurement)
                 + (SELECT count(*) FROM imported_day) + (SELECT count(*) FROM analytics_event)
-                + (SELECT count(*) FROM setting)
+                + (SELECT count(*) FROM setting) + (SELECT count(*) FROM experiment)
             """
         return try database.prepare(sql).rows { $0.int(0) ?? 0 }.first == 0
     }
@@ -14,7 +14,7 @@ extension Store {
     /// Brings the database back to an export (`ExportDocument`): every day as it was — check-in with habits,
     /// caffeine, meal time and note; measurement with raw RR and BPM samples; a box day stays a box day and
     /// an imported day stays imported — and, from a full export, every setting (habit list, display name,
-    /// paired strap…) and the analytics events in their order. From an export that is not full, the habit
+    /// paired strap…), the analytics events in their order and the experiments with their schedules and stops. From an export that is not full, the habit
     /// list is restored and the rest is absent from the file.
     ///
     /// One transaction: it refuses (and changes nothing) when the database holds data and `replace` is
@@ -27,7 +27,10 @@ extension Store {
                     throw .invalid("the database already holds data; restoring over it needs --replace")
                 }
             }
-            for table in ["habit_tag", "questionnaire", "measurement", "imported_day", "analytics_event", "setting"] {
+            for table in [
+                "habit_tag", "questionnaire", "measurement", "imported_day", "analytics_event", "setting",
+                "experiment_morning", "experiment",
+            ] {
                 try database.run("DELETE FROM \(table)")
             }
             // The export does not carry when rows were written; the instants it does carry stand in.
@@ -52,6 +55,7 @@ extension Store {
                     try setSetting(SettingKey(rawValue: key), value)
                 }
                 for event in document.analytics { try writeEvent(event) }
+                for e in document.experiments { _ = try writeExperiment(e, keepingID: true) }
             } else if document.habits != Questionnaire.starterHabits {
                 try setHabitList(document.habits)
             }

@@ -7,7 +7,8 @@ import Testing
 /// Restore: the box's own export brings the database back (after a new SD card or `delete --all`).
 struct StoreRestoreTests {
     /// A database holding every kind of thing an export carries: check-ins with habits, caffeine, meal and
-    /// note, measurements with raw RR and BPM, an HR-only morning, an imported day, settings, analytics.
+    /// note, measurements with raw RR and BPM, an HR-only morning, an imported day, settings, analytics, and
+    /// two experiments: one stopped early (its stop day and time), one still running.
     static func filled(_ dir: TemporaryDirectory) throws -> Store {
         let store = try StoreExportTests.filledStore(dir)
         try store.setHabitList(["alcohol", "sauna"])
@@ -16,8 +17,20 @@ struct StoreRestoreTests {
         try store.setSetting(.reminderTime, "06:45")
         try store.saveQuestionnaire(
             Fixture.questionnaire(Fixture.day.adding(days: 3), habits: ["sauna"]), recordedAt: 20)
+        for e in Self.experiments { try store.addExperiment(e) }
+        try store.stopExperiment(id: 1, firstMorningLeftOut: Fixture.day.adding(days: 2), at: 1_773_150_000)
         return store
     }
+
+    /// A seed above Int64.max, so the text form is what carries it exactly.
+    static let experiments = [
+        StoredExperiment(
+            habit: "alcohol", outcome: "rmssd", firstDay: Fixture.day, mornings: 4, block: 2,
+            seed: 0xF00D_0000_0000_0001, startedAt: 1_773_100_000, arms: ["habit", "without", "without", "habit"]),
+        StoredExperiment(
+            habit: "sauna", outcome: "gapPeak", firstDay: Fixture.day.adding(days: 4), mornings: 4, block: 4,
+            seed: 7, startedAt: 1_773_160_000, arms: ["without", "habit", "habit", "without"]),
+    ]
 
     @Test("export --full, delete --all, restore, export --full: the same document, box days still the box's")
     func roundTrip() throws {
@@ -39,6 +52,55 @@ struct StoreRestoreTests {
         #expect(try store.setting(.strapAddress) == "A0:9E:1A:12:34:56")
         #expect(try store.habitList() == ["alcohol", "sauna"])
         #expect(try store.events() == before.analytics && !before.analytics.isEmpty)
+        // The experiments as started: ids, seed, schedule; the first still stopped, the second still running.
+        let experiments = try store.experiments()
+        #expect(experiments.map(\.id) == [1, 2])
+        #expect(experiments.map(\.arms) == Self.experiments.map(\.arms))
+        #expect(experiments.map(\.seed) == [0xF00D_0000_0000_0001, 7])
+        #expect(experiments[0].stoppedDay == Fixture.day.adding(days: 2) && experiments[0].stoppedAt == 1_773_150_000)
+        #expect(experiments[1].stoppedDay == nil && experiments[1].stoppedAt == nil)
+        #expect(experiments[1].isRunning(on: Fixture.day.adding(days: 5)))
+    }
+
+    @Test("a full export written before experiments were exported restores, with no experiment")
+    func withoutExperimentsKey() throws {
+        let dir = try TemporaryDirectory()
+        let store = try Self.filled(dir)
+        guard case .object(let members) = try store.exportDocument(full: true, generatedAt: 7).json else {
+            Issue.record("the export is not an object")
+            return
+        }
+        let older = JSONValue.object(members.filter { $0.0 != "experiments" }).serialized()
+        #expect(!older.contains("experiments"))
+        let document = try ExportDocument(parsing: older)
+        try store.restore(document, replace: true)
+        #expect(try store.experiments().isEmpty)
+        #expect(try store.allDays().count == document.days.count && !document.days.isEmpty)
+        #expect(try store.habitList() == ["alcohol", "sauna"])
+    }
+
+    @Test("an experiment whose arms do not match its mornings is refused with a sentence that says where")
+    func experimentArmsMismatch() throws {
+        var json = try Self.filled(try TemporaryDirectory()).exportDocument(full: true, generatedAt: 7).json
+            .serialized()
+        json = json.replacingOccurrences(of: #"["habit","without","without","habit"]"#, with: #"["habit"]"#)
+        do {
+            _ = try ExportDocument(parsing: json)
+            Issue.record("a schedule of one arm for four mornings was read")
+        } catch {
+            #expect(error.description == "The export's experiments[0].arms has 1 arms for 4 mornings.")
+        }
+    }
+
+    @Test("a database holding only an experiment holds data: restoring over it needs replace")
+    func experimentIsData() throws {
+        let dir = try TemporaryDirectory()
+        let store = try Store(path: dir.databasePath)
+        try store.addExperiment(Self.experiments[1])
+        #expect(!(try store.holdsNoData()))
+        let document = try Self.filled(try TemporaryDirectory()).exportDocument(full: true, generatedAt: 7)
+        #expect(throws: StoreError.self) { try store.restore(document, replace: false) }
+        #expect(try store.experiments().count == 1)
     }
 
     @Test("restoring over data needs replace; without it nothing changes")

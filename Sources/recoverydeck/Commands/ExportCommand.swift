@@ -8,12 +8,13 @@ struct ExportCommand: Command {
     static let discussion = """
         JSON holds every stored day with its check-in and measurement, missing values as null; the
         schema is versioned by protocolVersion. CSV holds one row per day, missing values empty.
-        --full adds the raw RR and heart-rate samples of each session, the settings and the local
-        analytics events (JSON only). The file written with -o is readable by you alone (mode 0600).
+        --full adds the raw RR and heart-rate samples of each session, the settings, the local
+        analytics events and the experiments (JSON only). The file written with -o is readable by
+        you alone (mode 0600).
         """
     static let options: [OptionSpec] = [
         .value("format", "json|csv", help: "The format (default json)."),
-        .flag("full", help: "Also write raw samples, settings and analytics (a full backup; JSON only)."),
+        .flag("full", help: "Also write raw samples, settings, analytics and experiments (a full backup; JSON only)."),
         .value("output", short: "o", "FILE", help: "Write to FILE instead of standard output."),
     ]
 

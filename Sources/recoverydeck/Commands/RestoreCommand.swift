@@ -13,9 +13,10 @@ struct RestoreCommand: Command {
         writes; a newer one is refused) and makes the database hold exactly what it held: every
         day's check-in with habits, caffeine, meal time and note, every measurement with its raw RR
         and heart-rate samples, and from a full export the settings (habit list, display name,
-        paired strap, reminder) and the analytics events. Days the box measured stay the box's;
-        imported days stay imported. An export without --full brings back the days without raw
-        samples, and the habit list.
+        paired strap, reminder), the analytics events and the experiments (their schedules, and
+        whether and when each was stopped). Days the box measured stay the box's; imported days
+        stay imported. An export without --full brings back the days without raw samples, and the
+        habit list.
 
         Into a database with no data, or over one with --replace (what it held is deleted). The
         file is read and checked whole first; a malformed one changes nothing. A running daemon
@@ -67,11 +68,11 @@ struct RestoreCommand: Command {
         if document.full {
             what +=
                 ", \(samples) RR intervals, \(document.settings.count) settings, "
-                + "\(document.analytics.count) analytics events"
+                + "\(document.analytics.count) analytics events, \(document.experiments.count) experiments"
         }
         context.say("Restored \(what) from \(file).")
         if !document.full {
-            context.say("The export is not a full one: it holds no raw RR, settings or analytics (export --full does).")
+            context.say("The export is not a full one: it holds no raw RR, settings, analytics or experiments (export --full does).")
         }
     }
 }
