@@ -136,15 +136,19 @@ extension Daemon {
                 strapEvents(strap.onDeadline(nowMs: now), now: now)
                 did = true
             }
-            if let due = panel.nextDeadlineMs, due <= now {
-                // Read again: the strap's events just handled may have saved a morning, and the panel writes
-                // a new pattern's first edge now; its steps count from this instant (Panel.show).
-                let at = clock.monotonicMs()
-                for input in panel.onDeadline(nowMs: at) { panelInput(input, now: at) }
-                did = true
-            }
+            // The routine before the panel, its lamps applied at once: a state that ends (the readout's 30 s)
+            // replaces its pattern before an edge due at the same instant is written (a flash going dark).
             if let due = routine.nextDeadlineMs, due <= now {
                 process(.session(.tick), now: now)
+                publish(now: clock.monotonicMs())
+                did = true
+            }
+            if let due = panel.nextDeadlineMs, due <= clock.monotonicMs() {
+                // Read again: the strap's events and the routine's tick just handled may have saved a morning,
+                // and the panel writes a new pattern's first edge now; its steps count from this instant
+                // (Panel.show).
+                let at = clock.monotonicMs()
+                for input in panel.onDeadline(nowMs: at) { panelInput(input, now: at) }
                 did = true
             }
             if let due = reminderDueMs, due <= now {
