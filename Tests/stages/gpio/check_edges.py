@@ -14,7 +14,8 @@ against its first one: the 9 + 240 ms triple beep; the slack is the first write'
 daemons, on a build machine shared by others). An edge later than the off step after it merges two beeps
 into one stretch; such a merge is matched as the table's rhythm with that pause gone, and reported.
 Sounds the routine schedules one by one (the stand cue's 3-2-1 and tone) are held to a 1 s grid whose origin
-is their earliest onset.
+is their earliest onset. The readout's 30 s are held from its blink's first step, to the blink's half period
+when it ends in an off half (readout_lasts).
 """
 import re
 import sys
