@@ -153,12 +153,14 @@ def readout_lasts(label, blue, run, onset):
     it exactly, and it is held to 30 s within EARLY_MS/LATE_MS."""
     if onset is None:
         return [f"{label}: no rising triple beep before the readout"]
-    after = [(t, on) for t, on in blue if t >= onset - EARLY_MS]
-    if not after:
-        return [f"{label}: blue has no edge after the readout's sound"]
-    # Blue was on while measuring: the blink's first step (on) then writes nothing, its first edge is the off at 1 s.
-    lit = after[0][0] - (0.0 if after[0][1] else 1000.0)
-    last = run[-1][0] + run[-1][1]  # the last edge on the grid
+    # The blink's first step is on: when blue was already on (measuring) it writes nothing, so the step is found
+    # from the grid itself: edges are late, never early, so the earliest edge against the grid places it; then
+    # the whole period (2 s) nearest the sound.
+    first = run[0][0]
+    edges = [start for start, _ in run] + [run[-1][0] + run[-1][1]]
+    origin = min(t - 1000.0 * round((t - first) / 1000.0) for t in edges)
+    lit = origin - 2000.0 * round((origin - onset) / 2000.0)
+    last = edges[-1]  # the last edge on the grid
     following = [(s, l, on) for s, l, on in stretches(blue) if abs(s - last) < 0.001]
     cut_on = following[0][2] and following[0][1] < 1000.0 - EARLY_MS if following else False
     steps = round((last - lit) / 1000.0)
