@@ -15,14 +15,21 @@ public final class ControlClient {
         public var description: String
     }
 
-    public init(path: String) throws(Unreachable) {
+    /// How long `init` waits for the daemon to take the connection.
+    public static let connectTimeoutMs: Int64 = 5_000
+
+    public init(path: String, connectTimeoutMs: Int64 = ControlClient.connectTimeoutMs) throws(Unreachable) {
         guard let address = UnixSocketAddress(path) else {
             throw Unreachable(description: "The control socket path \(path) is too long.")
         }
         do {
-            connection = try UnixConnection.connect(to: address)
+            connection = try UnixConnection.connect(to: address, timeoutMs: connectTimeoutMs)
         } catch {
             switch error {
+            case .timedOut, .wouldBlock:
+                throw Unreachable(
+                    description: "recoverydeckd did not take the connection within \(connectTimeoutMs / 1000) s "
+                        + "(it is stalled or out of file descriptors): see `journalctl -u recoverydeckd`.")
             case .noEntry, .connectionRefused:
                 throw Unreachable(
                     description: "recoverydeckd is not running (no control socket at \(path)): "

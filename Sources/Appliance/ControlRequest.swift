@@ -28,6 +28,12 @@ public enum ControlRequest: Hashable, Sendable {
 
     public static let maximumPacket = 65_536
 
+    /// The longest a simulated press may wait (a day): far beyond any script, and small enough that adding
+    /// it to any clock reading cannot overflow.
+    public static let maximumPressDelayMs: Int64 = 86_400_000
+    /// The furthest a simulated clock may jump in one request (400 days), for the same reason.
+    public static let maximumAdvanceSeconds: Int64 = 400 * 86_400
+
     public var json: JSONValue {
         switch self {
         case .measure(let overwrite): .object([("request", .string("measure")), ("overwrite", .bool(overwrite))])
@@ -79,6 +85,11 @@ public enum ControlRequest: Hashable, Sendable {
                 guard after >= 0 else {
                     return .failure(ControlRefusal(code: "bad_request", message: "after_ms cannot be negative."))
                 }
+                guard after <= maximumPressDelayMs else {
+                    return .failure(
+                        ControlRefusal(
+                            code: "bad_request", message: "after_ms can be at most \(maximumPressDelayMs) (a day)."))
+                }
                 presses.append(Press(button, afterMs: after))
             }
             guard !presses.isEmpty else {
@@ -88,6 +99,12 @@ public enum ControlRequest: Hashable, Sendable {
         case "advance":
             guard let s = json["seconds"]?.int64Value, s > 0 else {
                 return .failure(ControlRefusal(code: "bad_request", message: "advance needs positive \"seconds\"."))
+            }
+            guard s <= maximumAdvanceSeconds else {
+                return .failure(
+                    ControlRefusal(
+                        code: "bad_request",
+                        message: "advance can move the clock at most \(maximumAdvanceSeconds) seconds (400 days) at once."))
             }
             return .success(.advance(seconds: s))
         default:

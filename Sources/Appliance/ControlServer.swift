@@ -78,7 +78,12 @@ public final class ControlServer {
         var incoming: [Incoming] = []
         while true {
             let accepted: UnixConnection?
-            do { accepted = try listener.accept() } catch { break }
+            do { accepted = try listener.accept() } catch {
+                // Out of descriptors (EMFILE, ENFILE): the pending peer stays queued and the level-triggered
+                // listener stays readable, so the daemon must stop watching it for a while, not retry at once.
+                if error.rawValue == EMFILE || error.rawValue == ENFILE { acceptExhausted = error }
+                break
+            }
             guard let connection = accepted else { break }
             let peer: PeerCredentials
             do { peer = try connection.peerCredentials() } catch {
@@ -152,6 +157,21 @@ public final class ControlServer {
             }
         }
     }
+
+    /// Set when `accept` ran out of descriptors; the daemon takes it, pauses the listener and says so.
+    public private(set) var acceptExhausted: Errno?
+
+    public func takeAcceptExhausted() -> Errno? {
+        defer { acceptExhausted = nil }
+        return acceptExhausted
+    }
+
+    /// How long the daemon leaves the listener unwatched after running out of descriptors: long enough
+    /// not to spin, short enough that a `recoverydeck` command (5 s connect timeout) still gets in.
+    public static let acceptPauseMs: Int64 = 1_000
+
+    /// The number of connected control clients.
+    public var clientCount: Int { clients.count }
 
     /// Clients that went away while sending; the daemon unregisters their descriptors.
     public private(set) var dropped: [FileDescriptor] = []

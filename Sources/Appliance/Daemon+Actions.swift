@@ -18,6 +18,10 @@ extension Daemon {
             }
             // A check-in over SSH may have opened the gate since the day was read.
             refreshDay(now: now)
+            if goWouldStart, routine.entry == nil, !clockAllowsFiling(on: routine.day.today) {
+                refuseForClock(now: now)
+                return
+            }
             // After the day's reads: a question GO asks (remeasure, 5 s) counts from here.
             process(.session(.go(press)), now: max(now, clock.monotonicMs()))
         case .key(let key):
@@ -89,30 +93,18 @@ extension Daemon {
             observer?(.sound(sound))
             control?.broadcast(.object([("event", .string("sound")), ("name", .string(sound.pattern.name))]))
         case .saveMorning(let morning, _):
-            do {
-                try store.saveMorning(morning, recordedAt: clock.epochSeconds())
-                let readout = try readout(for: morning.date)
-                logger.notice(
-                    "morning saved",
-                    [
-                        "day": morning.date.iso, "quality": "\(morning.quality)",
-                        "orthostatic": morning.orthostaticStatus.rawValue,
-                    ])
-                observer?(.saved(morning, readout))
-                queue.append(.session(.saved(readout)))
-            } catch {
-                logger.error("the morning could not be saved: \(error)")
-                queue.append(.session(.saveFailed("\(error)")))
-            }
+            // Spool first, then the database (Daemon+Spool): a refusal never loses the morning.
+            let readout = fileMorning(morning)
+            observer?(.saved(morning, readout))
+            queue.append(.session(.saved(readout)))
         case .saveQuestionnaire(let questionnaire):
-            do {
-                try store.saveQuestionnaire(questionnaire, recordedAt: clock.epochSeconds())
-                logger.notice("questionnaire saved from the keypad", ["day": questionnaire.date.iso])
-                queue.append(.questionnaireSaved(questionnaire))
-            } catch {
-                logger.error("the questionnaire could not be saved: \(error)")
-                queue.append(.questionnaireSaveFailed("\(error)"))
+            guard clockAllowsFiling(on: questionnaire.date) else {
+                logger.warning(ClockGuard.sentence, ["day": questionnaire.date.iso])
+                queue.append(.clockRefused)
+                return
             }
+            fileQuestionnaire(questionnaire)
+            queue.append(.questionnaireSaved(questionnaire))
         case .record(let record):
             let event = AnalyticsEvent(
                 at: clock.epochSeconds(), day: routine.day.today, kind: AnalyticsKind(rawValue: record.name),
@@ -124,7 +116,7 @@ extension Daemon {
             }
             logger.info("morning reminder shown", ["day": date.iso])
         case .loadDay(let date):
-            do { queue.append(.session(.day(try Daemon.dayContext(store, date)))) } catch {
+            do { queue.append(.session(.day(dayIncludingWaiting(try Daemon.dayContext(store, date))))) } catch {
                 logger.warning("cannot read \(date.iso) from the database: \(error)")
             }
             if let changed = changedSettings() { queue.append(changed) }
@@ -143,7 +135,7 @@ extension Daemon {
         if let changed = changedSettings() { process(changed, now: now) }
         let today = clock.localTime().date
         let context: DayContext
-        do { context = try Daemon.dayContext(store, today) } catch {
+        do { context = dayIncludingWaiting(try Daemon.dayContext(store, today)) } catch {
             logger.warning("cannot read \(today.iso) from the database: \(error)")
             return
         }
@@ -151,14 +143,19 @@ extension Daemon {
         process(.session(.day(context)), now: now)
     }
 
-    func readout(for date: LocalDate) throws(StoreError) -> PanelReadout {
-        let days = try store.days(from: date.adding(days: -(Baselines.normDays + 1)), through: date)
-        return PanelReadout(Baselines.readout(days: days, today: date))
-    }
-
-    static func dayContext(_ store: Store, _ date: LocalDate) throws(StoreError) -> DayContext {
-        DayContext(
+    /// The day's facts from the store, with spooled records (`waiting`) for it on top.
+    static func dayContext(_ store: Store, _ date: LocalDate, waiting: [MorningSpool.Entry] = []) throws(StoreError)
+        -> DayContext
+    {
+        var context = DayContext(
             today: date, questionnaire: try store.questionnaire(on: date),
             measured: try store.measurement(on: date) != nil)
+        for entry in waiting where entry.date == date {
+            switch entry.content {
+            case .morning: context.measured = true
+            case .questionnaire(let q): context.questionnaire = q
+            }
+        }
+        return context
     }
 }

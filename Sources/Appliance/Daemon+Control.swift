@@ -25,6 +25,30 @@ extension Daemon {
         }
         for gone in control.takeDropped() { watched.remove(gone) }
         for warning in control.takeWarnings() { logger.warning("control socket: \(warning)") }
+        if let exhausted = control.takeAcceptExhausted() { pauseListener(control, exhausted) }
+    }
+
+    /// Out of descriptors at accept: the level-triggered listener would wake the loop at once, for ever
+    /// (measured: 83–93 % CPU). Stop watching it for `ControlServer.acceptPauseMs`; the peers wait in the
+    /// backlog, and a CLI gives up after its connect timeout with a sentence.
+    func pauseListener(_ control: ControlServer, _ error: Errno) {
+        guard listenerResumeRealMs == nil else { return }
+        do { try loop.unregister(control.listener.descriptor) } catch {
+            logger.warning("cannot stop watching the control socket: \(error)")
+            return
+        }
+        watched.remove(control.listener.descriptor)
+        listenerResumeRealMs = SystemClock.monotonicMs() + ControlServer.acceptPauseMs
+        logger.warning(
+            "control socket: out of file descriptors (\(error)) with \(control.clientCount) clients connected; "
+                + "not accepting for \(ControlServer.acceptPauseMs) ms")
+    }
+
+    /// Watches the listener again once its pause is over.
+    func resumeListenerIfDue() {
+        guard let due = listenerResumeRealMs, SystemClock.monotonicMs() >= due, let control else { return }
+        listenerResumeRealMs = nil
+        watch(control.listener.descriptor)
     }
 
     func answer(_ request: ControlRequest, from client: FileDescriptor, _ control: ControlServer) -> JSONValue {
@@ -33,6 +57,10 @@ extension Daemon {
         case .measure(let overwrite):
             if writesPausedBy != nil { return Daemon.pausedRefusal.json }
             refreshDay(now: now)
+            if goWouldStart, !clockAllowsFiling(on: routine.day.today) {
+                refuseForClock(now: now)
+                return ControlRefusal(code: "clock_unsynchronised", message: ClockGuard.sentence).json
+            }
             let actions = process(.session(.measure(overwrite: overwrite)), now: now)
             publish(now: clock.monotonicMs())
             if let decline = actions.lazy.compactMap({ if case .declined(let d) = $0 { d } else { nil } }).first {
@@ -143,6 +171,9 @@ extension Daemon {
             ("lamps", .object(lamps)),
             ("strap", .string(strap.statusLine)),
             ("speed", .number(clock.speed)),
+            // Saved records the database has not taken yet (they wait in the spool), and why.
+            ("waiting_for_database", .integer(Int64(waitingCount))),
+            ("waiting_reason", JSONValue(waitingReason)),
         ])
     }
 }

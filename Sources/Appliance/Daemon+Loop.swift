@@ -32,18 +32,24 @@ extension Daemon {
     public func step() throws(Errno) {
         let now = clock.monotonicMs()
         let deadline = nextDeadlineMs(now: now)
-        var realDeadline = deadline.map { clock.realWakeMs(for: $0) }
-        if let watchdog = nextWatchdogRealMs { realDeadline = min(realDeadline ?? watchdog, watchdog) }
+        let deadlineReal = deadline.map { clock.realWakeMs(for: $0) }
+        var realDeadline = deadlineReal
+        for other in [nextWatchdogRealMs, spoolRetryDueRealMs, listenerResumeRealMs].compactMap({ $0 }) {
+            realDeadline = min(realDeadline ?? other, other)
+        }
         try timer.arm(atMonotonicMs: realDeadline)
         let ready = try loop.wait(timeoutMs: nil)
+        noticeStall()
         let timerFired = ready.contains { $0.descriptor == timer.descriptor }
         if clock.isSimulated && ready.count > (timerFired ? 1 : 0) {
             // What is ready is handled at the present instant, before a simulated clock moves on (a key
             // pressed must be seen down before the moment it is released).
             for item in ready where item.descriptor != timer.descriptor { dispatch(item.descriptor) }
         } else {
-            // A simulated clock jumps to the deadline it waited for.
-            if let deadline, timerFired { clock.reached(deadline) }
+            // A simulated clock jumps to the deadline it waited for (not when a real-time one woke the loop first).
+            if let deadline, let deadlineReal, timerFired, SystemClock.monotonicMs() >= deadlineReal {
+                clock.reached(deadline)
+            }
             for item in ready { dispatch(item.descriptor) }
         }
         runDeadlines()
@@ -53,8 +59,42 @@ extension Daemon {
 
     /// The earliest deadline on the daemon's clock.
     func nextDeadlineMs(now: Int64) -> Int64? {
-        reminderDueMs = reminderDeadlineMs()
+        if wallTimer != nil {
+            armReminderWallTimer()
+            reminderDueMs = nil
+        } else {
+            reminderDueMs = reminderDeadlineMs()
+        }
         return EventLoop.earliest([routine.nextDeadlineMs, strap.nextDeadlineMs, panel.nextDeadlineMs, reminderDueMs])
+    }
+
+    /// The reminder's next look on the system clock: the wall-clock timer armed at the minute its window opens
+    /// or closes, exactly (not recomputed from whole seconds, not capped), and woken if the clock is set.
+    func armReminderWallTimer() {
+        guard let wallTimer else { return }
+        let local = clock.localTime()
+        let next = routine.reminder.nextCheck(date: local.date, minute: local.minuteOfDay)
+        let due = next.map { LocalTime.epochSeconds(of: $0.date, at: $0.minute) * 1000 }
+        guard due != wallTimerDueEpochMs else { return }
+        do {
+            if let due { try wallTimer.arm(atEpochMs: due) } else { try wallTimer.disarm() }
+            wallTimerDueEpochMs = due
+        } catch {
+            logger.warning("cannot arm the reminder's wall-clock timer: \(error)")
+        }
+    }
+
+    /// The wall-clock timer fired (the minute came) or the wall clock was set: look again, and re-arm.
+    func wallTimerReadable(_ wallTimer: WallClockTimerFD) {
+        let expiry: WallClockTimerFD.Expiry
+        do { expiry = try wallTimer.acknowledge() } catch {
+            logger.warning("cannot read the reminder's wall-clock timer: \(error)")
+            return
+        }
+        if expiry == .clockSet { logger.notice("the wall clock was set", ["clock": clockText]) }
+        wallTimerDueEpochMs = nil
+        process(.session(.tick), now: clock.monotonicMs())
+        armReminderWallTimer()
     }
 
     /// When the reminder next needs a look: its window opening or closing. Capped at an hour so a wall
@@ -71,6 +111,10 @@ extension Daemon {
         let now = clock.monotonicMs()
         if fd == timer.descriptor {
             do { _ = try timer.acknowledge() } catch { logger.warning("cannot acknowledge the timer: \(error)") }
+            return
+        }
+        if let wallTimer, fd == wallTimer.descriptor {
+            wallTimerReadable(wallTimer)
             return
         }
         if let signals, fd == signals.descriptor {
@@ -127,7 +171,22 @@ extension Daemon {
         strapWatched = current.intersection(watched)
     }
 
+    /// Woken far past the earliest deadline: the daemon itself was not running (SIGSTOP, swap, throttling),
+    /// in the wait or in the middle of a turn. Checked before anything that fell due is handled, so the hole
+    /// never reaches the session as if it had been measured.
+    func noticeStall() {
+        guard let deadline = EventLoop.earliest([routine.nextDeadlineMs, strap.nextDeadlineMs]) else { return }
+        let now = clock.monotonicMs()
+        let late = now - deadline
+        let lateReal = SystemClock.monotonicMs() - clock.realWakeMs(for: deadline)
+        guard MorningSession.isStall(lateMs: late, lateRealMs: lateReal) else { return }
+        logger.warning(
+            "the loop did not run for \(lateReal) ms past a deadline", ["phase": routine.session.phase.rawValue])
+        process(.session(.stalled(gapMs: late)), now: now)
+    }
+
     func runDeadlines() {
+        noticeStall()
         // Several may fall due together; each handler moves its own deadline on.
         for _ in 0..<64 {
             let now = clock.monotonicMs()
@@ -162,6 +221,8 @@ extension Daemon {
             if !did { break }
         }
         for fault in panel.takeFaults() { logger.warning("panel: \(fault)") }
+        retryWaitingIfDue()
+        resumeListenerIfDue()
         if let next = nextWatchdogRealMs, let interval = watchdogIntervalRealMs {
             let real = SystemClock.monotonicMs()
             if real >= next {

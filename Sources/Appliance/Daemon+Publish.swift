@@ -26,6 +26,12 @@ extension Daemon {
     }
 
     var statusText: String {
+        let activity = activityText
+        guard waitingReason != nil else { return activity }
+        return activity + "; saved, waiting for the database"
+    }
+
+    private var activityText: String {
         let session = routine.session
         if session.phase != .idle { return session.title }
         if routine.entry != nil { return "Questionnaire on the keypad" }

@@ -61,10 +61,16 @@ public final class Daemon {
 
     /// The soft limit on SQLite's heap (page cache and statements): a morning's reads fit many times.
     public static let sqliteHeapLimitBytes: Int64 = 512 << 10
+    /// How long the daemon's statements wait for another process's write lock: short, because the one loop
+    /// answers the panel and the control socket meanwhile; what the database refuses waits in the spool.
+    public static let storeBusyTimeoutMs: Int32 = 100
 
     public let configuration: DaemonConfiguration
     public let clock: DeckClock
     public let store: Store
+    /// Where finished mornings and keypad questionnaires wait until the database has them (nil when the
+    /// directory cannot be made: records then wait in memory only, and the journal says so).
+    public let spool: MorningSpool?
     public let panel: PanelDevice
     public internal(set) var routine: MorningRoutine
     public var observer: ((DaemonEvent) -> Void)?
@@ -78,8 +84,14 @@ public final class Daemon {
     let control: ControlServer?
     let loop: EventLoop
     let timer: TimerFD
+    /// On the system clock: the reminder's times of day, on the wall clock itself (nil on a simulated clock).
+    let wallTimer: WallClockTimerFD?
+    /// The wall-clock instant `wallTimer` is armed for (ms since the epoch).
+    var wallTimerDueEpochMs: Int64?
     let signals: SignalFD?
     let notify: NotifySocket?
+    /// The clock guard's facts when a test states them (`SystemClock.testGuardFacts`); nil asks the kernel.
+    let statedClockFacts: SystemClock.GuardFacts?
     var watchdogIntervalRealMs: Int64?
     var nextWatchdogRealMs: Int64?
     var queue: [MorningRoutine.Event] = []
@@ -99,6 +111,17 @@ public final class Daemon {
     /// READY=1 was sent; STATUS follows changes from then on.
     var ready = false
     var isShutDown = false
+    /// Records the spool could not take either (a full disk), tried again at each retry.
+    var heldInMemory: [WaitingRecord] = []
+    /// Why records are waiting, while they are.
+    var waitingReason: String?
+    /// The next retry of what waits, on the real monotonic clock, and the back-off behind it.
+    var spoolRetryDueRealMs: Int64?
+    var spoolBackoffMs: Int64 = 0
+    /// How many records waited after the last filing round (what `status` shows).
+    var waitingCount = 0
+    /// While the control listener is paused after EMFILE/ENFILE: when to watch it again (real monotonic).
+    var listenerResumeRealMs: Int64?
 
     public init(configuration: DaemonConfiguration, options: Options = Options()) throws(DaemonError) {
         self.configuration = configuration
@@ -117,8 +140,22 @@ public final class Daemon {
         Store.limitHeap(toBytes: Daemon.sqliteHeapLimitBytes)
         // The store first: nothing else is worth starting without it.
         Daemon.makeParentDirectory(of: configuration.database)
-        do { store = try Store(path: configuration.database) } catch {
-            throw .startup("Cannot open the database \(configuration.database): \(error).")
+        do { store = try Store(path: configuration.database, busyTimeoutMs: Daemon.storeBusyTimeoutMs) } catch {
+            throw .startup(Daemon.unsoundDatabaseSentence(configuration.database, "\(error)"))
+        }
+        // A malformed file is refused before anything is written into it (mornings would vanish into it).
+        do {
+            let findings = try store.quickCheck()
+            if !findings.isEmpty {
+                throw StoreError(resultCode: 11, message: "quick_check: " + findings.joined(separator: "; "))
+            }
+        } catch {
+            throw .startup(Daemon.unsoundDatabaseSentence(configuration.database, "\(error)"))
+        }
+        let spoolDirectory = MorningSpool.directory(forDatabase: configuration.database)
+        do { spool = try MorningSpool(directory: spoolDirectory) } catch {
+            logger.error("no spool for finished mornings (\(error)); they wait in memory if the database refuses")
+            spool = nil
         }
         let today = clock.localTime().date
         let settings: MorningSettings
@@ -127,7 +164,7 @@ public final class Daemon {
         do {
             settings = try Daemon.morningSettings(configuration, store)
             firedOn = try store.setting(.reminderShownOn).flatMap { LocalDate(iso: $0) }
-            day = try Daemon.dayContext(store, today)
+            day = try Daemon.dayContext(store, today, waiting: spool?.entries().entries ?? [])
         } catch {
             throw .startup("Cannot read the database \(configuration.database): \(error).")
         }
@@ -182,19 +219,24 @@ public final class Daemon {
         do {
             loop = try EventLoop()
             timer = try TimerFD()
+            wallTimer = clock.isSimulated ? nil : try WallClockTimerFD()
             signals = options.handleSignals ? try SignalFD() : nil
             notify = try NotifySocket.fromEnvironment(options.environment)
         } catch {
             throw .startup("Cannot set up the event loop: \(error).")
         }
+        statedClockFacts = SystemClock.testGuardFacts(options.environment)
         if let usec = NotifySocket.watchdogMicroseconds(options.environment, pid: getpid()) {
             // sd_watchdog_enabled(3): ping at half the period.
             watchdogIntervalRealMs = max(1, Int64(usec / 2000))
         }
         do {
-            for fd in [timer.descriptor] + (signals.map { [$0.descriptor] } ?? []) + panel.descriptors
-                + (control?.descriptors ?? [])
-            {
+            var descriptors: [FileDescriptor] = [timer.descriptor]
+            if let wallTimer { descriptors.append(wallTimer.descriptor) }
+            if let signals { descriptors.append(signals.descriptor) }
+            descriptors += panel.descriptors
+            descriptors += control?.descriptors ?? []
+            for fd in descriptors {
                 try loop.register(fd)
                 watched.insert(fd)
             }
@@ -213,6 +255,7 @@ public final class Daemon {
     deinit {
         loop.close()
         timer.close()
+        wallTimer?.close()
         signals?.close()
         notify?.close()
     }
@@ -221,6 +264,10 @@ public final class Daemon {
 
     /// Tells the service manager the daemon is ready and shows the panel's first state.
     public func start() {
+        if let spool, !spool.isEmpty {
+            logger.notice("mornings from an earlier run wait in \(spool.directory): filing them")
+            fileWaiting()
+        }
         let now = clock.monotonicMs()
         process(.session(.tick), now: now)
         syncStrapDescriptors()
@@ -254,12 +301,28 @@ public final class Daemon {
             logger.notice(
                 "a session in \(routine.session.phase.rawValue) was abandoned at shutdown: nothing of it is saved")
         }
+        if !heldInMemory.isEmpty {
+            logger.error(
+                "\(heldInMemory.count) record(s) that neither the spool nor the database would take are lost at "
+                    + "shutdown: \(waitingReason ?? "")")
+        } else if let spool, !spool.isEmpty {
+            logger.warning("records still wait for the database in \(spool.directory); the next start files them")
+        } else if let spool {
+            // An empty spool leaves no trace (the demo's temporary box is removed whole); the next start makes it.
+            rmdir(spool.directory)
+        }
         _ = strap.disconnect()
         strap.close()
         panel.darken(nowMs: clock.monotonicMs())
         for fault in panel.takeFaults() { logger.warning("panel: \(fault)") }
         panel.close()
         control?.close()
+    }
+
+    static func unsoundDatabaseSentence(_ path: String, _ detail: String) -> String {
+        "The database \(path) cannot be used (\(detail)); nothing was written to it. Move it aside "
+            + "(mv \(path) \(path).damaged) and restore a backup, or start afresh; mornings waiting in "
+            + "\(MorningSpool.directory(forDatabase: path)) are filed once a sound database is in place."
     }
 
     static func level(_ name: DaemonConfiguration.LogLevelName) -> LogLevel {

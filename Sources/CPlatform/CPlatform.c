@@ -47,6 +47,16 @@ int cplatform_timerfd_settime_absolute(int fd, int64_t seconds, int64_t nanoseco
     return timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL);
 }
 
+int cplatform_wall_timerfd_create(void) { return timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC); }
+
+int cplatform_wall_timerfd_settime(int fd, int64_t seconds, int64_t nanoseconds) {
+    struct itimerspec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.it_value.tv_sec = (time_t)seconds;
+    spec.it_value.tv_nsec = (long)nanoseconds;
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &spec, NULL);
+}
+
 static int fill_set(sigset_t *set, const int *signals, int count) {
     if (sigemptyset(set) != 0) return -1;
     for (int i = 0; i < count; i++)

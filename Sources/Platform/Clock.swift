@@ -8,6 +8,64 @@ import RecoveryCore
 /// calendar day from the wall clock and the system time zone. Only edges read them; cores get "now"
 /// as a parameter.
 public enum SystemClock {
+    /// Whether the kernel says its clock is synchronised: adjtimex(2) with no changes: TIME_ERROR or STA_UNSYNC means it is not. Nil when it cannot
+    /// tell (a seccomp filter such as the unit's ProtectClock refuses adjtimex with EPERM).
+    /// <sys/timex.h> is not in Swift's Glibc module, so the function comes from libc by name; struct timex
+    /// is laid out alike on LP64 Linux (x86-64, aarch64): `modes` at 0, `status` (int) at 40, 208 bytes.
+    public static func kernelSynchronized() -> Bool? {
+        typealias Adjtimex = @convention(c) (UnsafeMutableRawPointer) -> Int32
+        guard MemoryLayout<Int>.size == 8, let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "adjtimex") else {
+            return nil
+        }
+        let adjtimex = unsafeBitCast(symbol, to: Adjtimex.self)
+        var tx = [UInt8](repeating: 0, count: 256)
+        let state = tx.withUnsafeMutableBytes { adjtimex($0.baseAddress!) }
+        guard state >= 0 else { return nil }
+        let status = tx.withUnsafeBytes { $0.load(fromByteOffset: 40, as: Int32.self) }
+        let timeError: Int32 = 5  // TIME_ERROR
+        let unsynchronised: Int32 = 0x0040  // STA_UNSYNC
+        return state != timeError && status & unsynchronised == 0
+    }
+
+    /// What the clock guard asks of the kernel (RecoveryCore `ClockGuard`): whether the clock is
+    /// synchronised (nil: it cannot tell) and the wall-clock second this boot began.
+    public struct GuardFacts: Hashable, Sendable {
+        public var synchronised: Bool?
+        public var bootEpochSeconds: Int64?
+
+        public init(synchronised: Bool?, bootEpochSeconds: Int64?) {
+            self.synchronised = synchronised
+            self.bootEpochSeconds = bootEpochSeconds
+        }
+    }
+
+    /// The name of the test-only variable that stands in for the kernel's facts: `EPOCH` (seconds) says
+    /// the clock is not synchronised and this boot began at EPOCH. It lets a test on any machine (and a
+    /// simulated or `--now` clock) meet the guard without setting the host's clock.
+    public static let testUnsynchronisedBootVariable = "RECOVERYDECK_TEST_UNSYNCHRONISED_BOOT"
+
+    /// The facts the test variable states, nil when it is not set (or not a number).
+    public static func testGuardFacts(_ environment: (String) -> String?) -> GuardFacts? {
+        guard let text = environment(testUnsynchronisedBootVariable), let boot = Int64(text) else { return nil }
+        return GuardFacts(synchronised: false, bootEpochSeconds: boot)
+    }
+
+    /// The kernel's facts: adjtimex, and where that is refused (the unit's ProtectClock) systemd-timesyncd's
+    /// flag file, which it creates once it has synchronised (systemd-timesyncd.service(8)).
+    public static func guardFacts() -> GuardFacts {
+        let synchronised =
+            kernelSynchronized() ?? (access("/run/systemd/timesync/synchronized", F_OK) == 0 ? true : nil)
+        return GuardFacts(synchronised: synchronised, bootEpochSeconds: bootEpochSeconds())
+    }
+
+    /// The wall-clock second this boot began by the present wall clock: now less `CLOCK_BOOTTIME` (which
+    /// counts suspend too). Records stamped at or after it were stamped by this boot's clock.
+    public static func bootEpochSeconds() -> Int64? {
+        var t = timespec()
+        guard clock_gettime(CLOCK_BOOTTIME, &t) == 0 else { return nil }
+        return epochSeconds() - Int64(t.tv_sec)
+    }
+
     /// Milliseconds on `CLOCK_MONOTONIC` (never jumps when the wall clock is set).
     public static func monotonicMs() -> Int64 {
         var ts = timespec()

@@ -91,20 +91,51 @@ public struct UnixConnection: Hashable, Sendable {
 
     public init(descriptor: FileDescriptor) { self.descriptor = descriptor }
 
-    /// Connects to a listener (blocking connect, then non-blocking use; a local connect does not wait).
+    /// Connects to a listener within `timeoutMs`, then non-blocking use. A local connect normally completes at
+    /// once; when the listener's backlog is full (a daemon that stopped accepting, out of descriptors or
+    /// stopped) a blocking connect would wait for ever, so the socket is non-blocking from the start and a
+    /// refused attempt (`EAGAIN`, unix(7)) is retried every 10 ms until the deadline, then `ETIMEDOUT`.
     /// The corresponding C functions are `socket` and `connect`.
-    public static func connect(to address: UnixSocketAddress, kind: UnixSocketKind = .seqpacket) throws(Errno)
-        -> UnixConnection
-    {
+    public static func connect(
+        to address: UnixSocketAddress, kind: UnixSocketKind = .seqpacket, timeoutMs: Int64 = 5_000
+    ) throws(Errno) -> UnixConnection {
         let fd = FileDescriptor(rawValue: try valueOrErrno { system_socket(AF_UNIX, kind.rawValue, 0) })
         do {
-            _ = try valueOrErrno { address.withSockaddr { system_connect(fd.rawValue, $0, $1) } }
             try fd.setNonBlocking()
+            let deadline = SystemClock.monotonicMs() + max(0, timeoutMs)
+            try connectBefore(deadline, fd, address)
         } catch {
             fd.close()
             throw error
         }
         return UnixConnection(descriptor: fd)
+    }
+
+    private static func connectBefore(_ deadline: Int64, _ fd: FileDescriptor, _ address: UnixSocketAddress)
+        throws(Errno)
+    {
+        while true {
+            let result = address.withSockaddr { system_connect(fd.rawValue, $0, $1) }
+            if result == 0 { return }
+            let error = Errno.current
+            switch error {
+            case .interrupted: continue
+            case .wouldBlock:
+                guard SystemClock.monotonicMs() < deadline else { throw .timedOut }
+                usleep(10_000)
+            case .inProgress:
+                // Not seen for AF_UNIX, but allowed by connect(2): wait for writability, then SO_ERROR.
+                var poller = pollfd(fd: fd.rawValue, events: Int16(POLLOUT), revents: 0)
+                let left = Int32(clamping: max(0, deadline - SystemClock.monotonicMs()))
+                guard poll(&poller, 1, left) == 1 else { throw .timedOut }
+                var code: CInt = 0
+                var length = socklen_t(MemoryLayout<CInt>.size)
+                _ = getsockopt(fd.rawValue, SOL_SOCKET, SO_ERROR, &code, &length)
+                if code != 0 { throw Errno(rawValue: code) }
+                return
+            default: throw error
+            }
+        }
     }
 
     /// Two connected ends, for tests and in-process peers.

@@ -11,10 +11,11 @@ final class Database {
     let handle: OpaquePointer
     let path: String
 
-    /// How long a statement waits for another process's lock before failing with `SQLITE_BUSY`.
+    /// How long a statement waits for another process's lock before failing with `SQLITE_BUSY`, unless
+    /// the opener asks for less (the daemon does: its one loop must not stall behind another process).
     static let busyTimeoutMs: Int32 = 5_000
 
-    init(path: String) throws(StoreError) {
+    init(path: String, busyTimeoutMs: Int32 = Database.busyTimeoutMs) throws(StoreError) {
         try Database.createPrivately(path)
         var connection: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -27,7 +28,7 @@ final class Database {
         self.handle = connection
         self.path = path
         sqlite3_extended_result_codes(connection, 1)
-        sqlite3_busy_timeout(connection, Database.busyTimeoutMs)
+        sqlite3_busy_timeout(connection, busyTimeoutMs)
         // journal_mode is persistent in the file; the others hold for this connection.
         try execute(
             """
@@ -106,6 +107,21 @@ final class Database {
             if sqlite3_get_autocommit(handle) == 0 { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
             throw error
         }
+    }
+
+    /// True when the file this connection has open is no longer the file at `path`: renamed, replaced by
+    /// another file (`mv backup.db recoverydeck.db`) or deleted. SQLite's own test (`SQLITE_FCNTL_HAS_MOVED`:
+    /// link count zero, or the path's inode differs from the open descriptor's).
+    var hasMoved: Bool {
+        var moved: Int32 = 0
+        let code = sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved)
+        return code == SQLITE_OK && moved != 0
+    }
+
+    /// `PRAGMA quick_check`: empty when the file is sound, else SQLite's findings (first 10).
+    func quickCheck() throws(StoreError) -> [String] {
+        let rows = try prepare("PRAGMA quick_check(10)").rows { $0.text(0) ?? "" }
+        return rows == ["ok"] ? [] : rows
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.

@@ -3,6 +3,7 @@ import RecoveryCore
 extension Store {
     /// Appends one analytics event (spec §7.3).
     public func appendEvent(_ event: AnalyticsEvent) throws(StoreError) {
+        try followFile()
         try writeEvent(event)
     }
 

@@ -7,6 +7,7 @@ extension Store {
     /// any instant the day is either as it was or complete. A day the box measured is the box's own from then
     /// on: its imported mark goes, so a later history import leaves it alone unless forced.
     public func saveMorning(_ morning: MorningMeasurement, recordedAt: Int64) throws(StoreError) {
+        try followFile()
         try database.transaction { () throws(StoreError) in
             try writeMeasurement(morning, recordedAt: recordedAt)
             try clearImportedMark(morning.date)

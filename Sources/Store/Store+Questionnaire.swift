@@ -5,6 +5,7 @@ extension Store {
     /// their habit tags, in one transaction. `recordedAt` is seconds since the Unix epoch. A day checked in on
     /// the box is the box's own from then on: its imported mark goes (a later import keeps it unless forced).
     public func saveQuestionnaire(_ questionnaire: Questionnaire, recordedAt: Int64) throws(StoreError) {
+        try followFile()
         try database.transaction { () throws(StoreError) in
             try writeQuestionnaire(questionnaire, recordedAt: recordedAt)
             try clearImportedMark(questionnaire.date)

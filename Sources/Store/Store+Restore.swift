@@ -42,6 +42,11 @@ extension Store {
                         [.text(day.date.iso), .integer(document.generatedAt)])
                 }
             }
+            // A version 1 export carries rMSSD over the accepted list; its raw RR give today's value, so
+            // the restored mornings compare like with like in the baselines (spec §5.1, migration 0002).
+            if document.days.contains(where: { $0.measurement?.hrv?.rmssdMethod == .acceptedList }) {
+                try RMSSDRecomputation.apply(database)
+            }
             if document.full {
                 for (key, value) in document.settings.sorted(by: { $0.key < $1.key }) {
                     try setSetting(SettingKey(rawValue: key), value)

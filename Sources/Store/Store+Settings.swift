@@ -9,6 +9,7 @@ extension Store {
 
     /// Sets a setting; nil removes it.
     public func setSetting(_ key: SettingKey, _ value: String?) throws(StoreError) {
+        try followFile()
         if let value {
             try database.run(
                 """

@@ -343,3 +343,15 @@ struct DoctorTests {
         #expect(checks.first { $0.name == "database" }?.verdict == .ok)
     }
 }
+
+/// `doctor` names the records waiting in the daemon's spool.
+struct DoctorSpoolTests {
+    @Test("waiting records are a warning that names each; an empty spool adds no line")
+    func spoolLine() throws {
+        #expect(Doctor.spool(waiting: [], unreadable: [], directory: "/d") == nil)
+        let check = try #require(
+            Doctor.spool(waiting: ["2026-03-10 questionnaire", "2026-03-10 morning"], unreadable: [], directory: "/d"))
+        #expect(check.verdict == .warn)
+        #expect(check.detail == "2 saved record(s) wait for the database in /d: 2026-03-10 questionnaire, 2026-03-10 morning")
+    }
+}

@@ -34,6 +34,26 @@ struct UnixSocketTests {
         #expect(info.st_mode & 0o777 == 0o660)
     }
 
+    @Test("A listener that never accepts, its backlog full: connect gives up with ETIMEDOUT instead of hanging")
+    func connectTimesOutOnAFullBacklog() throws {
+        let dir = temporaryDirectory()
+        let address = try #require(UnixSocketAddress(dir + "/full.sock"))
+        let listener = try UnixListener.listen(at: address, backlog: 1)
+        var queued: [UnixConnection] = []
+        defer {
+            for c in queued { c.close() }
+            listener.close()
+            rmdir(dir)
+        }
+        // unix(7): connect on a full backlog blocks (or EAGAIN when non-blocking); fill it.
+        for _ in 0..<8 {
+            guard let c = try? UnixConnection.connect(to: address, timeoutMs: 0) else { break }
+            queued.append(c)
+        }
+        #expect(queued.count < 8, "the backlog should have filled")
+        #expect(throws: Errno.timedOut) { try UnixConnection.connect(to: address, timeoutMs: 100) }
+    }
+
     @Test("SEQPACKET keeps each request a separate record; a closed peer reads as empty, nothing waiting as nil")
     func seqpacketRecordsAndClose() throws {
         let (a, b) = try UnixConnection.pair(kind: .seqpacket)

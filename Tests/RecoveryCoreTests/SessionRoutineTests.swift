@@ -149,6 +149,43 @@ struct SessionRoutineTests {
         #expect(box.routine.day.questionnaire == nil)
     }
 
+    @Test("The clock's refusal blinks its own code (10, not save_failed's 9) and files nothing, at GO and at #")
+    func clockRefusalHasItsOwnCode() {
+        var box = Box(day: DayContext(today: SessionRoutineTests.today, questionnaire: nil))
+        let atGo = box.routine.handle(.clockRefused, at: box.now)
+        #expect(box.routine.indication == .fault(.clockUnsynchronised))
+        #expect(box.routine.indication.display.red == .code(10))
+        #expect(MorningFault.clockUnsynchronised.blinkCode != MorningFault.saveFailed.blinkCode)
+        #expect(atGo.contains(.say(ClockGuard.sentence)))
+        #expect(atGo.contains(.record(AnalyticsRecord("clock_refused"))))
+        #expect(!atGo.contains { if case .saveMorning = $0 { true } else { false } })
+        #expect(!atGo.contains(.connectStrap))
+        // A key clears the code and starts the questionnaire; `#` asks the store, the guard refuses.
+        box.keys("1 4 4 4 4 4")
+        let actions = box.routine.handle(.session(.key(.hash)), at: box.now)
+        guard case .saveQuestionnaire = actions.last else {
+            Issue.record("no save")
+            return
+        }
+        _ = box.routine.handle(.clockRefused, at: box.now)
+        #expect(box.routine.indication == .fault(.clockUnsynchronised))
+        #expect(box.routine.entry == nil)
+        #expect(box.routine.day.questionnaire == nil)
+        // The code shows for the fault time, then the lamps go dark.
+        box.nowMs += SessionTimings.standard.faultShowMs + 1
+        box.send(.session(.tick))
+        #expect(box.routine.indication == .dark)
+    }
+
+    @Test("The light table lists the clock's code 10 with its sentence, apart from save_failed's 9")
+    func lightTableHasClockCode() {
+        let table = LightTable.markdown()
+        #expect(table.contains("| 10 | `clock_unsynchronised` |"))
+        #expect(table.contains("| 9 | `save_failed` |"))
+        #expect(table.contains("| fault clock_unsynchronised | 10 blinks, repeating |"))
+        #expect(table.contains(ClockGuard.sentence))
+    }
+
     @Test(
         "Settings changed over SSH: off darkens a showing reminder, a new time shows it silently, new habits reach the next entry"
     )

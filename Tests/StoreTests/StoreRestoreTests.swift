@@ -83,6 +83,49 @@ struct StoreRestoreTests {
         }
     }
 
+    @Test("a version 1 export's rMSSD (over the accepted list) is recomputed over adjacent pairs from its raw RR")
+    func versionOneIsRecomputed() throws {
+        let person = SyntheticPerson(seed: 12)
+        let options = SyntheticHeart.Options(ectopicProbability: 0.04, artifactProbability: 0.03)
+        let mornings = (0..<4).map {
+            SyntheticHistory.morning(person: person, day: $0, startedAtEpoch: 1_773_000_000, options: options)
+        }
+        let sourceDir = try TemporaryDirectory()
+        let source = try Store(path: sourceDir.databasePath)
+        for (i, m) in mornings.enumerated() { try source.saveMorning(m, recordedAt: Int64(i)) }
+        // The same document as the box wrote it before protocolVersion 2: no method or pairs, and rMSSD by
+        // the old rule (consecutive entries of the accepted list).
+        func versionOne(_ json: JSONValue) -> JSONValue {
+            switch json {
+            case .object(let members):
+                return .object(
+                    members.compactMap { key, value in
+                        switch key {
+                        case "protocolVersion": return (key, .integer(1))
+                        case "rmssdMethod", "rmssdPairs": return nil
+                        case "rmssdMs": return (key, .number(99.5))
+                        default: return (key, versionOne(value))
+                        }
+                    })
+            case .array(let items): return .array(items.map(versionOne))
+            default: return json
+            }
+        }
+        let text = versionOne(try source.exportDocument(full: true, generatedAt: 7).json).serialized()
+        let document = try ExportDocument(parsing: text)
+        #expect(document.days.allSatisfy { $0.measurement?.hrv?.rmssdMethod == .acceptedList })
+        let dir = try TemporaryDirectory()
+        let store = try Store(path: dir.databasePath)
+        try store.restore(document, replace: false)
+        for m in mornings {
+            let truth = RMSSDMigrationTests.pairRule(m)
+            let hrv = try #require(try store.measurement(on: m.date)?.hrv)
+            #expect(hrv.rmssdMethod == .adjacentPairs)
+            #expect(abs((hrv.rmssdMs ?? 0) - truth.rmssd) <= 1e-9 * truth.rmssd, "\(m.date.iso)")
+            #expect(hrv.pairs == truth.pairs)
+        }
+    }
+
     @Test("a plain export brings back the days and the habit list, without samples")
     func plainExport() throws {
         let dir = try TemporaryDirectory()

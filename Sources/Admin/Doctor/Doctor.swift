@@ -38,6 +38,19 @@ public enum Doctor {
         ]
     }
 
+    /// Records in the daemon's spool that the database has not taken yet (`waiting`: "2026-03-10 morning",
+    /// oldest first): a warning that names them; nil when nothing waits.
+    public static func spool(waiting: [String], unreadable: [String], directory: String) -> Check? {
+        guard !waiting.isEmpty || !unreadable.isEmpty else { return nil }
+        var detail = "\(waiting.count) saved record(s) wait for the database in \(directory)"
+        if !waiting.isEmpty { detail += ": " + waiting.joined(separator: ", ") }
+        if !unreadable.isEmpty { detail += "; unreadable: " + unreadable.joined(separator: ", ") }
+        return Check(
+            "spool", .warn, detail,
+            fix: "the daemon files them once the database takes writes again (journalctl -u recoverydeckd says why "
+                + "not); they are kept until then")
+    }
+
     /// Ready when nothing failed; warnings do not stop a morning.
     public static func isReady(_ checks: [Check]) -> Bool { !checks.contains { $0.verdict == .fail } }
 

@@ -34,7 +34,7 @@ public struct SystemFacts {
         f.callerHasNetAdmin = Self.hasNetAdmin(statusText: readText(path("/proc/self/status")) ?? "")
         (f.kernelRelease, f.kernelVersion) = kernel()
         f.timeZone = timeZone()
-        f.clockSynchronized = isLive ? Self.clockSynchronized() : nil
+        f.clockSynchronized = isLive ? SystemClock.kernelSynchronized() : nil
         f.freeBytesPath = Self.directory(of: databasePath)
         f.freeBytes = isLive ? Self.freeBytes(f.freeBytesPath) : nil
         f.gpioLines = config.gpioLines
@@ -165,24 +165,6 @@ public struct SystemFacts {
         }
         if let name = readText(path("/etc/timezone"))?.trimmedLine, !name.isEmpty { return name }
         return access(path("/etc/localtime"), F_OK) == 0 ? "(an unnamed zone in /etc/localtime)" : nil
-    }
-
-    /// adjtimex(2) with no changes: TIME_ERROR or STA_UNSYNC means the kernel clock is not synchronised.
-    /// <sys/timex.h> is not in Swift's Glibc module, so the function comes from libc by name; struct timex
-    /// is laid out alike on LP64 Linux (x86-64, aarch64): `modes` at 0, `status` (int) at 40, 208 bytes.
-    static func clockSynchronized() -> Bool? {
-        typealias Adjtimex = @convention(c) (UnsafeMutableRawPointer) -> Int32
-        guard MemoryLayout<Int>.size == 8, let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "adjtimex") else {
-            return nil
-        }
-        let adjtimex = unsafeBitCast(symbol, to: Adjtimex.self)
-        var tx = [UInt8](repeating: 0, count: 256)
-        let state = tx.withUnsafeMutableBytes { adjtimex($0.baseAddress!) }
-        guard state >= 0 else { return nil }
-        let status = tx.withUnsafeBytes { $0.load(fromByteOffset: 40, as: Int32.self) }
-        let timeError: Int32 = 5  // TIME_ERROR
-        let unsynchronised: Int32 = 0x0040  // STA_UNSYNC
-        return state != timeError && status & unsynchronised == 0
     }
 
     static func freeBytes(_ directory: String) -> UInt64? {

@@ -45,6 +45,11 @@ int cplatform_epoll_wait(int epfd, cplatform_ready *out, int capacity, int timeo
 int cplatform_timerfd_create(void);
 /* Absolute CLOCK_MONOTONIC deadline, one-shot; (0, 0) disarms. */
 int cplatform_timerfd_settime_absolute(int fd, int64_t seconds, int64_t nanoseconds);
+/* CLOCK_REALTIME, non-blocking, close-on-exec. */
+int cplatform_wall_timerfd_create(void);
+/* Absolute CLOCK_REALTIME deadline with TFD_TIMER_CANCEL_ON_SET: a read fails with ECANCELED when the
+   wall clock is set (timerfd_create(2)). */
+int cplatform_wall_timerfd_settime(int fd, int64_t seconds, int64_t nanoseconds);
 
 /* Adds (`block` != 0) or removes the signals from the calling thread's mask. */
 int cplatform_sigmask(const int *signals, int count, int block);

@@ -161,6 +161,8 @@ public enum Indication: Hashable, Sendable {
         rows += [.channel(1, .green), .channel(3, .red), .channel(5, .building), .channel(4, .missing)]
         rows.append(.refused)
         rows += MorningFault.allCases.filter(\.endsSession).map { .fault($0) }
+        // Not a session's end: a refusal before anything starts (ClockGuard).
+        rows.append(.fault(.clockUnsynchronised))
         return rows
     }
 }

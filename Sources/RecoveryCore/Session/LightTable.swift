@@ -105,6 +105,7 @@ public enum LightTable {
         case .questionnaireMissing: "red blinks twice, once, with a low beep, when GO is pressed"
         case .rrUnavailable: "red code while measuring continues (blue double blink)"
         case .tooFewBeats, .tooManyArtifacts: "red code with yellow on: GO retries"
+        case .clockUnsynchronised: "red code for 30 s, with a low beep, when GO, `recoverydeck measure` or `#` is refused"
         default: "red code for 30 s after the session ends"
         }
     }

@@ -23,13 +23,16 @@ public enum MorningFault: Int, CaseIterable, Hashable, Sendable, CustomStringCon
     case tooManyArtifacts = 8
     /// The store refused the write; nothing was saved.
     case saveFailed = 9
+    /// The clock guard refused to date a record: the kernel's clock is not synchronised and today is not
+    /// after the newest stored day (`ClockGuard`); GO, `measure` and the keypad's `#` file nothing.
+    case clockUnsynchronised = 10
 
     /// True for the faults that end a session and then blink their code; the others show as the gate's
     /// refusal (questionnaire), degraded measuring (RR unavailable) or a retry offer (quality).
     public var endsSession: Bool {
         switch self {
         case .bluetoothUnavailable, .noStrapPaired, .strapNotFound, .strapLost, .saveFailed: true
-        case .questionnaireMissing, .rrUnavailable, .tooFewBeats, .tooManyArtifacts: false
+        case .questionnaireMissing, .rrUnavailable, .tooFewBeats, .tooManyArtifacts, .clockUnsynchronised: false
         }
     }
 
@@ -58,6 +61,8 @@ public enum MorningFault: Int, CaseIterable, Hashable, Sendable, CustomStringCon
             "Too many beats were rejected as artifacts: wet the electrodes, snug the strap, lie still, then retry."
         case .saveFailed:
             "The morning could not be saved and nothing was written: check the disk and the database."
+        case .clockUnsynchronised:
+            ClockGuard.sentence
         }
     }
 
@@ -70,6 +75,7 @@ public enum MorningFault: Int, CaseIterable, Hashable, Sendable, CustomStringCon
         case .rrUnavailable: "rr_unavailable"
         case .tooFewBeats, .tooManyArtifacts: "hrv_quality_fail"
         case .saveFailed: "save_failed"
+        case .clockUnsynchronised: "clock_refused"
         }
     }
 
@@ -85,6 +91,7 @@ public enum MorningFault: Int, CaseIterable, Hashable, Sendable, CustomStringCon
         case .tooFewBeats: "too_few_beats"
         case .tooManyArtifacts: "too_many_artifacts"
         case .saveFailed: "save_failed"
+        case .clockUnsynchronised: "clock_unsynchronised"
         }
     }
 

@@ -49,6 +49,9 @@ public struct MorningRoutine: Sendable {
         case session(MorningSession.Event)
         case questionnaireSaved(Questionnaire)
         case questionnaireSaveFailed(String)
+        /// The clock guard refused to date a record (`ClockGuard`): a GO or `measure` starts nothing, a keypad
+        /// questionnaire with the store is dropped unfiled; the lamps blink the clock's own code.
+        case clockRefused
         /// The habit list or the reminder changed over SSH. A questionnaire being keyed keeps the habits it
         /// started with; the next one uses the new list.
         case settings(habits: [String], reminder: MorningReminder.Schedule)
@@ -141,6 +144,17 @@ public struct MorningRoutine: Sendable {
                 .sound(.fault), .say(MorningFault.saveFailed.sentence),
                 .record(AnalyticsRecord(MorningFault.saveFailed.analyticsEvent, detail: message)),
             ]
+        case .clockRefused:
+            let fault = MorningFault.clockUnsynchronised
+            if savingQuestionnaire {
+                savingQuestionnaire = false
+                entry = nil
+            }
+            // Only where GO would start a session: a measuring session or a readout keeps its lamps.
+            if session.phase == .idle || session.phase == .showingFault {
+                session.enterFault(fault, at: t, showMs: configuration.timings.faultShowMs)
+            }
+            return [.sound(.fault), .say(fault.sentence), .record(AnalyticsRecord(fault.analyticsEvent))]
         case .settings(let habits, let schedule):
             configuration.habits = habits
             configuration.reminder = schedule

@@ -442,6 +442,38 @@ extension MorningSession {
         ]
     }
 
+    /// A gap longer than this in the daemon's own running, in session time, makes the phase's numbers
+    /// wrong (measured: a 20 s stop while standing left a 20 s hole and a peak of 80 instead of 98 bpm).
+    /// Notifications every ~1 s (DESIGN §5) make 5 s several lost beats' worth.
+    public static let stallLimitMs: Int64 = 5_000
+    /// The same in real time, so that a session run faster than life (tests) is not ended by a scheduler's
+    /// ordinary jitter.
+    public static let stallLimitRealMs: Int64 = 500
+
+    /// True when a wake-up `lateMs` (session time) and `lateRealMs` (real time) after the deadline armed is a
+    /// stall rather than ordinary lateness. Pure: the daemon measures, the core decides.
+    public static func isStall(lateMs: Int64, lateRealMs: Int64) -> Bool {
+        lateMs > stallLimitMs && lateRealMs > stallLimitRealMs
+    }
+
+    /// A stall while beats were being collected: the morning cannot be saved as measured. It ends with a
+    /// sentence and nothing saved (the person presses GO again); outside those phases nothing was lost.
+    mutating func stalled(gapMs: Int64, at t: Int64) -> [Action] {
+        switch phase {
+        case .settleLying, .captureRMSSD, .captureLyingHR, .promptStand, .captureStanding: break
+        default: return []
+        }
+        toIdle()
+        let seconds = (gapMs + 500) / 1000
+        return [
+            .sound(.cancelled), .disconnectStrap,
+            .record(AnalyticsRecord("session_stalled", value: Double(gapMs))),
+            .say(
+                "The box itself stopped for \(seconds) s during the morning (overloaded, throttled or suspended), "
+                    + "so its numbers would be wrong: nothing was saved; press GO to measure again."),
+        ]
+    }
+
     mutating func endWithFault(_ fault: MorningFault, at t: Int64, detail: String? = nil) -> [Action] {
         enterFault(fault, at: t, showMs: timings.faultShowMs)
         return [

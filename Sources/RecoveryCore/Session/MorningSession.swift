@@ -67,6 +67,9 @@ public struct MorningSession: Sendable {
         case saveFailed(String)
         /// A deadline passed.
         case tick
+        /// The daemon itself did not run for `gapMs` (session time) past a deadline it had armed: stopped,
+        /// swapped out, throttled. Whatever the phase was collecting has a hole of that length.
+        case stalled(gapMs: Int64)
     }
 
     public enum Action: Hashable, Sendable {
@@ -241,6 +244,7 @@ public struct MorningSession: Sendable {
             guard phase == .saving else { return [] }
             return endWithFault(.saveFailed, at: t, detail: message)
         case .tick: return tick(at: t)
+        case .stalled(let gap): return stalled(gapMs: gap, at: t)
         }
     }
 }

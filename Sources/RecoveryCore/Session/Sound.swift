@@ -47,7 +47,7 @@ public enum Sound: String, CaseIterable, Hashable, Sendable {
         case .strapLost: "strap lost mid-session: paused"
         case .strapBack: "strap back: resume or restart"
         case .complete: "morning complete and saved; the readout follows"
-        case .fault: "a fault ended the session (its red code blinks)"
+        case .fault: "a fault ended the session, or the unset clock refused GO or `#` (its red code blinks)"
         case .cancelled: "session cancelled (`*` or `recoverydeck cancel`); nothing saved"
         case .reminder: "morning reminder starts (only when the buzzer is enabled for it)"
         }

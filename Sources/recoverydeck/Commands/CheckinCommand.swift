@@ -16,6 +16,10 @@ struct CheckinCommand: Command {
 
         On a terminal, scores left out are asked for. Habit names must be in the configured habit
         list (starter list: alcohol, late-caffeine, hard-training, late-night, illness).
+
+        While the system clock is not synchronised and today is not after the newest stored day
+        (a box without a real-time clock booted with an old date), nothing is filed: the check-in
+        is refused with a sentence (exit 1), so no earlier day is replaced.
         """
     static let options: [OptionSpec] = [
         .value("fatigue", "N", help: "Fatigue: 1 exhausted … 7 fresh."),
@@ -94,6 +98,8 @@ struct CheckinCommand: Command {
             throw CommandError.failure("\(problem) Set the clock (timedatectl) if it is wrong; nothing was saved.")
         }
         let store = try context.store()
+        // Under an unset clock (no RTC, no network yet) the date may be yesterday's: refuse before replacing it.
+        try context.requireClockAllowsFiling(on: day, in: store)
         let replacing = try store.hasQuestionnaire(on: day)
         let questionnaire = Questionnaire(
             date: day, scores: scores, habits: habits, caffeineTime: caffeineTime, caffeineMg: caffeineMg,

@@ -39,13 +39,21 @@ struct DeleteCommand: Command {
         guard let store = try context.existingStore() else {
             throw CommandError.failure("there is no database at \(try context.databasePath()); nothing was deleted.")
         }
+        // A session for a day being deleted is cancelled first, or it would save right after the delete.
+        if DaemonNudge.cancelSession(deleting: day, context) {
+            context.say("The morning being measured was cancelled first; nothing of it is kept.")
+        }
+        // Records waiting for the database must not bring a deleted day back.
+        let spool = MorningSpool.existing(forDatabase: store.path)
         if let day {
-            guard try store.deleteDay(day) else {
+            let spooled = try spool?.removeDays(from: day, through: day) ?? 0
+            guard try store.deleteDay(day) || spooled > 0 else {
                 throw CommandError.failure("nothing is stored for \(day.iso); nothing was deleted.")
             }
             context.say("Deleted everything stored for \(day.iso).")
             DaemonNudge.storeChanged(context)
         } else {
+            try spool?.removeAll()
             try store.deleteAll()
             context.say("Deleted all data; the database file \(store.path) was scrubbed.")
             DaemonNudge.storeChanged(context)

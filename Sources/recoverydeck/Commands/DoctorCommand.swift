@@ -51,7 +51,14 @@ struct DoctorCommand: Command {
         if facts.strapAddress != nil, facts.bluetoothInKernel, !facts.adapters.isEmpty {
             facts.strapParameters = strapParameters(context: context)
         }
-        let checks = Doctor.checks(facts)
+        var checks = Doctor.checks(facts)
+        if let spool = MorningSpool.existing(forDatabase: path) {
+            let (entries, unreadable) = spool.entries()
+            let waiting = entries.map { "\($0.date.iso) \($0.kind)" }
+            if let check = Doctor.spool(waiting: waiting, unreadable: unreadable, directory: spool.directory) {
+                checks.append(check)
+            }
+        }
         if json {
             let items = checks.map { c in
                 "{\"check\":\(JSONLine.string(c.name)),\"verdict\":\"\(c.verdict.rawValue)\","

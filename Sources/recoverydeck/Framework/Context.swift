@@ -35,6 +35,9 @@ final class Context {
     /// The local time now: the system clock in the system time zone (TZ, /etc/localtime), or `--now`.
     var now: LocalTime { nowOption ?? LocalTime.now() }
 
+    /// True when `--now` stated the time (the system clock is not read).
+    var hasStatedNow: Bool { nowOption != nil }
+
     /// Seconds since the Unix epoch matching `now`.
     var nowEpochSeconds: Int64 {
         guard let nowOption else { return SystemClock.epochSeconds() }

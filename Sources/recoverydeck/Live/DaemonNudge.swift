@@ -1,10 +1,25 @@
 import Appliance
+import RecoveryCore
 
 /// Tells a running daemon that the store changed under it (a check-in, a delete, the settings), so the
 /// reminder, the habit keys and today's gate follow at once rather than at the next press or day.
 /// Best effort: no daemon, a socket the user may not open, or a busy daemon change nothing here — the
 /// daemon reads the store again on the next GO press, `measure` request and local day anyway.
 enum DaemonNudge {
+    /// Before a delete: cancels a running session whose day is being deleted (`day` nil: every day), so the
+    /// session cannot save new health data right after the delete. True when a session was cancelled.
+    static func cancelSession(deleting day: LocalDate?, _ context: Context) -> Bool {
+        guard let client = try? ControlClient(path: SessionFollower.socketPath(nil, context)),
+            let status = try? client.send(.status, timeoutMs: 2000), let snapshot = status["snapshot"],
+            let phase = snapshot["phase"]?.stringValue, ![
+                MorningSession.Phase.idle, .readout, .showingFault,
+            ].map(\.rawValue).contains(phase)
+        else { return false }
+        if let day, snapshot["date"]?.stringValue != day.iso { return false }
+        let reply = try? client.send(.cancel, timeoutMs: 2000)
+        return reply?["cancelled"]?.boolValue == true
+    }
+
     static func storeChanged(_ context: Context) {
         guard let client = try? ControlClient(path: SessionFollower.socketPath(nil, context)) else { return }
         _ = try? client.send(.dayChanged, timeoutMs: 1000)

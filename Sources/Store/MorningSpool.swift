@@ -1,0 +1,294 @@
+import RecoveryCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What the box measured or was told, kept on disk until the database has it: a finished morning or a
+/// keypad questionnaire. A morning costs the person three minutes lying still; a database that is
+/// locked by another process, full, replaced or gone must not cost them the morning.
+///
+/// One file per record in a directory the daemon owns. Each is written to a temporary name, flushed
+/// (`fsync`), renamed into place and the directory flushed, so after a crash or power cut a file is
+/// either whole or absent (rename(2) is atomic; fsync(2) on the directory makes the rename durable).
+/// The file is an export document (`ExportDocument`, full, one day) whose `generatedAt` is the moment
+/// the record was made, so a spooled morning reads back with the code that reads exports.
+public final class MorningSpool {
+    /// One record waiting for the database.
+    public struct Entry: Hashable, Sendable {
+        public enum Content: Hashable, Sendable {
+            case morning(MorningMeasurement)
+            case questionnaire(Questionnaire)
+        }
+
+        public var content: Content
+        /// Seconds since the Unix epoch when the record was made (its `recorded_at` in the database).
+        public var recordedAt: Int64
+        /// The file's name inside the spool directory.
+        public var name: String
+
+        public var date: LocalDate {
+            switch content {
+            case .morning(let m): m.date
+            case .questionnaire(let q): q.date
+            }
+        }
+
+        public var kind: String {
+            switch content {
+            case .morning: "morning"
+            case .questionnaire: "questionnaire"
+            }
+        }
+    }
+
+    /// Why the spool could not keep or read a record, as one sentence.
+    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        public var description: String
+        /// The errno of the system call that failed (ENOSPC for a full disk), when one did.
+        public var errno: Int32?
+    }
+
+    /// What became of a spooled record when it was offered to the database.
+    public enum Outcome: Hashable, Sendable {
+        /// Written to the database; the file is gone.
+        case filed(Entry)
+        /// The database already holds a later record for that day (a newer check-in over SSH): the spooled
+        /// one would replace it, so it is dropped.
+        case superseded(Entry)
+        /// The database refused; the file stays.
+        case refused(Entry, StoreError)
+    }
+
+    public let directory: String
+
+    /// The spool for the database at `databasePath`: a directory beside it, `<database>.spool`, so the
+    /// daemon and the CLI (`recoverydeck delete`, `doctor`) find the same one from the database path alone.
+    public static func directory(forDatabase databasePath: String) -> String { databasePath + ".spool" }
+
+    /// Opens the spool directory, creating it with mode 0700 (it holds health data) when missing.
+    public init(directory: String) throws(Failure) {
+        self.directory = directory
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            throw MorningSpool.failure("cannot create the spool directory \(directory)")
+        }
+    }
+
+    /// Opens an existing spool without creating anything (nil when there is none): for readers.
+    public static func existing(forDatabase databasePath: String) -> MorningSpool? {
+        let path = directory(forDatabase: databasePath)
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        return try? MorningSpool(directory: path)
+    }
+
+    // MARK: Keeping
+
+    /// Writes `content` durably (temporary name, fsync, rename, directory fsync) and returns its entry.
+    /// A failure leaves no file behind.
+    @discardableResult
+    public func keep(_ content: Entry.Content, recordedAt: Int64) throws(Failure) -> Entry {
+        var entry = Entry(content: content, recordedAt: recordedAt, name: "")
+        let base = "\(entry.date.iso)-\(entry.kind)-\(recordedAt)"
+        // A counter after the second keeps two records of one second (a remeasure) apart, in order.
+        var n = 1
+        var name = "\(base)-1.json"
+        while access(path(name), F_OK) == 0 {
+            n += 1
+            name = "\(base)-\(n).json"
+        }
+        entry.name = name
+        let bytes = Array(MorningSpool.document(entry).json.serialized().utf8)
+        let temporary = path(".\(name).tmp")
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw MorningSpool.failure("cannot create \(temporary)") }
+        var written = 0
+        var failure: Failure?
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                failure = MorningSpool.failure("cannot write \(temporary)")
+                break
+            }
+            written += n
+        }
+        if failure == nil && fsync(fd) != 0 { failure = MorningSpool.failure("cannot flush \(temporary)") }
+        close(fd)
+        if failure == nil && rename(temporary, path(name)) != 0 {
+            failure = MorningSpool.failure("cannot rename \(temporary)")
+        }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+        try syncDirectory()
+        return entry
+    }
+
+    /// Every record waiting, oldest first. A file that cannot be read as a spooled record is reported in
+    /// `unreadable` and left in place for a person to look at.
+    public func entries() -> (entries: [Entry], unreadable: [String]) {
+        var entries: [Entry] = []
+        var unreadable: [String] = []
+        for name in fileNames() {
+            guard let text = MorningSpool.readText(path(name)), let document = try? ExportDocument(parsing: text),
+                document.days.count == 1, let day = document.days.first
+            else {
+                unreadable.append(name)
+                continue
+            }
+            let content: Entry.Content
+            if let m = day.measurement {
+                content = .morning(m)
+            } else if let q = day.questionnaire {
+                content = .questionnaire(q)
+            } else {
+                unreadable.append(name)
+                continue
+            }
+            entries.append(Entry(content: content, recordedAt: document.generatedAt, name: name))
+        }
+        entries.sort { ($0.recordedAt, $0.name) < ($1.recordedAt, $1.name) }
+        return (entries, unreadable)
+    }
+
+    /// True when nothing is waiting.
+    public var isEmpty: Bool { fileNames().isEmpty }
+
+    /// Removes a record's file (once the database holds it, or it was deleted on purpose).
+    public func remove(_ entry: Entry) throws(Failure) {
+        guard unlink(path(entry.name)) == 0 || errno == ENOENT else {
+            throw MorningSpool.failure("cannot remove \(path(entry.name))")
+        }
+        try syncDirectory()
+    }
+
+    /// Removes every record for the days in `from...through` (`recoverydeck delete`: the spool must not bring a
+    /// deleted day back). Returns how many went.
+    @discardableResult
+    public func removeDays(from: LocalDate, through: LocalDate) throws(Failure) -> Int {
+        var count = 0
+        for entry in entries().entries where entry.date >= from && entry.date <= through {
+            try remove(entry)
+            count += 1
+        }
+        return count
+    }
+
+    /// Removes every record, unreadable files included (`recoverydeck delete --all` leaves nothing behind).
+    public func removeAll() throws(Failure) {
+        for name in fileNames() {
+            guard unlink(path(name)) == 0 || errno == ENOENT else { throw MorningSpool.failure("cannot remove \(name)") }
+        }
+        try syncDirectory()
+    }
+
+    // MARK: Filing
+
+    /// Offers every waiting record to `store`, oldest first, and removes the files it took. Stops at the first
+    /// refusal (a locked or full database refuses the rest too; order matters for the same day).
+    public func file(into store: Store) -> [Outcome] {
+        var outcomes: [Outcome] = []
+        for entry in entries().entries {
+            do {
+                switch try store.recordedAt(of: entry) {
+                case let stored? where stored > entry.recordedAt:
+                    try? remove(entry)
+                    outcomes.append(.superseded(entry))
+                    continue
+                case let stored? where stored == entry.recordedAt:
+                    // Filed before a crash took the file's removal with it: filing again would repeat the
+                    // morning's analytics events.
+                    try? remove(entry)
+                    outcomes.append(.filed(entry))
+                    continue
+                default: break
+                }
+                switch entry.content {
+                case .morning(let m): try store.saveMorning(m, recordedAt: entry.recordedAt)
+                case .questionnaire(let q): try store.saveQuestionnaire(q, recordedAt: entry.recordedAt)
+                }
+            } catch {
+                outcomes.append(.refused(entry, error))
+                break
+            }
+            // In the database now; a file that cannot be removed is recognised by its recorded_at next time.
+            try? remove(entry)
+            outcomes.append(.filed(entry))
+        }
+        return outcomes
+    }
+
+    // MARK: Files
+
+    static func document(_ entry: Entry) -> ExportDocument {
+        let day: DayRecord
+        switch entry.content {
+        case .morning(let m): day = DayRecord(date: m.date, measurement: m)
+        case .questionnaire(let q): day = DayRecord(date: q.date, questionnaire: q)
+        }
+        return ExportDocument(generatedAt: entry.recordedAt, full: true, habits: [], days: [day])
+    }
+
+    private func path(_ name: String) -> String { directory + "/" + name }
+
+    private func fileNames() -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let item = readdir(dir) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name.hasSuffix(".json") && !name.hasPrefix(".") { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// fsync(2) on the directory: makes a rename or unlink in it durable.
+    private func syncDirectory() throws(Failure) {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw MorningSpool.failure("cannot open \(directory)") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw MorningSpool.failure("cannot flush \(directory)") }
+    }
+
+    private static func readText(_ path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, file)
+            if n <= 0 { break }
+            bytes += buffer[0..<n]
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func failure(_ what: String) -> Failure {
+        let code = errno
+        return Failure(description: "\(what): \(String(cString: strerror(code))).", errno: code)
+    }
+}
+
+extension Store {
+    /// The latest `recorded_at` of the day's questionnaire or measurement, nil when the day holds neither.
+    public func lastRecordedAt(on date: LocalDate) throws(StoreError) -> Int64? {
+        try database.prepare(
+            """
+            SELECT MAX(recorded_at) FROM (SELECT recorded_at FROM questionnaire WHERE day = ?1
+                UNION ALL SELECT recorded_at FROM measurement WHERE day = ?1)
+            """
+        ).rows([.text(date.iso)]) { $0.int64(0) }.first ?? nil
+    }
+
+    /// When the database's record of the entry's kind for its day was made, nil when it has none.
+    func recordedAt(of entry: MorningSpool.Entry) throws(StoreError) -> Int64? {
+        let table = entry.kind == "morning" ? "measurement" : "questionnaire"
+        return try database.prepare("SELECT recorded_at FROM \(table) WHERE day = ?1").rows([
+            .text(entry.date.iso)
+        ]) { $0.int64(0) ?? 0 }.first
+    }
+}
