@@ -22,7 +22,8 @@ extension Daemon {
                 refuseForClock(now: now)
                 return
             }
-            process(.session(.go(press)), now: now)
+            // After the day's reads: a question GO asks (remeasure, 5 s) counts from here.
+            process(.session(.go(press)), now: max(now, clock.monotonicMs()))
         case .key(let key):
             // An experiment started or stopped over SSH may have changed tonight since the day was read.
             if key == MorningRoutine.tonightKey { refreshDay(now: now) }
@@ -62,10 +63,15 @@ extension Daemon {
         var first: [MorningRoutine.Action]?
         while !queue.isEmpty {
             let next = queue.removeFirst()
-            let actions = routine.handle(next, at: routineNow(now))
+            // An event after the first answers an action just performed (a save's commit, a day's facts): it
+            // happens after that work, so it gets the clock read now. A state it enters that is shown for a
+            // time (the readout's 30 s, DESIGN §1 step 5) then counts from when its lamps light, not from the
+            // loop's wake before the save: a save's fdatasync is not cut from the readout.
+            let at = first == nil ? now : max(now, clock.monotonicMs())
+            let actions = routine.handle(next, at: routineNow(at))
             if first == nil { first = actions }
             changed = true
-            for action in actions { perform(action, now: now) }
+            for action in actions { perform(action, now: at) }
         }
         return first ?? []
     }

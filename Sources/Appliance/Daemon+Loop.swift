@@ -195,15 +195,21 @@ extension Daemon {
                 strapEvents(strap.onDeadline(nowMs: now), now: now)
                 did = true
             }
-            if let due = panel.nextDeadlineMs, due <= now {
-                // Read again: the strap's events just handled may have saved a morning, and the panel writes
-                // a new pattern's first edge now; its steps count from this instant (Panel.show).
-                let at = clock.monotonicMs()
-                for input in panel.onDeadline(nowMs: at) { panelInput(input, now: at) }
-                did = true
-            }
             if let due = routine.nextDeadlineMs, due <= now {
                 process(.session(.tick), now: now)
+                did = true
+            }
+            // What the routine shows now goes to the lamps before the panel writes its due edges: a new display's
+            // first edge is written in this turn, with the sound that came with it (the readout's 30 s count from
+            // the save's answer), and a state that ends replaces its pattern before an edge due at the same
+            // instant is written (a flash as the readout goes dark).
+            publish(now: clock.monotonicMs())
+            if let due = panel.nextDeadlineMs, due <= clock.monotonicMs() {
+                // Read again: the strap's events and the routine's tick just handled may have saved a morning,
+                // and the panel writes a new pattern's first edge now; its steps count from this instant
+                // (Panel.show).
+                let at = clock.monotonicMs()
+                for input in panel.onDeadline(nowMs: at) { panelInput(input, now: at) }
                 did = true
             }
             if let due = reminderDueMs, due <= now {

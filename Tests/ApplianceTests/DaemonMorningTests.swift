@@ -77,6 +77,41 @@ struct DaemonMorningTests {
     }
 
     @Test(
+        "A slow save delays the readout, never shortens it: lit 30 s from its first edge (DESIGN §1 step 5; LIGHTS.md)"
+    )
+    func readoutLastsThirtySecondsAfterASlowSave() throws {
+        let h = try DaemonHarness()
+        let saveMs: Int64 = 2_500  // a slow fdatasync (kernel GPIO in a VM: the readout lit 27 s of its 30)
+        var displays: [(atMs: Int64, display: PanelDisplay)] = []
+        var readout: PanelDisplay?
+        h.daemon.observer = { [unowned h] event in
+            h.events.append(event)
+            switch event {
+            // The hand-moved clock advances during the save, between the loop's wake and the store's answer.
+            case .saved(_, let answer):
+                readout = Indication.readout(answer.composite).display
+                _ = h.daemon.clock.advance(ms: saveMs)
+            case .display(let display): displays.append((h.daemon.clock.monotonicMs(), display))
+            default: break
+            }
+        }
+        h.keyQuestionnaire()
+        h.press([(0, "go")])
+        #expect(h.run { h.phase == .readout })
+        #expect(h.run { h.phase == .idle })
+        let shown = try #require(displays.lastIndex { $0.display == readout })
+        let lit = displays[shown].atMs
+        let over = try #require(displays[shown...].first { $0.display == .dark }).atMs
+        #expect(abs(over - lit - 30_000) <= 5, "readout shown \(over - lit) ms")
+        // The lamps follow from that instant: every readout edge on the pattern's grid from `lit` (none cut
+        // from its front), and none as it goes dark (no flash of an edge due at the same instant).
+        let timeline = try #require(h.daemon.panel.simulated?.timeline)
+        let edges = timeline.filter { $0.output != .buzzer && $0.atMs >= lit && $0.atMs <= over }
+        #expect(edges.count >= 20)
+        #expect(edges.allSatisfy { ($0.atMs - lit) % 1000 == 0 && $0.atMs < over }, "\(edges.suffix(3))")
+    }
+
+    @Test(
         "An HR-only strap gives a degraded morning: rMSSD null, mean HR and the orthostatic numbers from BPM, day not complete (spec §4.1, §5.2, §7.2)"
     )
     func heartRateOnly() throws {

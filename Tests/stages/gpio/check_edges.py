@@ -14,13 +14,16 @@ against its first one: the 9 + 240 ms triple beep; the slack is the first write'
 daemons, on a build machine shared by others). An edge later than the off step after it merges two beeps
 into one stretch; such a merge is matched as the table's rhythm with that pause gone, and reported.
 Sounds the routine schedules one by one (the stand cue's 3-2-1 and tone) are held to a 1 s grid whose origin
-is their earliest onset.
+is their earliest onset. The readout's 30 s are held from its blink's first step, to the blink's half period
+when it ends in an off half (readout_lasts).
 """
 import re
 import sys
 
 EARLY_MS = 10.0
 LATE_MS = 150.0
+# deploy/LIGHTS.md, "readout lit after the last press".
+READOUT_MS = 30000.0
 # DESIGN §2 default pin map: line offsets on the chip.
 PINS = {"red": 22, "yellow": 23, "green": 24, "blue": 25, "buzzer": 18}
 # A buzzer pause longer than this ends a sound (the longest pause inside one is 150 ms; keys are 0.5 s+ apart).
@@ -141,6 +144,41 @@ def runs(edges, on_ms, off_ms, minimum):
     return found
 
 
+def readout_lasts(label, blue, run, onset):
+    """The readout is lit READOUT_MS (LIGHTS.md: "readout lit after the last press | 30 s") from the slow blink's
+    first step. A building readout blinks blue 1 s on / 1 s off from that instant, and a readout that ends in an
+    off half writes no edge, so its end is known to the half period: the blink must still be on its grid at
+    29 s (EARLY_MS early at most: a readout cut by a second or more fails) and dark by 30 s (LATE_MS late at
+    most: no on-edge due at 30 s or after kept lit). When the end falls in an on half, the cut on-step gives
+    it exactly, and it is held to 30 s within EARLY_MS/LATE_MS."""
+    if onset is None:
+        return [f"{label}: no rising triple beep before the readout"]
+    # The blink's first step is on: when blue was already on (measuring) it writes nothing, so the step is found
+    # from the grid itself: edges are late, never early, so the earliest edge against the grid places it; then
+    # the whole period (2 s) nearest the sound.
+    first = run[0][0]
+    edges = [start for start, _ in run] + [run[-1][0] + run[-1][1]]
+    origin = min(t - 1000.0 * round((t - first) / 1000.0) for t in edges)
+    lit = origin - 2000.0 * round((origin - onset) / 2000.0)
+    last = edges[-1]  # the last edge on the grid
+    following = [(s, l, on) for s, l, on in stretches(blue) if abs(s - last) < 0.001]
+    cut_on = following[0][2] and following[0][1] < 1000.0 - EARLY_MS if following else False
+    steps = round((last - lit) / 1000.0)
+    print(f"{label}: readout lit {lit - onset:.1f} ms after its sound; blink on its grid until {last - lit:.0f} ms"
+          + (f", dark at {last + following[0][1] - lit:.0f} ms" if cut_on else ""))
+    problems = []
+    if abs(lit - onset) > LATE_MS:
+        problems.append(f"{label}: the readout lit {lit - onset:.0f} ms after its sound, not with it")
+    if cut_on:
+        lasted = last + following[0][1] - lit
+        if not READOUT_MS - EARLY_MS <= lasted <= READOUT_MS + LATE_MS:
+            problems.append(f"{label}: the readout lasted {lasted:.0f} ms, not {READOUT_MS:.0f} ms")
+    elif not (steps == READOUT_MS / 1000 - 1 and READOUT_MS - 1000 - EARLY_MS <= last - lit <= READOUT_MS - 1000 + LATE_MS):
+        problems.append(f"{label}: the readout's blink left its grid {last - lit:.0f} ms after it lit, not at"
+                        f" {READOUT_MS - 1000:.0f} ms (its last edge before {READOUT_MS:.0f} ms)")
+    return problems
+
+
 def subsequence(names, wanted):
     i = 0
     for n in names:
@@ -200,6 +238,8 @@ def check(label, base, flow, edges, table):
         if slow:
             span = slow[-1][-1][0] + slow[-1][-1][1] - slow[-1][0][0]
             print(f"{label}: readout slow blink {len(slow[-1])} stretches over {span:.0f} ms")
+            onsets = [g[0][0] for g, n in zip(buzzer, names) if n == "rising triple beep"]
+            problems += readout_lasts(label, line("blue"), slow[-1], onsets[-1] if onsets else None)
         else:
             problems.append(f"{label}: no readout slow blink (1000/1000 ms) on blue")
         if fast:
