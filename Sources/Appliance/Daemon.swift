@@ -177,6 +177,9 @@ public final class Daemon {
             switch configuration.panel {
             case .gpio:
                 let chip = try LibgpiodChip(labels: configuration.pins.chipLabels)
+                logger.info(
+                    "gpio chip \(chip.label) at \(chip.path), \(chip.lineCount) lines",
+                    ["library": LibgpiodChip.libraryDescription])
                 panel = try PanelDevice(gpio: chip, pins: configuration.pins, buzzerEnabled: configuration.buzzer)
             case .simulated:
                 panel = try PanelDevice(simulatedWith: configuration.pins, buzzerEnabled: configuration.buzzer)
