@@ -23,7 +23,10 @@ struct TestPackagesTests {
         "ls": "coreutils", "mkdir": "coreutils", "mktemp": "coreutils", "rm": "coreutils", "sleep": "coreutils",
         "sort": "coreutils", "stat": "coreutils", "stdbuf": "coreutils", "tail": "coreutils", "tee": "coreutils",
         "timeout": "coreutils", "nproc": "coreutils", "touch": "coreutils", "tr": "coreutils", "uname": "coreutils",
-        "wc": "coreutils",
+        "wc": "coreutils", "expr": "coreutils", "paste": "coreutils", "rmdir": "coreutils", "sha256sum": "coreutils",
+        "dpkg-query": "dpkg", "mountpoint": "util-linux", "ldd": "libc-bin", "make": "build-essential",
+        "patch": "patch", "insmod": "kmod", "lsmod": "kmod", "gpiodetect": "gpiod", "gpioinfo": "gpiod",
+        "gpioset": "gpiod",
         // Called by the tools the stages run, not by our scripts: virtme-ng runs `file` on the kernel and
         // builds its initramfs from busybox; it boots qemu.
         "file": "file", "busybox": "busybox-static", "qemu-system-x86_64": "qemu-system-x86",
@@ -32,7 +35,7 @@ struct TestPackagesTests {
     /// Priority "required" packages: debootstrap's minbase variant installs them, so the list need not.
     static let base: Set<String> = [
         "bash", "coreutils", "debianutils", "diffutils", "dpkg", "findutils", "grep", "gzip", "mawk", "mount", "sed",
-        "tar", "util-linux",
+        "tar", "util-linux", "libc-bin",
     ]
 
     /// Words in command position that are not Debian commands: shell builtins and keywords, and the
@@ -65,7 +68,9 @@ struct TestPackagesTests {
     /// The shell scripts the tests run: the stages, the VM harness and its scenarios, Tests/run-all, .ci/run.
     static func scripts() throws -> [(name: String, text: String)] {
         var names = ["Tests/run-all", ".ci/run"]
-        for folder in ["Tests/stages", "Tests/stages/daemon", "Tests/vm", "Tests/vm/scenarios"] {
+        for folder in [
+            "Tests/stages", "Tests/stages/daemon", "Tests/stages/gpio", "Tests/stages/gpiod", "Tests/vm", "Tests/vm/scenarios",
+        ] {
             let entries = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)
             names += entries.filter { $0.hasSuffix(".sh") }.sorted().map { folder + "/" + $0 }
         }
