@@ -226,12 +226,15 @@ def check(label, base, flow, edges, table):
                 problems.append(f"{label}: the stand cue is not 3-2-1 then the tone, 1 s apart")
     # Lamps: N blinks before item N (300/300), and for the skip flow the readout's slow blink (building:
     # the first morning) and the remeasure question's fast blink (125/125) for 5 s.
-    # The hands key about one digit a second, so a count of 3 or more blinks is cut by the next key (as a
-    # person keying ahead of the cue would): at least two counts of 2+ blinks must be whole on the grid.
+    # The skip flow's hands wait for each count before keying (as the cue asks): items 2-5 must each show their
+    # whole count, in order, on the grid. The whole flow's hands key a digit a second, ahead of the longer
+    # counts (each key cuts the count it lands in, as a person keying ahead would): no count is asserted there.
     counts = runs(line("blue"), 300, 300, 3)
-    print(f"{label}: blue count blinks: {len(counts)} runs of 2 blinks or more")
-    if len(counts) < 2:
-        problems.append(f"{label}: fewer than 2 questionnaire item counts on blue (300/300 ms)")
+    blinks = [(len(r) + 1) // 2 for r in counts]
+    print(f"{label}: blue count blinks: runs of " + ", ".join(str(b) for b in blinks) + " blinks")
+    if flow == "skip" and not subsequence(blinks, [2, 3, 4, 5]):
+        problems.append(f"{label}: the questionnaire's item counts on blue (300/300 ms) are not 2, 3, 4, 5 blinks"
+                        " in order")
     if flow == "skip":
         slow = runs(line("blue"), 1000, 1000, 20)
         fast = runs(line("blue"), 125, 125, 20)

@@ -1,14 +1,17 @@
 # recoverydeckd refusing to start on kernel GPIO lines it cannot have (gpio-sim): a line already held by
 # another consumer, no chip with the label, a chip with too few lines. Each: exit status 1, one sentence
-# naming the line or chip, every line it did get released again.
+# naming the line or chip, every line it did get released again. The daemon is $BIN/recoverydeckd unless
+# RECOVERYDECKD names another build (faults-v2.sh: libgpiod v2).
 # vm-timeout: 90
 . "$VM_LIB"
+daemon=${RECOVERYDECKD:-$BIN/recoverydeckd}
 module=$REPO/.build/gpio-sim/recoverydeck-gpio-sim.ko
 modprobe configfs
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
 lsmod | grep -q recoverydeck_gpio_sim || insmod "$module" || fail "insmod $module failed"
 chip() { # NAME LABEL LINES
     local dev=/sys/kernel/config/gpio-sim/$1
+    [ -d "$dev" ] && return 0 # made by an earlier run of this scenario in the same VM
     mkdir "$dev" "$dev/bank0"
     echo "$2" > "$dev/bank0/label"
     echo "$3" > "$dev/bank0/num_lines"
@@ -29,7 +32,7 @@ strap = simulated
 reminder = off
 CONF
     set +e
-    timeout 20 "$BIN/recoverydeckd" --config "$box/$1.conf" > "$1.log" 2>&1
+    timeout 20 "$daemon" --config "$box/$1.conf" > "$1.log" 2>&1
     local rc=$?
     set -e
     cat "$1.log"

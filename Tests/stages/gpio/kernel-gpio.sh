@@ -4,14 +4,20 @@
 # bounce, a key while measuring; on the Pi 4 chip a 2 s hold skips the orthostatic part, then the readout
 # and the remeasure question; on the Pi 5 chip the whole morning with the stand cue. ftrace's gpio_value
 # records every lamp and buzzer edge; check_edges.py holds each pattern to deploy/LIGHTS.md.
+# The daemon is $BIN/recoverydeckd (libgpiod v1, Debian 12's) unless RECOVERYDECKD names another build and
+# GPIOD_API its libgpiod API (kernel-gpio-v2.sh: the same mornings on libgpiod v2). The chips are removed at
+# the end, so a later scenario in the same VM can make them again.
 # vm-timeout: 280
 . "$VM_LIB"
 here=$REPO/Tests/stages/gpio
+daemon=${RECOVERYDECKD:-$BIN/recoverydeckd}
+api=${GPIOD_API:-1}
 module=$REPO/.build/gpio-sim/recoverydeck-gpio-sim.ko
 [ -f "$module" ] || fail "no gpio-sim module at $module (Tests/stages/45-gpio-vm.sh builds it)"
+[ -x "$daemon" ] || fail "no daemon at $daemon"
 modprobe configfs
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
-insmod "$module" || fail "insmod $module failed"
+lsmod | grep -q recoverydeck_gpio_sim || insmod "$module" || fail "insmod $module failed"
 tracing=/sys/kernel/tracing
 mountpoint -q $tracing || mount -t tracefs nodev $tracing
 
@@ -29,6 +35,14 @@ make_chip() {
     done
     [ -n "$base" ] || fail "chip $2 has no global base in /sys/class/gpio"
     echo "$dir $base"
+}
+remove_chips() {
+    local c
+    for c in pi4 pi5; do
+        [ -d /sys/kernel/config/gpio-sim/$c ] || continue
+        echo 0 > /sys/kernel/config/gpio-sim/$c/live
+        rmdir /sys/kernel/config/gpio-sim/$c/bank0 /sys/kernel/config/gpio-sim/$c
+    done
 }
 read -r pi4 pi4_base < <(make_chip pi4 pinctrl-bcm2711 58)
 read -r pi5 pi5_base < <(make_chip pi5 pinctrl-rp1 54)
@@ -82,27 +96,48 @@ CONF
 }
 config pi4 pinctrl-bcm2711
 config pi5 pinctrl-rp1
-spawn d4 "$BIN/recoverydeckd" --config "$box/pi4/recoverydeck.conf"
+# The guest's root is the host's, shared over 9p: a page of code the daemon runs for the first time is read
+# from the host then, under emulation a stall of 100-300 ms that lengthened the first digit's beep. A box runs
+# from its own flash, so the binary and its libraries are read into the guest's page cache first.
+cat "$daemon" $(ldd "$daemon" | awk '$2 == "=>" && $3 ~ /^\// {print $3}') > /dev/null
+spawn d4 "$daemon" --config "$box/pi4/recoverydeck.conf"
 d4_pid=$bg_pid
-spawn d5 "$BIN/recoverydeckd" --config "$box/pi5/recoverydeck.conf"
+spawn d5 "$daemon" --config "$box/pi5/recoverydeck.conf"
 d5_pid=$bg_pid
 wait_for_line d4.log 'ready' 30
 wait_for_line d5.log 'ready' 30
+grep -F 'gpio chip pinctrl-bcm2711' d4.log | grep -qF "(API v$api)" \
+    || fail "the Pi 4 daemon did not open its chip with libgpiod API v$api: $(grep -F 'gpio chip' d4.log)"
+grep -F 'gpio chip pinctrl-rp1' d5.log | grep -qF "(API v$api)" \
+    || fail "the Pi 5 daemon did not open its chip with libgpiod API v$api: $(grep -F 'gpio chip' d5.log)"
+say "both daemons on libgpiod API v$api: $(grep -o 'library=.*' d4.log | head -1)"
 gpioinfo pinctrl-bcm2711 > lines-pi4.txt
 for consumer in go-button keypad-row1 keypad-col1 red yellow green blue buzzer; do
     grep -q "\"$consumer\"" lines-pi4.txt || fail "no line held by $consumer on the Pi 4 chip"
 done
 
-checkin() { # CHIP: the first key wakes the questionnaire (DESIGN §1 step 2), then five scores and #
+# CHIP: the first key wakes the questionnaire (DESIGN §1 step 2), then five scores and #.
+checkin_patient() { # waits for each item's count (N blinks, 600 ms each) before keying it, as the cue asks
+    local n=0 k t
+    for k in 1 5 6 5 4 6; do
+        key "$1" "$k"
+        n=$((n + 1))
+        t=$(( n <= 5 ? n * 6 + 3 : 7 )) # tenths of a second: item n's count ends (2n - 1) x 300 ms after its key
+        sleep "$((t / 10)).$((t % 10))"
+    done
+    key "$1" '#'
+    sleep 1
+}
+checkin_ahead() { # keys a digit a second, ahead of the longer counts (each key cuts the count it lands in)
     for k in 1 5 6 5 4 6; do key "$1" "$k"; sleep 0.7; done
     key "$1" '#'
     sleep 1
 }
 
-# Pi 4: check-in, GO (bouncy), a key while measuring, a 2 s hold that asks to skip, GO confirms; the
+# Pi 4: a patient check-in, GO (bouncy), a key while measuring, a 2 s hold that asks to skip, GO confirms; the
 # morning ends after the lying phase; the 30 s readout; then GO asks to remeasure (and the question lapses).
 pi4_morning() {
-    checkin "$pi4"
+    checkin_patient "$pi4"
     go_bouncy "$pi4" 0.15
     sleep 6
     key "$pi4" 5
@@ -117,9 +152,9 @@ pi4_morning() {
     sleep 7
     say "pi4: done"
 }
-# Pi 5: check-in, GO, a key while measuring, the whole morning with the 3-2-1 stand cue.
+# Pi 5: a check-in keyed ahead of the counts, GO, a key while measuring, the whole morning with the 3-2-1 stand cue.
 pi5_morning() {
-    checkin "$pi5"
+    checkin_ahead "$pi5"
     go_bouncy "$pi5" 0.15
     sleep 8
     key "$pi5" 5
@@ -138,6 +173,9 @@ wait $p5 || rc5=$?
 figure gpio_vm_mornings_s $(( $(date +%s) - started )) s "both mornings, keyed and timed on kernel GPIO lines"
 echo 0 > $tracing/tracing_on
 cat $tracing/trace > trace.txt
+# Major page faults while the mornings ran (field 12 of /proc/PID/stat): code read from the shared root.
+figure gpio_vm_major_faults "$(cut -d' ' -f12 /proc/$d4_pid/stat)/$(cut -d' ' -f12 /proc/$d5_pid/stat)" faults \
+    "Pi 4/Pi 5 daemon, whole run"
 kill -TERM "$d4_pid" "$d5_pid"
 wait "$d4_pid" || fail "recoverydeckd (pi4) did not stop cleanly"
 wait "$d5_pid" || fail "recoverydeckd (pi5) did not stop cleanly"
@@ -145,5 +183,6 @@ gpioinfo pinctrl-bcm2711 > released-pi4.txt
 grep -q 'go-button\|buzzer' released-pi4.txt && fail "lines still held after SIGTERM"
 [ $rc4 = 0 ] || { cat pi4-hands.log; fail "the Pi 4 morning did not finish"; }
 [ $rc5 = 0 ] || { cat pi5-hands.log; fail "the Pi 5 morning did not finish"; }
+remove_chips
 python3 "$here/check_edges.py" trace.txt "$REPO/deploy/LIGHTS.md" pi4="$pi4_base":skip pi5="$pi5_base":whole \
     | tee edges.txt || fail "a pattern on the kernel's lines differs from the light table"
