@@ -187,6 +187,8 @@ public final class Daemon {
         } catch {
             throw .startup("The panel could not be opened: \(error)")
         }
+        let panelClock = self.clock
+        panel.panel.writeClock = { panelClock.monotonicMs() }
 
         switch configuration.strap {
         case _ where options.strap != nil:

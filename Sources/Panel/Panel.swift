@@ -3,8 +3,9 @@ import RecoveryCore
 
 /// The bedside panel (DESIGN §1–2): GO button, 3×4 keypad, traffic light, blue status light and buzzer,
 /// on any `GPIOChip`. It follows the event-loop contract: watch `descriptors`, call `onReadable` when one
-/// is readable, arm a timer to `nextDeadlineMs` and call `onDeadline` then. It never blocks, sleeps or
-/// reads a clock: "now" comes in with each call. Idle (no key down, no pattern running) it has no deadline.
+/// is readable, arm a timer to `nextDeadlineMs` and call `onDeadline` then. It never blocks or sleeps, and
+/// has no clock of its own: "now" comes in with each call, and the owner's clock, when given as
+/// `writeClock`, times a pattern's first edge. Idle (no key down, no pattern running) it has no deadline.
 public final class Panel {
     public let pins: PinMap
     public let timing: PanelTiming
@@ -17,6 +18,14 @@ public final class Panel {
     /// Called for every change of an output's level, with the time: the simulated panel's timeline, and a
     /// debug log on real hardware.
     public var onOutputChange: ((_ output: PanelOutput, _ on: Bool, _ atMs: Int64) -> Void)?
+
+    /// The owner's monotonic clock, read just after a timed pattern's first edge is written: the pattern's
+    /// steps count from then. The kernel stamps an edge inside the write, so a wait between the caller's
+    /// "now" and the write (the process preempted, other lines written first) would otherwise be cut from
+    /// the first step; read after it, the wait delays the pattern instead (measured on kernel GPIO lines
+    /// under emulation on a loaded host: a 60 ms beep played as 46 ms, a 300 ms blink as 288 ms). Without
+    /// it the first edge counts from the caller's "now".
+    public var writeClock: (() -> Int64)?
 
     /// Requests every line of `pins` on `chip`: GO and the keypad columns as pulled-up inputs with edge
     /// events on both edges (GO is wired to ground, so a press is its falling edge; the rising edge wakes
@@ -163,6 +172,7 @@ public final class Panel {
     private func advance(_ output: PanelOutput, _ channel: OutputChannel, nowMs: Int64) throws(PanelError) {
         let pattern = channel.pattern
         let on: Bool
+        var first = false
         if pattern.isSteady {
             channel.startMs = nowMs
             channel.nextChangeMs = nil
@@ -182,6 +192,7 @@ public final class Panel {
                 // The first edge: the pattern's steps count from this write.
                 channel.startMs = nowMs
                 channel.step = 0
+                first = true
             }
             let startMs = channel.startMs ?? nowMs
             on = pattern.isOn(step: channel.step)
@@ -191,7 +202,14 @@ public final class Panel {
         if on != channel.isOn {
             try channel.line.set(high: on)
             channel.isOn = on
-            onOutputChange?(output, on, nowMs)
+            var writtenMs = nowMs
+            if first, let writeClock {
+                // The grid moves with the write (see `writeClock`).
+                writtenMs = max(nowMs, writeClock())
+                channel.startMs = writtenMs
+                channel.nextChangeMs = channel.nextChangeMs.map { $0 + writtenMs - nowMs }
+            }
+            onOutputChange?(output, on, writtenMs)
         }
     }
 }

@@ -18,6 +18,8 @@ private final class StampingChip: GPIOChip {
 
     /// What each read of an input line costs on the clock (a kernel line under emulation: about 1–2 ms).
     var readCostMs: Int64 = 0
+    /// How long the next output write waits before the line changes (the process preempted once).
+    var nextWriteDelayMs: Int64 = 0
 
     init(clock: HandClock) { self.clock = clock }
 
@@ -59,6 +61,8 @@ private final class StampingChip: GPIOChip {
         }
         var offset: UInt32 { line.offset }
         func set(high: Bool) throws(PanelError) {
+            chip.clock.ms += chip.nextWriteDelayMs
+            chip.nextWriteDelayMs = 0
             try line.set(high: high)
             chip.writes.append((offset, high, chip.clock.ms))
         }
@@ -177,6 +181,30 @@ struct PatternStartTests {
         // Never shorter than 70 ms; the off edge may be late by the scan that ran just before it (12 reads).
         let stretches = chip.stretches(PinMap.standard.buzzer)
         #expect(stretches.count == 1 && (70...70 + 12 * chip.readCostMs).contains(stretches[0]), "\(stretches)")
+    }
+
+    @Test(
+        "A preemption of up to 14 ms before a pattern's first write delays it, never shortens its first step",
+        arguments: [0, 3, 14] as [Int64])
+    func slowFirstWrite(delayMs: Int64) throws {
+        let clock = HandClock()
+        let chip = StampingChip(clock: clock)
+        let panel = try Panel(chip: chip)
+        panel.writeClock = { clock.ms }
+        clock.ms = 2_000
+        // The readout's turn: its blink and its sound start together, the blink's line written first, and the
+        // process is preempted just before that write (the loop's "now" was read before it).
+        try panel.show(LightPattern.count(3), on: .blue, nowMs: clock.ms)
+        try panel.play(Sound.complete.pattern, nowMs: clock.ms)
+        chip.nextWriteDelayMs = delayMs
+        while let next = panel.nextDeadlineMs, next <= 10_000 {
+            clock.ms = max(clock.ms, next)
+            _ = panel.onDeadline(nowMs: clock.ms)
+        }
+        // Each pattern's steps count from its first edge as the kernel stamped it: exact whatever the wait
+        // (the triple beep's first edge comes after the blink's, both after the wait).
+        #expect(chip.stretches(PinMap.standard.buzzer) == [60, 120, 120, 120, 240])
+        #expect(chip.stretches(PinMap.standard.line(of: .blue)) == [300, 300, 300, 300, 300])
     }
 
     @Test("After a 23 ms save the questionnaire's save sound is still 70 on, 80 off, 200 on")

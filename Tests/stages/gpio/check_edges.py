@@ -9,8 +9,9 @@ FLOW is `skip` (check-in, GO, a key while measuring, orthostatic skipped, readou
 
 Tolerance. The panel schedules every edge of a pattern from its first edge, so each later edge is held to its
 place on that grid: never more than EARLY_MS before it (a pattern whose front was cut has edges early
-against its first one: the 9 + 240 ms triple beep; the slack is the first write's own latency, measured up to
-~5 ms under emulation), and at most LATE_MS after it (the daemon's wake-up latency: software emulation, two
+against its first one: the 9 + 240 ms triple beep; the panel counts a pattern from a clock reading taken just
+after its first write, so the kernel's stamp of that edge is never after the grid's origin, and the slack is
+rounding to the millisecond and ftrace's own stamping), and at most LATE_MS after it (the daemon's wake-up latency: software emulation, two
 daemons, on a build machine shared by others). An edge later than the off step after it merges two beeps
 into one stretch; such a merge is matched as the table's rhythm with that pause gone, and reported.
 Sounds the routine schedules one by one (the stand cue's 3-2-1 and tone) are held to a 1 s grid whose origin

@@ -97,9 +97,9 @@ CONF
 config pi4 pinctrl-bcm2711
 config pi5 pinctrl-rp1
 # The guest's root is the host's, shared over 9p: a page of code the daemon runs for the first time is read
-# from the host then, under emulation a stall of 100-300 ms that lengthened the first digit's beep. A box runs
-# from its own flash, so the binary and its libraries are read into the guest's page cache first.
-cat "$daemon" $(ldd "$daemon" | awk '$2 == "=>" && $3 ~ /^\// {print $3}') > /dev/null
+# from the host then, under emulation a stall that can lengthen a 70 ms beep. A box runs from its own flash, so
+# the binary's and its libraries' pages are faulted into the guest's page cache first (page_in.py says how).
+python3 "$here/page_in.py" "$daemon" $(ldd "$daemon" | awk '$2 == "=>" && $3 ~ /^\// {print $3}')
 spawn d4 "$daemon" --config "$box/pi4/recoverydeck.conf"
 d4_pid=$bg_pid
 spawn d5 "$daemon" --config "$box/pi5/recoverydeck.conf"
