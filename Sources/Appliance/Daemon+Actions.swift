@@ -144,7 +144,7 @@ extension Daemon {
     static func dayContext(_ store: Store, _ date: LocalDate, waiting: [MorningSpool.Entry] = []) throws(StoreError)
         -> DayContext
     {
-        let running = try store.experiments().last { $0.isRunning(on: date) }
+        let running = try store.experiment(runningOn: date)
         var context = DayContext(
             today: date, questionnaire: try store.questionnaire(on: date),
             measured: try store.measurement(on: date) != nil,
