@@ -18,10 +18,7 @@ extension Daemon {
             }
             // A check-in over SSH may have opened the gate since the day was read.
             refreshDay(now: now)
-            if goWouldStart, routine.entry == nil, !clockAllowsFiling(on: routine.day.today) {
-                refuseForClock(now: now)
-                return
-            }
+            if clockRefuses(.go, now: now) { return }
             process(.session(.go(press)), now: now)
         case .key(let key):
             // An experiment started or stopped over SSH may have changed tonight since the day was read.
@@ -94,11 +91,8 @@ extension Daemon {
             observer?(.saved(morning, readout))
             queue.append(.session(.saved(readout)))
         case .saveQuestionnaire(let questionnaire):
-            guard clockAllowsFiling(on: questionnaire.date) else {
-                logger.warning(ClockGuard.sentence, ["day": questionnaire.date.iso])
-                queue.append(.clockRefused)
-                return
-            }
+            // Inside the routine's drain, so `.clockRefused` is queued behind this action.
+            if clockRefuses(.file(questionnaire.date), now: now) { return }
             fileQuestionnaire(questionnaire)
             queue.append(.questionnaireSaved(questionnaire))
         case .record(let record):
