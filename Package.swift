@@ -28,7 +28,7 @@ let package = Package(
 
         // I/O edges.
         .target(name: "Platform", dependencies: ["CPlatform", "RecoveryCore"], swiftSettings: strict),
-        .target(name: "Store", dependencies: ["CSQLite", "RecoveryCore"], swiftSettings: strict),
+        .target(name: "Store", dependencies: ["CSQLite", "RecoveryCore", "Platform"], swiftSettings: strict),
         .target(name: "BlueZ", dependencies: ["CBlueZ", "Platform", "HeartRateProtocol"], swiftSettings: strict),
         .target(name: "Panel", dependencies: ["CGPIOD", "Platform", "RecoveryCore"], swiftSettings: strict),
         // Administration over SSH: readiness checks, charts, history import (doctor, report, import).

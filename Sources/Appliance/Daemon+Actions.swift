@@ -18,10 +18,7 @@ extension Daemon {
             }
             // A check-in over SSH may have opened the gate since the day was read.
             refreshDay(now: now)
-            if goWouldStart, routine.entry == nil, !clockAllowsFiling(on: routine.day.today) {
-                refuseForClock(now: now)
-                return
-            }
+            if clockRefuses(.go, now: now) { return }
             // After the day's reads: a question GO asks (remeasure, 5 s) counts from here.
             process(.session(.go(press)), now: max(now, clock.monotonicMs()))
         case .key(let key):
@@ -100,11 +97,8 @@ extension Daemon {
             observer?(.saved(morning, readout))
             queue.append(.session(.saved(readout)))
         case .saveQuestionnaire(let questionnaire):
-            guard clockAllowsFiling(on: questionnaire.date) else {
-                logger.warning(ClockGuard.sentence, ["day": questionnaire.date.iso])
-                queue.append(.clockRefused)
-                return
-            }
+            // Inside the routine's drain, so `.clockRefused` is queued behind this action.
+            if clockRefuses(.file(questionnaire.date), now: now) { return }
             fileQuestionnaire(questionnaire)
             queue.append(.questionnaireSaved(questionnaire))
         case .record(let record):
@@ -150,7 +144,7 @@ extension Daemon {
     static func dayContext(_ store: Store, _ date: LocalDate, waiting: [MorningSpool.Entry] = []) throws(StoreError)
         -> DayContext
     {
-        let running = try store.experiments().last { $0.isRunning(on: date) }
+        let running = try store.experiment(runningOn: date)
         var context = DayContext(
             today: date, questionnaire: try store.questionnaire(on: date),
             measured: try store.measurement(on: date) != nil,

@@ -42,14 +42,35 @@ extension Daemon {
         return newest
     }
 
-    /// True when a GO (or `measure`) would start a session: idle, or a fault's code showing (GO clears it and
-    /// starts). Only then does the guard ask; a session already running was dated when it started.
-    var goWouldStart: Bool { routine.session.phase == .idle || routine.session.phase == .showingFault }
-
-    /// A GO or `measure` that the guard refuses: the clock's own red code, the low beep and the sentence
-    /// (the routine's `.clockRefused`), nothing started.
-    func refuseForClock(now: Int64) {
-        logger.warning(ClockGuard.sentence, ["day": routine.day.today.iso])
-        process(.clockRefused, now: now)
+    /// What the clock guard is asked about: a session that GO or `measure` would start (dated today), or a
+    /// keypad check-in to file (dated its day).
+    enum DatedStep: Equatable {
+        case go
+        case measure
+        case file(LocalDate)
     }
+
+    /// The one place the daemon asks the clock guard before the routine starts a session or files a record
+    /// (RecoveryCore `ClockGuard`). True when refused: the warning is logged and the routine is told
+    /// `.clockRefused` (the clock's own red code, the low beep and the sentence), so nothing starts or is filed.
+    func clockRefuses(_ step: DatedStep, now: Int64) -> Bool {
+        let date: LocalDate
+        switch step {
+        case .go, .measure:
+            // Only when a session would start: a session already running was dated when it started. A GO
+            // while a questionnaire is being keyed is left to the routine.
+            guard goWouldStart, step != .go || routine.entry == nil else { return false }
+            date = routine.day.today
+        case .file(let day):
+            date = day
+        }
+        guard !clockAllowsFiling(on: date) else { return false }
+        logger.warning(ClockGuard.sentence, ["day": date.iso])
+        process(.clockRefused, now: now)
+        return true
+    }
+
+    /// True when a GO (or `measure`) would start a session: idle, or a fault's code showing (GO clears it and
+    /// starts).
+    private var goWouldStart: Bool { routine.session.phase == .idle || routine.session.phase == .showingFault }
 }

@@ -57,8 +57,7 @@ extension Daemon {
         case .measure(let overwrite):
             if writesPausedBy != nil { return Daemon.pausedRefusal.json }
             refreshDay(now: now)
-            if goWouldStart, !clockAllowsFiling(on: routine.day.today) {
-                refuseForClock(now: now)
+            if clockRefuses(.measure, now: now) {
                 return ControlRefusal(code: "clock_unsynchronised", message: ClockGuard.sentence).json
             }
             let actions = process(.session(.measure(overwrite: overwrite)), now: now)

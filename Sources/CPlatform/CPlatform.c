@@ -37,24 +37,16 @@ int cplatform_epoll_wait(int epfd, cplatform_ready *out, int capacity, int timeo
     return n;
 }
 
-int cplatform_timerfd_create(void) { return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC); }
+int cplatform_timerfd_create(int clock) { return timerfd_create(clock, TFD_NONBLOCK | TFD_CLOEXEC); }
 
-int cplatform_timerfd_settime_absolute(int fd, int64_t seconds, int64_t nanoseconds) {
+int cplatform_timerfd_settime_absolute(int fd, int clock, int64_t seconds, int64_t nanoseconds) {
     struct itimerspec spec;
     memset(&spec, 0, sizeof spec);
     spec.it_value.tv_sec = (time_t)seconds;
     spec.it_value.tv_nsec = (long)nanoseconds;
-    return timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL);
-}
-
-int cplatform_wall_timerfd_create(void) { return timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC); }
-
-int cplatform_wall_timerfd_settime(int fd, int64_t seconds, int64_t nanoseconds) {
-    struct itimerspec spec;
-    memset(&spec, 0, sizeof spec);
-    spec.it_value.tv_sec = (time_t)seconds;
-    spec.it_value.tv_nsec = (long)nanoseconds;
-    return timerfd_settime(fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &spec, NULL);
+    /* TFD_TIMER_CANCEL_ON_SET is valid only on CLOCK_REALTIME (timerfd_create(2)). */
+    int flags = TFD_TIMER_ABSTIME | (clock == CLOCK_REALTIME ? TFD_TIMER_CANCEL_ON_SET : 0);
+    return timerfd_settime(fd, flags, &spec, NULL);
 }
 
 static int fill_set(sigset_t *set, const int *signals, int count) {

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A one-shot timer on `CLOCK_MONOTONIC` whose descriptor becomes readable at an absolute deadline:
 /// the daemon arms one to the earliest deadline any edge needs, so nothing polls while idle
 /// (DESIGN §4). Non-blocking, close-on-exec.
@@ -6,7 +10,7 @@ public struct TimerFD: Hashable, Sendable {
 
     /// The corresponding C function is `timerfd_create`.
     public init() throws(Errno) {
-        descriptor = FileDescriptor(rawValue: try valueOrErrno { system_timerfd_create() })
+        descriptor = FileDescriptor(rawValue: try valueOrErrno { system_timerfd_create(clock: CLOCK_MONOTONIC) })
     }
 
     /// Arms the timer to fire once when `SystemClock.monotonicMs()` reaches `deadlineMs`, replacing any
@@ -17,7 +21,10 @@ public struct TimerFD: Hashable, Sendable {
         let clamped = max(0, deadlineMs)
         let seconds = clamped / 1000
         let nanoseconds = clamped == 0 ? 1 : (clamped % 1000) * 1_000_000
-        _ = try valueOrErrno { system_timerfd_settime(descriptor.rawValue, seconds: seconds, nanoseconds: nanoseconds) }
+        _ = try valueOrErrno {
+            system_timerfd_settime(
+                descriptor.rawValue, clock: CLOCK_MONOTONIC, seconds: seconds, nanoseconds: nanoseconds)
+        }
     }
 
     /// Arms to `deadlineMs`, or disarms for nil.
@@ -27,7 +34,9 @@ public struct TimerFD: Hashable, Sendable {
 
     /// The corresponding C function is `timerfd_settime` with a zero value.
     public func disarm() throws(Errno) {
-        _ = try valueOrErrno { system_timerfd_settime(descriptor.rawValue, seconds: 0, nanoseconds: 0) }
+        _ = try valueOrErrno {
+            system_timerfd_settime(descriptor.rawValue, clock: CLOCK_MONOTONIC, seconds: 0, nanoseconds: 0)
+        }
     }
 
     /// Consumes the expiry so the descriptor stops being readable; returns how many expiries there were

@@ -23,7 +23,7 @@ public struct WallClockTimerFD: Hashable, Sendable {
 
     /// The corresponding C function is `timerfd_create` with `CLOCK_REALTIME`.
     public init() throws(Errno) {
-        descriptor = FileDescriptor(rawValue: try valueOrErrno { cplatform_wall_timerfd_create() })
+        descriptor = FileDescriptor(rawValue: try valueOrErrno { system_timerfd_create(clock: CLOCK_REALTIME) })
     }
 
     /// Arms to fire once when the wall clock reaches `epochMs` (milliseconds since the Unix epoch), or when
@@ -32,13 +32,17 @@ public struct WallClockTimerFD: Hashable, Sendable {
     public func arm(atEpochMs epochMs: Int64) throws(Errno) {
         let clamped = max(1, epochMs)
         _ = try valueOrErrno {
-            cplatform_wall_timerfd_settime(descriptor.rawValue, clamped / 1000, (clamped % 1000) * 1_000_000)
+            system_timerfd_settime(
+                descriptor.rawValue, clock: CLOCK_REALTIME, seconds: clamped / 1000,
+                nanoseconds: (clamped % 1000) * 1_000_000)
         }
     }
 
     /// The corresponding C function is `timerfd_settime` with a zero value.
     public func disarm() throws(Errno) {
-        _ = try valueOrErrno { cplatform_wall_timerfd_settime(descriptor.rawValue, 0, 0) }
+        _ = try valueOrErrno {
+            system_timerfd_settime(descriptor.rawValue, clock: CLOCK_REALTIME, seconds: 0, nanoseconds: 0)
+        }
     }
 
     /// Consumes the expiry. The corresponding C function is `read`.

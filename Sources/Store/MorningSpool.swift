@@ -1,3 +1,4 @@
+import Platform
 import RecoveryCore
 
 #if canImport(Glibc)
@@ -254,16 +255,11 @@ public final class MorningSpool {
         guard fsync(fd) == 0 else { throw MorningSpool.failure("cannot flush \(directory)") }
     }
 
+    /// A record is one day's export document; 16 MiB is far beyond any real one.
+    static let maximumRecordBytes = 16 << 20
+
     private static func readText(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n <= 0 { break }
-            bytes += buffer[0..<n]
-        }
+        guard let bytes = try? FileDescriptor.readContents(atPath: path, limit: maximumRecordBytes) else { return nil }
         return String(validating: bytes, as: UTF8.self)
     }
 

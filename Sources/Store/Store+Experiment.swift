@@ -87,13 +87,33 @@ extension Store {
 
     /// Every experiment, oldest first, with its schedule.
     public func experiments() throws(StoreError) -> [StoredExperiment] {
+        try experiments(selectedBy: "ORDER BY id", [])
+    }
+
+    /// The experiment running on `day` (`StoredExperiment.isRunning(on:)`), with its schedule: the newest
+    /// one not stopped whose last morning is `day` or later. One that starts after `day` counts (the night
+    /// before its first morning belongs to it); a stopped one never does, even before its stop day.
+    public func experiment(runningOn day: LocalDate) throws(StoreError) -> StoredExperiment? {
+        // ISO dates compare as text; date() adds days as LocalDate.adding(days:) does.
+        try experiments(
+            selectedBy: """
+                WHERE stopped_day IS NULL AND ?1 < date(first_day, '+' || mornings || ' days')
+                ORDER BY id DESC LIMIT 1
+                """, [.text(day.iso)]
+        ).first
+    }
+
+    /// The experiments that `selection` (what follows `FROM experiment`) picks, in its order, with their schedules.
+    private func experiments(selectedBy selection: String, _ values: [SQLValue]) throws(StoreError)
+        -> [StoredExperiment]
+    {
         var list = try database.prepare(
             """
             SELECT id, habit, outcome, first_day, mornings, block, seed, started_at, stopped_day,
                 stopped_at
-            FROM experiment ORDER BY id
+            FROM experiment \(selection)
             """
-        ).rows { (row) throws(StoreError) in
+        ).rows(values) { (row) throws(StoreError) in
             StoredExperiment(
                 id: row.int64(0) ?? 0, habit: row.text(1) ?? "", outcome: row.text(2) ?? "",
                 firstDay: try Store.date(row, 3), mornings: row.int(4) ?? 0, block: row.int(5) ?? 2,

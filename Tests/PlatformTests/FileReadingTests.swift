@@ -74,29 +74,49 @@ struct FileReadingTests {
     func interruptedRead() throws {
         var fds: [CInt] = [-1, -1]
         try #require(pipe(&fds) == 0)
+        let handled = signalHandled  // made before the handler can run: a signal handler must not initialise it
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in }
+        action.__sigaction_handler.sa_handler = { _ in sem_post(signalHandled) }  // sem_post is async-signal-safe
         action.sa_flags = 0  // no SA_RESTART: a blocked read returns EINTR
         sigemptyset(&action.sa_mask)
         var previous = sigaction()
         try #require(sigaction(SIGUSR1, &action, &previous) == 0)
         defer { sigaction(SIGUSR1, &previous, nil) }
+        // The test runner's threads block most signals; this one must take SIGUSR1 for the read to see EINTR.
+        var usr1 = sigset_t()
+        sigemptyset(&usr1)
+        sigaddset(&usr1, SIGUSR1)
+        var previousMask = sigset_t()
+        try #require(pthread_sigmask(SIG_UNBLOCK, &usr1, &previousMask) == 0)
+        defer { pthread_sigmask(SIG_SETMASK, &previousMask, nil) }
 
-        // Another thread interrupts this one's blocked read 50 times, then writes and closes the pipe.
-        let context = UnsafeMutablePointer<(pthread_t, CInt)>.allocate(capacity: 1)
-        context.initialize(to: (pthread_self(), fds[1]))
-        defer { context.deallocate() }
+        // Another thread interrupts this one's read 50 times, then writes and closes the pipe. Each signal is
+        // sent only once the kernel shows this thread asleep in read(2) on the pipe, and the next only after
+        // the handler has run, so every signal interrupts a read call: no pacing by time.
+        let context = UnsafeMutablePointer<Interruption>.allocate(capacity: 1)
+        let task = try #require(thisThreadsProcFolder())
+        context.initialize(
+            to: Interruption(thread: pthread_self(), task: task, readEnd: fds[0], writeEnd: fds[1], handled: handled))
+        defer { context.deinitialize(count: 1).deallocate() }
+        try #require(sem_init(context.pointee.finished, 0, 0) == 0)
+        defer {
+            sem_destroy(context.pointee.finished)
+            context.pointee.finished.deallocate()
+        }
         var interrupter = pthread_t()
         let started = pthread_create(
             &interrupter, nil,
             { raw in
-                let (reader, writeEnd) = raw!.assumingMemoryBound(to: (pthread_t, CInt).self).pointee
+                let context = raw!.assumingMemoryBound(to: Interruption.self)
+                let c = context.pointee
                 for _ in 0..<50 {
-                    pthread_kill(reader, SIGUSR1)
-                    usleep(1000)
+                    guard c.waitUntilReaderSleepsInRead() else { break }  // the read gave up: stop, let it fail
+                    pthread_kill(c.thread, SIGUSR1)
+                    guard c.waitForHandler() else { break }  // delivered, so the next read we see is a retry
+                    context.pointee.interruptions += 1
                 }
-                _ = "done".withCString { write(writeEnd, $0, 4) }
-                close(writeEnd)
+                _ = "done".withCString { write(c.writeEnd, $0, 4) }
+                close(c.writeEnd)
                 return nil
             }, context)
         try #require(started == 0)
@@ -105,8 +125,73 @@ struct FileReadingTests {
         let result = Result { () throws(FileReadError) -> [UInt8] in
             try reader.readToEnd(limit: 100, name: "the pipe")
         }
+        sem_post(context.pointee.finished)
         pthread_join(interrupter, nil)
+        #expect(context.pointee.interruptions == 50, "every signal interrupted a blocked read")
         #expect(try result.get() == Array("done".utf8))
+    }
+}
+
+/// Posted by the SIGUSR1 handler of `interruptedRead`.
+nonisolated(unsafe) private let signalHandled: UnsafeMutablePointer<sem_t> = {
+    let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+    sem_init(semaphore, 0, 0)
+    return semaphore
+}()
+
+/// read(2)'s number: asm/unistd_64.h on x86_64, asm-generic/unistd.h on arm64.
+#if arch(x86_64)
+    private let readSyscallNumber = 0
+#elseif arch(arm64)
+    private let readSyscallNumber = 63
+#endif
+
+/// "/proc/PID/task/TID" of the calling thread, from the /proc/thread-self link (proc(5)).
+private func thisThreadsProcFolder() -> String? {
+    var link = [CChar](repeating: 0, count: 64)
+    let n = readlink("/proc/thread-self", &link, link.count - 1)
+    guard n > 0 else { return nil }
+    return "/proc/" + String(decoding: link[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// What the interrupting thread of `interruptedRead` knows about the reading one.
+private struct Interruption {
+    let thread: pthread_t
+    /// "/proc/PID/task/TID" of the reading thread.
+    let task: String
+    let readEnd: CInt
+    let writeEnd: CInt
+    let handled: UnsafeMutablePointer<sem_t>
+    /// Posted by the reader when its read returned, so the interrupter never waits for a read that will not come.
+    let finished = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+    var interruptions = 0
+
+    /// True once the reader sleeps in read(2) on `readEnd` (proc(5) /proc/PID/task/TID/syscall: the call's
+    /// number and arguments while the thread is blocked, "running" otherwise); false if its read returned.
+    func waitUntilReaderSleepsInRead() -> Bool {
+        let path = task + "/syscall"
+        let expected = "\(readSyscallNumber) 0x\(String(readEnd, radix: 16)) "
+        while sem_trywait(finished) != 0 {
+            if let text = try? FileDescriptor.readContents(atPath: path, limit: 4096),
+                String(decoding: text, as: UTF8.self).hasPrefix(expected)
+            {
+                return true
+            }
+            sched_yield()
+        }
+        sem_post(finished)  // leave it posted for the next look
+        return false
+    }
+
+    /// True once the handler has run. The 10 s bound only turns a lost signal into a failure instead of a hang.
+    func waitForHandler() -> Bool {
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        deadline.tv_sec += 10
+        while sem_timedwait(handled, &deadline) != 0 {
+            if errno != EINTR { return false }
+        }
+        return true
     }
 }
 

@@ -80,6 +80,25 @@ struct MorningSpoolTests {
         #expect(FileManager.default.fileExists(atPath: spool.directory + "/2026-03-10-morning-1.json"))
     }
 
+    @Test("a record padded beyond the 16 MiB limit is reported and left alone, not read into memory")
+    func oversizedFile() throws {
+        let dir = try TemporaryDirectory()
+        let spool = try MorningSpool(directory: MorningSpool.directory(forDatabase: dir.databasePath))
+        let entry = try spool.keep(.questionnaire(Fixture.questionnaire()), recordedAt: 1_773_130_000)
+        let path = spool.directory + "/" + entry.name
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data(repeating: 0x20, count: 64 << 10))  // trailing spaces: still one valid document
+        try handle.synchronize()
+        #expect(spool.entries().entries.map(\.name) == [entry.name])
+        handle.write(Data(repeating: 0x20, count: MorningSpool.maximumRecordBytes))
+        try handle.close()
+        let (entries, unreadable) = spool.entries()
+        #expect(entries.isEmpty)
+        #expect(unreadable == [entry.name])
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
     @Test("a lock held by another process: the spool stays, then files once the lock is released")
     func lockHeldElsewhere() throws {
         let dir = try TemporaryDirectory()

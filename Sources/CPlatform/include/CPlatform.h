@@ -41,15 +41,11 @@ int cplatform_epoll_ctl(int epfd, int op, int fd, uint32_t events);
 /* Fills at most `capacity` (≤ 64) entries. */
 int cplatform_epoll_wait(int epfd, cplatform_ready *out, int capacity, int timeout_ms);
 
-/* CLOCK_MONOTONIC, non-blocking, close-on-exec. */
-int cplatform_timerfd_create(void);
-/* Absolute CLOCK_MONOTONIC deadline, one-shot; (0, 0) disarms. */
-int cplatform_timerfd_settime_absolute(int fd, int64_t seconds, int64_t nanoseconds);
-/* CLOCK_REALTIME, non-blocking, close-on-exec. */
-int cplatform_wall_timerfd_create(void);
-/* Absolute CLOCK_REALTIME deadline with TFD_TIMER_CANCEL_ON_SET: a read fails with ECANCELED when the
-   wall clock is set (timerfd_create(2)). */
-int cplatform_wall_timerfd_settime(int fd, int64_t seconds, int64_t nanoseconds);
+/* A timer on `clock` (CLOCK_MONOTONIC or CLOCK_REALTIME), non-blocking, close-on-exec. */
+int cplatform_timerfd_create(int clock);
+/* Absolute deadline on the timer's `clock`, one-shot; (0, 0) disarms. A CLOCK_REALTIME timer is armed with
+   TFD_TIMER_CANCEL_ON_SET: a read fails with ECANCELED when the wall clock is set (timerfd_create(2)). */
+int cplatform_timerfd_settime_absolute(int fd, int clock, int64_t seconds, int64_t nanoseconds);
 
 /* Adds (`block` != 0) or removes the signals from the calling thread's mask. */
 int cplatform_sigmask(const int *signals, int count, int block);

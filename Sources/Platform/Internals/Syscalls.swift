@@ -19,10 +19,11 @@ internal func system_epoll_wait(
     cplatform_epoll_wait(epfd, out, capacity, timeoutMs)
 }
 
-internal func system_timerfd_create() -> CInt { cplatform_timerfd_create() }
+internal func system_timerfd_create(clock: CInt) -> CInt { cplatform_timerfd_create(clock) }
 
-internal func system_timerfd_settime(_ fd: CInt, seconds: Int64, nanoseconds: Int64) -> CInt {
-    cplatform_timerfd_settime_absolute(fd, seconds, nanoseconds)
+/// `clock` is the one the timer was created on; it decides the flags (see CPlatform.h).
+internal func system_timerfd_settime(_ fd: CInt, clock: CInt, seconds: Int64, nanoseconds: Int64) -> CInt {
+    cplatform_timerfd_settime_absolute(fd, clock, seconds, nanoseconds)
 }
 
 internal func system_sigmask(_ signals: [CInt], block: Bool) -> CInt {

@@ -110,7 +110,7 @@ enum Experiments {
 
     /// The experiment running on `today`, if any.
     static func running(_ store: Store?, on today: LocalDate) throws -> StoredExperiment? {
-        try store?.experiments().last { $0.isRunning(on: today) }
+        try store?.experiment(runningOn: today)
     }
 
     static func channel(_ e: StoredExperiment) -> Channel { Channel(rawValue: e.outcome) ?? .rmssd }
