@@ -7,12 +7,7 @@
 # of it the VM, plus about 265 s for the connection-parameter and drop-during-discovery scenarios
 # (see Tests/vm/README.md for adding a scenario).
 set -euo pipefail
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$repo"
-export PATH="/opt/swift/usr/bin:$PATH"
-stage_start=$(date +%s)
-
-. Tests/vm/prepare.sh
+. "$(dirname "$0")/../vm/prepare.sh"
 
 set +e
 Tests/vm/run.sh --out "$repo/vm-out" --bin "$bin"

@@ -6,11 +6,7 @@
 # have (Tests/stages/gpio/faults.sh); then both again with the daemon linked against libgpiod v2
 # (kernel-gpio-v2.sh, faults-v2.sh). One VM boot; about 9 minutes.
 set -euo pipefail
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$repo"
-export PATH="/opt/swift/usr/bin:$PATH"
-stage_start=$(date +%s)
-. Tests/vm/prepare.sh
+. "$(dirname "$0")/../vm/prepare.sh"
 kernel=$(ls /boot/vmlinuz-* 2>/dev/null | sort -V | tail -1 || true)
 [ -n "$kernel" ] || { echo "45-gpio-vm: no kernel in /boot; install linux-image-amd64" >&2; exit 1; }
 Tests/stages/gpio/build-gpio-sim.sh "$kernel" "$repo/.build/gpio-sim"

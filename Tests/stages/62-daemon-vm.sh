@@ -4,11 +4,7 @@
 # stored metrics are recomputed from the file, and a drop-out while standing that ends in a resumed,
 # complete morning (Tests/stages/daemon/vm-morning.sh). Installs what it needs; about 7 minutes.
 set -euo pipefail
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$repo"
-export PATH="/opt/swift/usr/bin:$PATH"
-stage_start=$(date +%s)
-. Tests/vm/prepare.sh
+. "$(dirname "$0")/../vm/prepare.sh"
 set +e
 Tests/vm/run.sh --out "$repo/vm-out/daemon" --bin "$bin" --timeout 600 "$repo/Tests/stages/daemon/vm-morning.sh"
 rc=$?

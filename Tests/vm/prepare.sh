@@ -1,6 +1,10 @@
-# Sourced by the VM stages (40-bluetooth-vm, 62-daemon-vm): installs the Debian packages and the pinned
+# Sourced by the VM stages (40-bluetooth-vm, 45-gpio-vm, 62-daemon-vm) first thing: sets $repo and moves
+# there, puts the Swift toolchain on PATH, notes $stage_start, installs the Debian packages and the pinned
 # virtme-ng venv the VM needs, builds the three binaries a scenario may run, and sets $bin to their folder.
-# Expects to run from the repository root with the Swift toolchain on PATH.
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$repo"
+export PATH="/opt/swift/usr/bin:$PATH"
+stage_start=$(date +%s)
 deploy/dev-setup --tests
 
 # virtme-ng, pinned, in its own venv; Debian's python3 (python3-venv) builds it.
