@@ -116,20 +116,19 @@ for consumer in go-button keypad-row1 keypad-col1 red yellow green blue buzzer; 
     grep -q "\"$consumer\"" lines-pi4.txt || fail "no line held by $consumer on the Pi 4 chip"
 done
 
-# CHIP: the first key wakes the questionnaire (DESIGN §1 step 2), then five scores and #.
-checkin_patient() { # waits for each item's count (N blinks, 600 ms each) before keying it, as the cue asks
+# checkin CHIP patient|ahead: the first key wakes the questionnaire (DESIGN §1 step 2), then five scores and #.
+# patient: waits for each item's count (N blinks, 600 ms each) before keying it, as the cue asks; ahead: keys a
+# digit a second, ahead of the longer counts (each key cuts the count it lands in).
+checkin() {
     local n=0 k t
     for k in 1 5 6 5 4 6; do
         key "$1" "$k"
         n=$((n + 1))
-        t=$(( n <= 5 ? n * 6 + 3 : 7 )) # tenths of a second: item n's count ends (2n - 1) x 300 ms after its key
+        # tenths of a second: item n's count ends (2n - 1) x 300 ms after its key
+        t=7
+        [ "$2" = patient ] && [ $n -le 5 ] && t=$((n * 6 + 3))
         sleep "$((t / 10)).$((t % 10))"
     done
-    key "$1" '#'
-    sleep 1
-}
-checkin_ahead() { # keys a digit a second, ahead of the longer counts (each key cuts the count it lands in)
-    for k in 1 5 6 5 4 6; do key "$1" "$k"; sleep 0.7; done
     key "$1" '#'
     sleep 1
 }
@@ -137,7 +136,7 @@ checkin_ahead() { # keys a digit a second, ahead of the longer counts (each key 
 # Pi 4: a patient check-in, GO (bouncy), a key while measuring, a 2 s hold that asks to skip, GO confirms; the
 # morning ends after the lying phase; the 30 s readout; then GO asks to remeasure (and the question lapses).
 pi4_morning() {
-    checkin_patient "$pi4"
+    checkin "$pi4" patient
     go_bouncy "$pi4" 0.15
     sleep 6
     key "$pi4" 5
@@ -154,7 +153,7 @@ pi4_morning() {
 }
 # Pi 5: a check-in keyed ahead of the counts, GO, a key while measuring, the whole morning with the 3-2-1 stand cue.
 pi5_morning() {
-    checkin_ahead "$pi5"
+    checkin "$pi5" ahead
     go_bouncy "$pi5" 0.15
     sleep 8
     key "$pi5" 5
