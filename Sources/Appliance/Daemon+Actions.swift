@@ -12,7 +12,7 @@ extension Daemon {
         switch input {
         case .go(let press):
             // A restore is rewriting the database: no morning starts until it is done (a moment).
-            if writesPausedBy != nil, !routine.session.isMeasuring {
+            if writesArePaused(), !routine.session.isMeasuring {
                 logger.info("GO ignored: \(Daemon.pausedRefusal.message)")
                 return
             }
@@ -35,7 +35,8 @@ extension Daemon {
         for event in events {
             switch event {
             case .connected(let address, let battery):
-                logger.info("strap connected", ["ble.address": address ?? "?"])
+                logger.info("strap connected")
+                logger.debug("strap connected", ["ble.address": address ?? "?"])
                 process(.session(.strapConnected(address: address, batteryPercent: battery)), now: now)
             case .disconnected(let reason):
                 logger.info("strap disconnected: \(reason)")
@@ -117,7 +118,9 @@ extension Daemon {
             }
             if let changed = changedSettings() { queue.append(changed) }
         case .say(let sentence):
-            logger.notice(sentence)
+            // The panel's sentences carry today's verdict and values: never in the journal at the default
+            // level, which `delete` cannot reach (the unit caps the journal at info).
+            logger.debug(sentence)
             observer?(.said(sentence))
             control?.broadcast(.object([("event", .string("say")), ("text", .string(sentence))]))
         case .declined(let decline):

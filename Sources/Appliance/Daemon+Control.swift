@@ -55,7 +55,7 @@ extension Daemon {
         let now = clock.monotonicMs()
         switch request {
         case .measure(let overwrite):
-            if writesPausedBy != nil { return Daemon.pausedRefusal.json }
+            if writesArePaused() { return Daemon.pausedRefusal.json }
             refreshDay(now: now)
             if clockRefuses(.measure, now: now) {
                 return ControlRefusal(code: "clock_unsynchronised", message: ClockGuard.sentence).json
@@ -97,6 +97,7 @@ extension Daemon {
                 ).json
             }
             writesPausedBy = client
+            writesPausedUntilRealMs = SystemClock.monotonicMs() + Daemon.pauseLimitMs
             logger.info("writes paused for a restore")
             return ok([])
         case .resumeWrites:
@@ -125,6 +126,22 @@ extension Daemon {
         }
     }
 
+    /// The longest a restore may hold the daemon's writes: a restore of years of data takes seconds.
+    static let pauseLimitMs: Int64 = 300_000
+
+    /// True while a restore holds the writes; a pause older than `pauseLimitMs` ends here, said in the journal.
+    func writesArePaused() -> Bool {
+        guard writesPausedBy != nil else { return false }
+        if let until = writesPausedUntilRealMs, SystemClock.monotonicMs() >= until {
+            logger.warning(
+                "a restore held the database's writes for \(Daemon.pauseLimitMs / 60_000) minutes without resuming: "
+                    + "writing again")
+            resumeWrites(now: clock.monotonicMs())
+            return false
+        }
+        return true
+    }
+
     static let pausedRefusal = ControlRefusal(
         code: "paused", message: "The database is being restored; start the morning again in a moment.")
 
@@ -132,6 +149,7 @@ extension Daemon {
     func resumeWrites(now: Int64) {
         guard writesPausedBy != nil else { return }
         writesPausedBy = nil
+        writesPausedUntilRealMs = nil
         logger.info("writes resumed")
         refreshDay(now: now)
         publish(now: clock.monotonicMs())

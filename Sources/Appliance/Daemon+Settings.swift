@@ -12,7 +12,8 @@ extension Daemon {
         let current = routine.configuration
         guard settings.habits != current.habits || settings.reminder != current.reminder else { return nil }
         if let warning = settings.warning { logger.warning(warning) }
-        logger.info(
+        logger.info("settings changed")
+        logger.debug(
             "settings changed",
             ["habits": settings.habits.joined(separator: ","),
              "reminder": settings.reminder.enabled ? settings.reminder.start.description : "off"])

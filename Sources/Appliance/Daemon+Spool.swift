@@ -26,24 +26,23 @@ extension Daemon {
         let day = morning.date.iso
         let quality = "\(morning.quality)"
         let orthostatic = morning.orthostaticStatus.rawValue
+        // The journal keeps no health facts at the default level (`delete` cannot reach it): which day,
+        // its quality and the orthostatic result go to debug only.
         if filed {
-            logger.notice("morning saved", ["day": day, "quality": quality, "orthostatic": orthostatic])
+            logger.notice("a morning was saved")
         } else {
-            logger.warning(
-                "morning saved, waiting for the database: \(waitingReason ?? "")",
-                ["day": day, "quality": quality, "orthostatic": orthostatic])
+            logger.warning("a morning was saved, waiting for the database: \(waitingReason ?? "")")
         }
+        logger.debug("morning saved", ["day": day, "quality": quality, "orthostatic": orthostatic])
         return readoutIncludingWaiting(for: morning.date)
     }
 
     /// Files a keypad questionnaire.
     func fileQuestionnaire(_ questionnaire: Questionnaire) {
         if file(.questionnaire(questionnaire)) {
-            logger.notice("questionnaire saved from the keypad", ["day": questionnaire.date.iso])
+            logger.notice("a questionnaire was saved from the keypad")
         } else {
-            logger.warning(
-                "questionnaire saved, waiting for the database: \(waitingReason ?? "")",
-                ["day": questionnaire.date.iso])
+            logger.warning("a questionnaire was saved, waiting for the database: \(waitingReason ?? "")")
         }
     }
 
@@ -84,12 +83,11 @@ extension Daemon {
                 switch outcome {
                 case .filed(let entry):
                     if spoolRetryDueRealMs != nil {
-                        logger.notice("a waiting \(entry.kind) reached the database", ["day": entry.date.iso])
+                        logger.notice("a waiting \(entry.kind) reached the database")
                     }
                 case .superseded(let entry):
                     logger.notice(
-                        "a waiting \(entry.kind) was dropped: the database holds a later one for its day",
-                        ["day": entry.date.iso])
+                        "a waiting \(entry.kind) was dropped: the database holds a later one for its day")
                 case .refused(_, let error):
                     reasons.insert(Daemon.refusalSentence(error), at: 0)
                 }

@@ -106,6 +106,9 @@ public final class Daemon {
     var strapGeneration: Int?
     /// The control client that paused the daemon's writes (`ControlRequest.pauseWrites`), while it holds them.
     var writesPausedBy: FileDescriptor?
+    /// When a pause ends by itself (real monotonic ms): a client that holds it open and never resumes must
+    /// not keep every later morning from starting.
+    var writesPausedUntilRealMs: Int64?
     /// The reminder's next look, as last armed.
     var reminderDueMs: Int64?
     /// READY=1 was sent; STATUS follows changes from then on.

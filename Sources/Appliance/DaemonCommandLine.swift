@@ -26,6 +26,9 @@ public enum DaemonCommandLine {
 
     /// Runs the daemon for `arguments` (without the program name); returns the exit status.
     public static func main(_ arguments: [String]) -> Int32 {
+        // The daemon holds the morning's RR intervals and the database's pages in memory: a crash must not
+        // leave them in a core dump, and no other process of the service user may trace it.
+        ProcessIdentity.refuseCoreDumps()
         var configPath: String?
         var explicitPath = false
         var checkOnly = false

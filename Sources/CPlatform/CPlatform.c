@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -100,3 +101,21 @@ int cplatform_peer_credentials(int fd, cplatform_credentials *out) {
     out->gid = cred.gid;
     return 0;
 }
+
+int cplatform_peer_groups(int fd, uint32_t *out, int capacity, int *needed) {
+    socklen_t len = (socklen_t)(capacity * (int)sizeof(gid_t));
+    gid_t buffer[256];
+    if (capacity > 256) capacity = 256;
+    len = (socklen_t)(capacity * (int)sizeof(gid_t));
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, buffer, &len) != 0) {
+        if (errno == ERANGE && needed) *needed = (int)(len / sizeof(gid_t));
+        return -1;
+    }
+    int count = (int)(len / sizeof(gid_t));
+    for (int i = 0; i < count; i++) out[i] = buffer[i];
+    return count;
+}
+
+int cplatform_set_dumpable(int value) { return prctl(PR_SET_DUMPABLE, (unsigned long)value, 0, 0, 0); }
+
+int cplatform_get_dumpable(void) { return prctl(PR_GET_DUMPABLE, 0, 0, 0, 0); }

@@ -31,30 +31,27 @@ public struct ServiceGroup: Hashable, Sendable {
         }
     }
 
-    /// True for root, for a peer whose process gid is the group, and for a peer whose user the group
-    /// database lists in the group.
-    /// The corresponding C functions are `getpwuid_r` and `getgrouplist`.
-    public func admits(_ peer: PeerCredentials) -> Bool {
-        if peer.uid == 0 || peer.gid == gid { return true }
-        return ServiceGroup.groups(ofUser: peer.uid).contains(gid)
+    /// The name of the group with `gid`, or nil when the group database has none.
+    /// The corresponding C function is `getgrgid_r`.
+    public static func name(of gid: UInt32) -> String? {
+        var group = group()
+        var result: UnsafeMutablePointer<group>? = nil
+        var buffer = [CChar](repeating: 0, count: 4096)
+        while true {
+            let rc = getgrgid_r(gid, &group, &buffer, buffer.count, &result)
+            if rc == ERANGE && buffer.count < 1 << 20 {
+                buffer = [CChar](repeating: 0, count: buffer.count * 4)
+                continue
+            }
+            guard rc == 0, let found = result else { return nil }
+            return String(cString: found.pointee.gr_name)
+        }
     }
 
-    /// Every group the user with `uid` belongs to per the databases (empty for an unknown uid).
-    public static func groups(ofUser uid: UInt32) -> [UInt32] {
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>? = nil
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, let user = result else { return [] }
-        let primary = user.pointee.pw_gid
-        var count: CInt = 32
-        while true {
-            var groups = [gid_t](repeating: 0, count: Int(count))
-            let previous = count
-            if getgrouplist(user.pointee.pw_name, primary, &groups, &count) != -1 {
-                return Array(groups.prefix(Int(count)))
-            }
-            // -1 means too small; `count` now holds the size needed.
-            if count <= previous { return [primary] }
-        }
+    /// True for root, and for a peer whose process holds the group, as its primary group or among the
+    /// supplementary groups the kernel reported for the connection (`SO_PEERGROUPS`). The user database
+    /// is not consulted: what counts is what the peer's process actually holds.
+    public func admits(_ peer: PeerCredentials) -> Bool {
+        peer.uid == 0 || peer.gid == gid || peer.groups.contains(gid)
     }
 }

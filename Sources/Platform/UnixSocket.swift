@@ -23,11 +23,16 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
     public var pid: Int32
     public var uid: UInt32
     public var gid: UInt32
+    /// The peer's supplementary groups as its process held them when it connected (`SO_PEERGROUPS`):
+    /// the kernel's word, not the user database's, so a group dropped with `setpriv` or `newgrp` is not
+    /// counted and one added since the peer logged in is not either.
+    public var groups: [UInt32]
 
-    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+    public init(pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = []) {
         self.pid = pid
         self.uid = uid
         self.gid = gid
+        self.groups = groups
     }
 
     public var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
@@ -163,7 +168,24 @@ public struct UnixConnection: Hashable, Sendable {
     public func peerCredentials() throws(Errno) -> PeerCredentials {
         var raw = cplatform_credentials()
         _ = try valueOrErrno { system_peer_credentials(descriptor.rawValue, &raw) }
-        return PeerCredentials(pid: raw.pid, uid: raw.uid, gid: raw.gid)
+        return PeerCredentials(pid: raw.pid, uid: raw.uid, gid: raw.gid, groups: try peerGroups())
+    }
+
+    /// The peer's supplementary groups at connect time (Linux 4.13 and later).
+    /// The corresponding C call is `getsockopt(SO_PEERGROUPS)`.
+    public func peerGroups() throws(Errno) -> [UInt32] {
+        var capacity: CInt = 64
+        while true {
+            var groups = [UInt32](repeating: 0, count: Int(capacity))
+            var needed: CInt = 0
+            let count = groups.withUnsafeMutableBufferPointer {
+                system_peer_groups(descriptor.rawValue, $0.baseAddress!, capacity, &needed)
+            }
+            if count >= 0 { return Array(groups.prefix(Int(count))) }
+            let error = Errno.current
+            guard error.rawValue == ERANGE, needed > capacity, needed <= 256 else { throw error }
+            capacity = needed
+        }
     }
 
     /// Sends `bytes` as one record (SEQPACKET) or as stream bytes; returns the count sent. Never raises

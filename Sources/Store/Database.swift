@@ -18,7 +18,7 @@ final class Database {
     init(path: String, busyTimeoutMs: Int32 = Database.busyTimeoutMs) throws(StoreError) {
         try Database.createPrivately(path)
         var connection: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let code = sqlite3_open_v2(path, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "unable to open database file"
@@ -46,23 +46,34 @@ final class Database {
 
     deinit { sqlite3_close_v2(handle) }
 
-    /// Creates a missing file with mode 0600 before SQLite opens it (SQLite would use 0644 less the
-    /// umask): the file holds health data. SQLite gives the -wal and -shm files the main file's mode.
+    /// The mode the database and its -wal and -shm files keep (`SharedState`).
+    static func fileMode(forDatabaseAt path: String) -> mode_t { SharedState.fileMode(in: SharedState.directory(of: path)) }
+
+    /// Creates a missing file with the database's mode before SQLite opens it (SQLite would use 0644 less
+    /// the umask). SQLite gives the -wal and -shm files the main file's mode. A link is never followed.
     private static func createPrivately(_ path: String) throws(StoreError) {
-        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let mode = fileMode(forDatabaseAt: path)
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode)
         guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = errno == ELOOP ? "it is a symbolic link" : String(cString: strerror(errno))
             throw StoreError(resultCode: SQLITE_CANTOPEN, message: reason)
         }
+        // The umask may have taken bits away at creation; an empty new file gets the mode it should have.
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_size == 0, info.st_mode & 0o777 != mode { _ = fchmod(fd, mode) }
         Glibc.close(fd)
     }
 
-    /// Takes group and other permissions away from an existing database and its -wal and -shm files,
-    /// once SQLite has accepted the file as a database (a file that is not one is left as it was).
+    /// Takes away permissions beyond the database's mode from an existing database and its -wal and -shm
+    /// files, once SQLite has accepted the file as a database (a file that is not one is left as it was).
     private static func tightenMode(_ path: String) {
+        let mode = fileMode(forDatabaseAt: path)
         for file in [path, path + "-wal", path + "-shm"] {
+            let fd = Glibc.open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard fd >= 0 else { continue }
             var info = stat()
-            if stat(file, &info) == 0, info.st_mode & 0o077 != 0 { _ = chmod(file, 0o600) }
+            if fstat(fd, &info) == 0, info.st_mode & 0o777 & ~mode != 0 { _ = fchmod(fd, info.st_mode & mode) }
+            Glibc.close(fd)
         }
     }
 

@@ -67,13 +67,23 @@ public final class MorningSpool {
     /// daemon and the CLI (`recoverydeck delete`, `doctor`) find the same one from the database path alone.
     public static func directory(forDatabase databasePath: String) -> String { databasePath + ".spool" }
 
-    /// Opens the spool directory, creating it with mode 0700 (it holds health data) when missing.
+    /// Opens the spool directory, creating it when missing with mode 0700 (it holds health data), or 2770
+    /// beside a database shared with the box's group (`SharedState`).
     public init(directory: String) throws(Failure) {
         self.directory = directory
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+        fileMode = SharedState.fileMode(in: SharedState.directory(of: directory))
+        let mode = SharedState.directoryMode(in: SharedState.directory(of: directory))
+        if mkdir(directory, mode & 0o777) == 0 {
+            // The umask may have taken bits away; under the daemon's seccomp filter a mode with the set-group-ID
+            // bit is refused, and the bit is already there, inherited from the shared folder.
+            if chmod(directory, mode) != 0 { _ = chmod(directory, mode & 0o777 | S_ISGID) }
+        } else if errno != EEXIST {
             throw MorningSpool.failure("cannot create the spool directory \(directory)")
         }
     }
+
+    /// The mode of the records it writes (0600, or 0660 when shared with the box's group).
+    let fileMode: mode_t
 
     /// Opens an existing spool without creating anything (nil when there is none): for readers.
     public static func existing(forDatabase databasePath: String) -> MorningSpool? {
@@ -101,8 +111,9 @@ public final class MorningSpool {
         entry.name = name
         let bytes = Array(MorningSpool.document(entry).json.serialized().utf8)
         let temporary = path(".\(name).tmp")
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, fileMode)
         guard fd >= 0 else { throw MorningSpool.failure("cannot create \(temporary)") }
+        if fileMode != 0o600 { _ = fchmod(fd, fileMode) }
         var written = 0
         var failure: Failure?
         while written < bytes.count {

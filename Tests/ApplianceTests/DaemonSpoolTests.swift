@@ -22,7 +22,7 @@ struct DaemonSpoolTests {
         #expect(h.daemon.statusText.hasSuffix("saved, waiting for the database"))
         let status = try h.request(.status)["snapshot"]
         #expect(status?["waiting_for_database"]?.int64Value == 1)
-        #expect(h.journal.lines.contains { $0.contains("morning saved, waiting for the database") })
+        #expect(h.journal.lines.contains { $0.contains("a morning was saved, waiting for the database") })
         #expect(access(h.configuration.database, F_OK) != 0, "no empty database appears in the deleted one's place")
 
         // The cause clears (a restart makes a new file): the spooled morning is filed at start.

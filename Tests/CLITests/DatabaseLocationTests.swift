@@ -7,8 +7,8 @@ import Testing
 /// $XDG_DATA_HOME/recoverydeck/recoverydeck.db (default ~/.local/share).
 struct DatabaseLocationTests {
     static let scores = ["--fatigue", "5", "--mood", "6", "--soreness", "4", "--stress", "5", "--sleep", "6"]
-    /// The per-user fallback can only be observed where the system database is not writable.
-    static let systemDatabaseWritable = access("/var/lib/recoverydeck", W_OK) == 0
+    /// The per-user database is used only where no box is installed (no /var/lib/recoverydeck).
+    static let boxInstalled = access("/var/lib/recoverydeck", F_OK) == 0
 
     @Test("--db wins over RECOVERYDECK_DB")
     func optionWins() throws {
@@ -22,8 +22,8 @@ struct DatabaseLocationTests {
     }
 
     @Test(
-        "without --db or RECOVERYDECK_DB the database goes to $XDG_DATA_HOME/recoverydeck, then ~/.local/share",
-        .enabled(if: !systemDatabaseWritable))
+        "with no box installed, and without --db or RECOVERYDECK_DB, the database goes to $XDG_DATA_HOME/recoverydeck, then ~/.local/share",
+        .enabled(if: !boxInstalled))
     func perUserFallback() throws {
         var cli = try RecoveryDeckProcess()
         defer { cli.remove() }
@@ -80,18 +80,17 @@ struct SystemDatabaseUnderRootTests {
                 == root.path + "/option.db")
     }
 
-    // Root may write any folder on a writable file system, so this case needs another user; as root the
-    // read-only remount in SystemDatabaseLocationTests shows it where mount namespaces are allowed.
-    @Test("a var/lib/recoverydeck this user may not write gives way to the per-user place", .enabled(if: getuid() != 0))
-    func unwritableSystemFolder() throws {
+    @Test("a var/lib/recoverydeck that is a link, not a folder, is refused rather than followed or replaced")
+    func boxDirectoryLink() throws {
         let root = try TemporaryRoot()
         defer { root.remove() }
-        try FileManager.default.createDirectory(
-            atPath: root.path + "/var/lib/recoverydeck", withIntermediateDirectories: true)
-        #expect(chmod(root.path + "/var/lib/recoverydeck", 0o555) == 0)
-        defer { chmod(root.path + "/var/lib/recoverydeck", 0o755) }
+        try FileManager.default.createDirectory(atPath: root.path + "/elsewhere", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root.path + "/var/lib", withIntermediateDirectories: true)
+        #expect(symlink(root.path + "/elsewhere", root.path + "/var/lib/recoverydeck") == 0)
         let context = Self.context(root: root.path, environment: ["XDG_DATA_HOME": root.path + "/xdg"])
-        #expect(try context.databasePath() == root.path + "/xdg/recoverydeck/recoverydeck.db")
+        #expect(throws: CommandError.self) { try context.databasePath() }
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: root.path + "/elsewhere")) == [])
+        #expect(!FileManager.default.fileExists(atPath: root.path + "/xdg"))
     }
 }
 
@@ -120,16 +119,37 @@ let privateMountNamespaceAvailable: Bool = {
     return process.terminationStatus == 0
 }()
 
-/// The system database (/var/lib/recoverydeck/recoverydeck.db) in its place in the order, on the real path with a
-/// real read-only file system. The test runs the binary in a private mount namespace with a tmpfs over /var/lib
-/// (unshare, root here as in CI; a user namespace otherwise), so the host's /var/lib is never touched: first with
-/// /var/lib/recoverydeck writable, then remounted read-only. Where namespaces are not allowed,
-/// SystemDatabaseUnderRootTests covers the order.
+/// Runs `script` (sh) in a private mount namespace with a tmpfs over /var/lib, so the host's /var/lib is never
+/// touched: root here as in CI, a user namespace otherwise. `$1` is the built binary, then `arguments`.
+/// Returns the exit status and what the script printed on standard output.
+func runWithPrivateVarLib(_ script: String, arguments: [String], environment: [String: String]) throws -> (
+    Int32, String
+) {
+    var words = ["-m", "--propagation", "private", "sh", "-c", "set -u\n" + script, "sh"]
+    if getuid() != 0 { words.insert("-r", at: 0) }
+    words += [try RecoveryDeckProcess.executable.path] + arguments
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+    process.arguments = words
+    process.environment = environment
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let transcript = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, transcript)
+}
+
+/// The box's database (/var/lib/recoverydeck/recoverydeck.db) in its place in the order, on the real path with a
+/// real read-only file system, in a private mount namespace (`runWithPrivateVarLib`). Where namespaces are not
+/// allowed, SystemDatabaseUnderRootTests covers the order.
 @Suite(.enabled(if: privateMountNamespaceAvailable, "needs a private mount namespace (unshare -m)"))
 struct SystemDatabaseLocationTests {
     static let checkin = ["checkin", "--now", "2026-03-10T07:00"] + DatabaseLocationTests.scores
 
-    @Test("the system database is used when writable (0600), RECOVERYDECK_DB beats it, and a read-only one gives way")
+    @Test(
+        "an installed box's database is used, RECOVERYDECK_DB beats it, a read-only one fails instead of giving way, and without a box the personal one is said")
     func systemDatabaseInItsPlace() throws {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
@@ -138,48 +158,43 @@ struct SystemDatabaseLocationTests {
         let quotedCheckin = Self.checkin.joined(separator: " ")
         // Each step prints what a person would check; the expected transcript is below.
         let script = """
-            set -u
-            mount -t tmpfs -o mode=0755 tmpfs /var/lib && mkdir -m 0755 /var/lib/recoverydeck || exit 90
+            mount -t tmpfs -o mode=0755 tmpfs /var/lib || exit 90
             unset RECOVERYDECK_DB
-            "$1" \(quotedCheckin) 2>/dev/null; echo "writable: exit $?"
-            stat -c 'system database mode %a' /var/lib/recoverydeck/recoverydeck.db
-            [ -e "$2/recoverydeck" ] && echo "XDG used too"
+            "$1" \(quotedCheckin) 2>"$2.said"; echo "no box: exit $?"
+            grep -c 'no box is installed here' "$2.said"
+            "$1" \(quotedCheckin) 2>"$2.said"; echo "no box again: exit $?, said $(grep -c 'no box is' "$2.said") times"
+            mkdir -m 0755 /var/lib/recoverydeck || exit 92
+            "$1" \(quotedCheckin) 2>/dev/null; echo "box: exit $?"
+            stat -c 'box database mode %a' /var/lib/recoverydeck/recoverydeck.db
             RECOVERYDECK_DB="$3" "$1" \(quotedCheckin) 2>/dev/null; echo "environment: exit $?"
             [ -e "$3" ] && echo "environment database created"
             RECOVERYDECK_DB="$3" "$1" --db "$3.option" \(quotedCheckin) 2>/dev/null; echo "option: exit $?"
             [ -e "$3.option" ] && echo "option database created"
-            echo "system database days: $("$1" export --format csv | tail -n +2 | wc -l)"
+            echo "box database days: $("$1" export --format csv | tail -n +2 | wc -l)"
+            rm -f "$2/recoverydeck/recoverydeck.db"*
             mount -o remount,ro /var/lib || exit 91
             "$1" \(quotedCheckin) 2>/dev/null; echo "read-only: exit $?"
             [ -e "$2/recoverydeck/recoverydeck.db" ] && echo "XDG database created"
+            true
             """
-        var arguments = ["-m", "--propagation", "private", "sh", "-c", script, "sh"]
-        if getuid() != 0 { arguments.insert("-r", at: 0) }
-        arguments += [try RecoveryDeckProcess.executable.path, xdg, fromEnvironment]
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = arguments
         var environment = cli.environment
         environment["RECOVERYDECK_DB"] = fromEnvironment + ".unused"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let transcript = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "unshare or mount failed: \(transcript)")
+        let (status, transcript) = try runWithPrivateVarLib(
+            script, arguments: [xdg, fromEnvironment], environment: environment)
+        #expect(status == 0, "unshare or mount failed: \(transcript)")
         #expect(
             transcript == """
-                writable: exit 0
-                system database mode 600
+                no box: exit 0
+                1
+                no box again: exit 0, said 0 times
+                box: exit 0
+                box database mode 600
                 environment: exit 0
                 environment database created
                 option: exit 0
                 option database created
-                system database days: 1
-                read-only: exit 0
-                XDG database created
+                box database days: 1
+                read-only: exit 1
 
                 """)
         #expect(!FileManager.default.fileExists(atPath: fromEnvironment + ".unused"))
@@ -210,7 +225,7 @@ struct ForeignFileTests {
                 == "recoverydeck status: cannot use the database \(missingFolder): No such file or directory.\n")
     }
 
-    @Test("root creating the database in the service's directory hands it to that directory's owner")
+    @Test("root creating the database in the service's directory creates it as that directory's owner")
     func rootCreatesForTheDirectoryOwner() throws {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }

@@ -28,7 +28,10 @@ struct UnixSocketTests {
         let server = try #require(try listener.accept())
         defer { server.close() }
         let peer = try server.peerCredentials()
-        #expect(peer == PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid()))
+        #expect(
+            peer
+                == PeerCredentials(
+                    pid: getpid(), uid: getuid(), gid: getgid(), groups: ProcessIdentity.currentGroups().map { UInt32($0) }))
         var info = stat()
         #expect(stat(address.text, &info) == 0)
         #expect(info.st_mode & 0o777 == 0o660)
@@ -131,16 +134,28 @@ struct ServiceGroupTests {
         #expect(!group.admits(PeerCredentials(pid: 10, uid: 4_000_000, gid: 4243)))
     }
 
-    // Debian's base passwd: user `daemon` (uid 1) has primary group `daemon` (gid 1); `nobody` (65534)
-    // belongs to `nogroup` only.
-    @Test("Group membership comes from the user database even when the process runs with another gid")
-    func membershipFromDatabases() throws {
+    // Debian's base passwd: user `daemon` (uid 1) has primary group `daemon` (gid 1). A process of that user
+    // that holds another gid and no supplementary groups does not hold the group: the user database is not
+    // asked, only what the peer's process holds (SO_PEERGROUPS).
+    @Test("Membership is what the peer's process holds (its gid or SO_PEERGROUPS), not what the user database says")
+    func membershipFromThePeersProcess() throws {
         let daemonGroup = try #require(try ServiceGroup.named("daemon"))
         #expect(daemonGroup.gid == 1)
-        #expect(daemonGroup.admits(PeerCredentials(pid: 10, uid: 1, gid: 65534)))
-        #expect(!daemonGroup.admits(PeerCredentials(pid: 10, uid: 65534, gid: 65534)))
-        #expect(ServiceGroup.groups(ofUser: 1).contains(1))
-        #expect(ServiceGroup.groups(ofUser: 4_000_000) == [])
+        #expect(!daemonGroup.admits(PeerCredentials(pid: 10, uid: 1, gid: 65534)))
+        #expect(daemonGroup.admits(PeerCredentials(pid: 10, uid: 65534, gid: 65534, groups: [100, 1])))
+        #expect(!daemonGroup.admits(PeerCredentials(pid: 10, uid: 65534, gid: 65534, groups: [100])))
+    }
+
+    @Test("SO_PEERGROUPS reports the connecting process's own supplementary groups")
+    func peerGroupsFromTheKernel() throws {
+        let (a, b) = try UnixConnection.pair()
+        defer {
+            a.close()
+            b.close()
+        }
+        let held = ProcessIdentity.currentGroups().map { UInt32($0) }
+        #expect(try a.peerGroups().sorted() == held.sorted())
+        #expect(try a.peerCredentials().groups.sorted() == held.sorted())
     }
 
     @Test("An unknown group name is nil, not an error")

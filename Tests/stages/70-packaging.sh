@@ -259,8 +259,9 @@ grep -q '^recoverydeck:x:[0-9]*:[0-9]*:.*:/var/lib/recoverydeck:/usr/sbin/nologi
 grep -Eq '^gpio:x:[0-9]+:(.*,)?recoverydeck(,.*)?$' "$sr/etc/group" ||
     fail "postinst did not create the gpio group with recoverydeck in it"
 uid=$(awk -F: '$1 == "recoverydeck" { print $3 }' "$sr/etc/passwd")
-[ "$(stat -c '%u %a' "$sr/var/lib/recoverydeck")" = "$uid 700" ] ||
-    fail "/var/lib/recoverydeck is not the daemon user's, 0700: $(stat -c '%u %a' "$sr/var/lib/recoverydeck")"
+gid=$(awk -F: '$1 == "recoverydeck" { print $3 }' "$sr/etc/group")
+[ "$(stat -c '%u %g %a' "$sr/var/lib/recoverydeck")" = "$uid $gid 2770" ] ||
+    fail "/var/lib/recoverydeck is not the daemon user's and the recoverydeck group's, 2770: $(stat -c '%u %g %a' "$sr/var/lib/recoverydeck")"
 pass "install created user $uid, gpio membership and the state directory"
 
 # An upgrade keeps a locally edited configuration file and the data.
@@ -270,7 +271,7 @@ deb2=$(deploy/build-deb --no-build --out "$work/out2" --version 1.0.1)
 dpkgr -i "$deb2" >"$work/upgrade.log" 2>&1 || fail "upgrade failed: $(cat "$work/upgrade.log")"
 grep -q '^reminder = 07:15$' "$sr/etc/recoverydeck/recoverydeck.conf" || fail "upgrade lost the local configuration"
 [ "$(cat "$sr/var/lib/recoverydeck/recoverydeck.db")" = "a morning" ] || fail "upgrade touched the data"
-grep -q 'installed. Pair the strap' "$work/upgrade.log" && fail "upgrade printed the first-install message"
+grep -q 'installed. Add yourself' "$work/upgrade.log" && fail "upgrade printed the first-install message"
 
 dpkgr -r recoverydeck >"$work/remove.log" 2>&1 || fail "remove failed: $(cat "$work/remove.log")"
 [ -f "$sr/var/lib/recoverydeck/recoverydeck.db" ] || fail "remove deleted the data"
@@ -305,7 +306,7 @@ for expected in "systemd-sysusers recoverydeck.conf" "deb-systemd-helper enable 
     "systemctl --system daemon-reload" "deb-systemd-invoke start recoverydeckd.service"; do
     grep -qxF "$expected" <<<"$calls" || fail "first install does not run '$expected': $calls"
 done
-grep -q 'installed. Pair the strap' "$stubs/out" || fail "first install does not say what to do next"
+grep -q 'installed. Add yourself to the box.s group' "$stubs/out" || fail "first install does not say what to do next"
 calls=$(maint deploy/debian/postinst configure 1.0.0)
 grep -qxF "deb-systemd-invoke try-restart recoverydeckd.service" <<<"$calls" || fail "upgrade does not restart: $calls"
 grep -q "invoke start" <<<"$calls" && fail "upgrade starts a stopped daemon: $calls"

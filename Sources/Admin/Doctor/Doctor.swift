@@ -191,6 +191,12 @@ public enum Doctor {
     static func gpio(_ f: DoctorFacts) -> Check {
         let labels = f.gpioChipLabels
         guard let chip = labels.lazy.compactMap({ l in f.gpioChips.first { $0.label == l } }).first else {
+            if let first = f.gpioChipsUnopened.first {
+                let all = f.gpioChipsUnopened.map(\.path).joined(separator: ", ")
+                return Check(
+                    "gpio", .fail, "cannot open \(all) (\(first.reason)), so the panel's chip cannot be looked for",
+                    fix: "run doctor with sudo, or as a member of the chips' group (gpio)")
+            }
             let seen =
                 f.gpioChips.isEmpty
                 ? "no GPIO chip" : "chips " + f.gpioChips.map { "\($0.label)" }.joined(separator: ", ")

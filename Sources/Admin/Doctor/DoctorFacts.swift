@@ -113,6 +113,9 @@ public struct DoctorFacts: Sendable {
     }
     public var strapParameters = StrapParameters.unknown
     public var gpioChips: [GPIOChip] = []
+    /// GPIO chips that exist but could not be opened, path and reason ("Permission denied"): their
+    /// labels are unknown, which is not the same as no chip.
+    public var gpioChipsUnopened: [(path: String, reason: String)] = []
     public var gpioChipLabels = PinMap.standard.chipLabels
     public var gpioLines: [GPIOLine] = []
     /// Why line information could not be read (permissions), nil when read or when no chip was found.

@@ -38,7 +38,10 @@ public struct SystemFacts {
         f.freeBytesPath = Self.directory(of: databasePath)
         f.freeBytes = isLive ? Self.freeBytes(f.freeBytesPath) : nil
         f.gpioLines = config.gpioLines
-        if isLive { (f.gpioChips, f.gpioLines, f.gpioLineError) = gpio(labels: f.gpioChipLabels, lines: f.gpioLines) }
+        if isLive {
+            (f.gpioChips, f.gpioLines, f.gpioLineError) = gpio(labels: f.gpioChipLabels, lines: f.gpioLines)
+            f.gpioChipsUnopened = unopenedGPIOChips()
+        }
         f.database = database(databasePath, systemPath: systemDatabasePath)
         return f
     }
@@ -179,6 +182,20 @@ public struct SystemFacts {
     }
 
     // MARK: GPIO (linux/gpio.h character device, v1 ABI as libgpiod 1.6 uses it)
+
+    /// The chips under /dev this process may not open, with the reason.
+    func unopenedGPIOChips() -> [(path: String, reason: String)] {
+        var unopened: [(path: String, reason: String)] = []
+        for name in entries(path("/dev")).filter({ $0.hasPrefix("gpiochip") }).sorted() {
+            let fd = open(path("/dev/" + name), O_RDONLY | O_CLOEXEC)
+            if fd >= 0 {
+                close(fd)
+            } else {
+                unopened.append(("/dev/" + name, String(cString: strerror(errno))))
+            }
+        }
+        return unopened
+    }
 
     func gpio(labels: [String], lines: [DoctorFacts.GPIOLine]) -> (
         [DoctorFacts.GPIOChip], [DoctorFacts.GPIOLine], String?

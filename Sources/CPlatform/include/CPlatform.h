@@ -62,4 +62,12 @@ int cplatform_accept(int fd);
 
 int cplatform_peer_credentials(int fd, cplatform_credentials *out);
 
+/* The peer's supplementary groups at connect time (SO_PEERGROUPS, Linux 4.13): up to `capacity` into
+   `out`; returns the count, or -1 with errno (ERANGE: `*needed` holds the count). */
+int cplatform_peer_groups(int fd, uint32_t *out, int capacity, int *needed);
+
+/* prctl(PR_SET_DUMPABLE, value): 0 refuses core dumps and ptrace by the same user. */
+int cplatform_set_dumpable(int value);
+int cplatform_get_dumpable(void);
+
 #endif

@@ -46,6 +46,12 @@ internal func system_peer_credentials(_ fd: CInt, _ out: UnsafeMutablePointer<cp
     cplatform_peer_credentials(fd, out)
 }
 
+internal func system_peer_groups(
+    _ fd: CInt, _ out: UnsafeMutablePointer<UInt32>, _ capacity: CInt, _ needed: UnsafeMutablePointer<CInt>
+) -> CInt {
+    cplatform_peer_groups(fd, out, capacity, needed)
+}
+
 internal func system_socket(_ domain: CInt, _ type: CInt, _ proto: CInt) -> CInt {
     Glibc.socket(domain, type | CInt(SOCK_CLOEXEC.rawValue), proto)
 }

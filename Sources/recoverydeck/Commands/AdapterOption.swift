@@ -21,13 +21,17 @@ enum AdapterOption {
         return name
     }
 
-    /// The management channel and the chosen controller, or the sentence saying what to do.
+    /// The management channel and the chosen controller, or the sentence saying what to do. Opened with
+    /// the invoker's own rights: the kernel trusts the channel only for a process holding CAP_NET_ADMIN
+    /// when it binds, which root acting as the box's owner does not hold.
     static func open(_ name: String?) throws(CommandError) -> (ManagementSocket, Controller) {
-        do {
-            let socket = try ManagementSocket()
-            return (socket, try Controller.select(name, socket: socket))
-        } catch {
-            throw .failure(error.description)
+        try ProcessIdentity.asInvoker { () throws(CommandError) -> (ManagementSocket, Controller) in
+            do throws(BlueZError) {
+                let socket = try ManagementSocket()
+                return (socket, try Controller.select(name, socket: socket))
+            } catch {
+                throw .failure(error.description)
+            }
         }
     }
 }

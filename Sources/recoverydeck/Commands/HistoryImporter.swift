@@ -51,8 +51,9 @@ enum HistoryImporter {
     static func importCSV(file: String, format: CSVFormat, dryRun: Bool, force: Bool, context: Context) throws {
         let result: CSVHistory.Result
         do {
-            result = try CSVHistory.read(
-                ImportFiles.text(atPath: file), format: format, file: file, today: context.today)
+            // The person's file, read with their own rights (also when root acts as the box's owner).
+            let text = try ProcessIdentity.asInvoker { () throws(ImportError) in try ImportFiles.text(atPath: file) }
+            result = try CSVHistory.read(text, format: format, file: file, today: context.today)
         } catch {
             throw CommandError.failure(error.message + " Nothing was imported.")
         }

@@ -1,4 +1,5 @@
 import Admin
+import Platform
 import RecoveryCore
 import Store
 
@@ -40,7 +41,11 @@ struct ImportRRCommand: Command {
     func run(_ context: Context) throws {
         let result: RRHistory.Result
         do {
-            result = try RRHistory.read(ImportFiles.files(inDirectory: directory), directory: directory)
+            // The person's folder, read with their own rights (also when root acts as the box's owner).
+            let files = try ProcessIdentity.asInvoker { () throws(ImportError) in
+                try ImportFiles.files(inDirectory: directory)
+            }
+            result = try RRHistory.read(files, directory: directory)
         } catch {
             throw CommandError.failure(error.message + " Nothing was imported.")
         }

@@ -49,19 +49,7 @@ struct ReportCommand: Command {
             context.outRaw(text)
             return
         }
-        let fd = open(svg, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw CommandError.failure("cannot write \(svg): \(String(cString: strerror(errno))).") }
-        defer { close(fd) }
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CommandError.failure("cannot write \(svg): \(String(cString: strerror(errno))).")
-            }
-            offset += n
-        }
+        try Files.writeAtomically(text, to: svg)
         context.say("Wrote \(svg): \(days) days through \(last.iso).")
     }
 }

@@ -49,18 +49,59 @@ final class Context {
 
     // MARK: Database
 
-    /// The system-wide database the packaged daemon uses (under `root`).
-    var systemDatabasePath: String { root + "var/lib/recoverydeck/recoverydeck.db" }
+    /// The installed box's state directory (under `root`): the daemon's user owns it, and it is shared,
+    /// 2770, with the group that may use the box.
+    var boxDirectory: String { root + "var/lib/recoverydeck" }
 
-    /// Where the database is: `--db PATH`, else `$RECOVERYDECK_DB`, else the system database when this
-    /// user may write it (the file, or its directory when the file does not exist yet), else
+    /// The system-wide database the packaged daemon uses (under `root`).
+    var systemDatabasePath: String { boxDirectory + "/recoverydeck.db" }
+
+    /// Which database a command uses.
+    enum DatabaseLocation: Equatable {
+        /// `--db PATH` or `$RECOVERYDECK_DB`: exactly that file.
+        case given(String)
+        /// The installed box's own database, which the daemon uses.
+        case box(String)
+        /// No box is installed here (no /var/lib/recoverydeck): the person's own database.
+        case personal(String)
+
+        var path: String {
+            switch self {
+            case .given(let path), .box(let path), .personal(let path): path
+            }
+        }
+    }
+
+    /// Where the database is: `--db PATH`, else `$RECOVERYDECK_DB`, else the box's database when a box is
+    /// installed (its state directory exists) — refused with a sentence naming the group when this user
+    /// may not open it, never swapped for another file — else, with no box installed,
     /// `$XDG_DATA_HOME/recoverydeck/recoverydeck.db` (XDG default `~/.local/share`).
-    func databasePath() throws(CommandError) -> String {
-        if let databaseOption { return databaseOption }
-        if let fromEnvironment = environment("RECOVERYDECK_DB"), !fromEnvironment.isEmpty { return fromEnvironment }
-        let system = systemDatabasePath
-        if access(system, W_OK) == 0 { return system }
-        if access(system, F_OK) != 0, access(root + "var/lib/recoverydeck", W_OK | X_OK) == 0 { return system }
+    /// Root uses the box's database as the directory's owner (`ProcessIdentity.actAs`), so a link planted in
+    /// that directory reaches nothing the owner could not reach already.
+    func databaseLocation() throws(CommandError) -> DatabaseLocation {
+        var given = databaseOption
+        if given == nil, let fromEnvironment = environment("RECOVERYDECK_DB"), !fromEnvironment.isEmpty {
+            given = fromEnvironment
+        }
+        if let given {
+            try Context.actAsOwner(ofDirectoryOf: given)
+            return .given(given)
+        }
+        var info = stat()
+        if lstat(boxDirectory, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                throw .failure("\(boxDirectory) is not a directory (a link or a file is there), so the box's data cannot be trusted; nothing was done.")
+            }
+            try Context.actAsOwner(of: boxDirectory, info)
+            guard faccessat(AT_FDCWD, boxDirectory, R_OK | W_OK | X_OK, AT_EACCESS) == 0 else {
+                if errno == EACCES || errno == EPERM {
+                    throw .failure(
+                        Context.notAdmitted(directory: boxDirectory, group: info.st_gid, environment: environment))
+                }
+                throw .failure("cannot use the box's data in \(boxDirectory): \(String(cString: strerror(errno))).")
+            }
+            return .box(systemDatabasePath)
+        }
         var dataHome = environment("XDG_DATA_HOME") ?? ""
         // XDG Base Directory: a relative path is invalid and must be ignored.
         if !dataHome.hasPrefix("/") {
@@ -69,22 +110,54 @@ final class Context {
             }
             dataHome = home + "/.local/share"
         }
-        return dataHome + "/recoverydeck/recoverydeck.db"
+        return .personal(dataHome + "/recoverydeck/recoverydeck.db")
+    }
+
+    /// Root acts as the owner of a database's folder when someone else owns it (the daemon's user, a person's
+    /// home): whatever links that user planted there reach only what the user could reach.
+    private static func actAsOwner(ofDirectoryOf path: String) throws(CommandError) {
+        guard geteuid() == 0 else { return }
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        var info = stat()
+        guard stat(directory, &info) == 0 else { return }
+        try actAsOwner(of: directory, info)
+    }
+
+    private static func actAsOwner(of directory: String, _ info: stat) throws(CommandError) {
+        guard geteuid() == 0, info.st_uid != 0 else { return }
+        do { try ProcessIdentity.actAs(uid: info.st_uid, gid: info.st_gid) } catch {
+            throw .failure("cannot act as the owner of \(directory): \(error).")
+        }
+    }
+
+    /// The database's path (see `databaseLocation`).
+    func databasePath() throws(CommandError) -> String { try databaseLocation().path }
+
+    /// The sentence for a person whose process may not open the box's directory.
+    static func notAdmitted(directory: String, group gid: gid_t, environment: (String) -> String?) -> String {
+        let group = ServiceGroup.name(of: gid) ?? "gid \(gid)"
+        let user = environment("USER") ?? environment("LOGNAME") ?? "YOU"
+        return "the box's data in \(directory) is open only to root and the \(group) group, and this process is "
+            + "not in it: ask root for `sudo adduser \(user) \(group)` and log in again, or run this with sudo."
     }
 
     /// Opens the database (creating it, and for the per-user default its directory, mode 0700).
     /// Commands open it only after their arguments are valid, so bad input never creates a file.
     func store() throws -> Store {
         if let openedStore { return openedStore }
-        let path = try databasePath()
-        if databaseOption == nil, environment("RECOVERYDECK_DB")?.isEmpty ?? true, path != systemDatabasePath {
-            try Context.makeDirectories(for: path)
-        }
+        let location = try databaseLocation()
+        let path = location.path
+        let existed = access(path, F_OK) == 0
+        if case .personal = location { try Context.makeDirectories(for: path) }
         do {
-            let existed = access(path, F_OK) == 0
             let store = try Store(path: path)
-            if !existed { Context.giveToDirectoryOwner(path) }
             openedStore = store
+            if case .personal = location, !existed {
+                say(
+                    "recoverydeck: no box is installed here (no \(boxDirectory)), so this is your own database: "
+                        + "\(path).")
+            }
             return store
         } catch {
             throw CommandError.failure("cannot use the database \(path): \(error.message).")
@@ -97,28 +170,16 @@ final class Context {
     /// box with no data yet: opening it names the path and the reason instead.
     func existingStore() throws -> Store? {
         if openedStore != nil { return try store() }
-        let path = try databasePath()
-        if access(path, F_OK) == 0 { return try store() }
-        let givenByHand = databaseOption != nil || !(environment("RECOVERYDECK_DB") ?? "").isEmpty
-        if givenByHand, let slash = path.lastIndex(of: "/"), slash > path.startIndex,
+        let location = try databaseLocation()
+        let path = location.path
+        var info = stat()
+        if lstat(path, &info) == 0 { return try store() }
+        if case .given = location, let slash = path.lastIndex(of: "/"), slash > path.startIndex,
             access(String(path[..<slash]), F_OK) != 0
         {
             return try store()
         }
         return nil
-    }
-
-    /// Root creating the database in someone else's directory (the CLI run with sudo before the daemon ever
-    /// started, in /var/lib/recoverydeck owned by the service user) hands the new files to that directory's owner,
-    /// or the daemon could not open its own database. SQLite keeps later -wal/-shm files with the database's owner.
-    private static func giveToDirectoryOwner(_ path: String) {
-        guard geteuid() == 0 else { return }
-        var directory = stat()
-        let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        guard stat(parent.isEmpty ? "/" : parent, &directory) == 0, directory.st_uid != 0 else { return }
-        for suffix in ["", "-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
-            _ = chown(path + suffix, directory.st_uid, directory.st_gid)
-        }
     }
 
     private static func makeDirectories(for file: String) throws(CommandError) {

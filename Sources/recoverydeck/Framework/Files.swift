@@ -9,8 +9,13 @@ enum Files {
     /// Inputs larger than this are refused (years of RR intervals are a few tens of MiB).
     static let maximumBytes = 256 << 20
 
-    /// The bytes of `path`, or of standard input for `-`.
+    /// The bytes of `path`, or of standard input for `-`. A file the person named is opened with their own
+    /// rights, also when root acts as the box's owner.
     static func read(_ path: String) throws(CommandError) -> [UInt8] {
+        try ProcessIdentity.asInvoker { () throws(CommandError) -> [UInt8] in try readAsIs(path) }
+    }
+
+    private static func readAsIs(_ path: String) throws(CommandError) -> [UInt8] {
         do {
             if path == "-" {
                 return try FileDescriptor.standardInput.readToEnd(limit: maximumBytes, name: "standard input")
@@ -22,10 +27,15 @@ enum Files {
     }
 
     /// Writes `text` to `path` with mode 0600 (the data is personal), atomically: a reader sees the old
-    /// file or the whole new one, never half.
+    /// file or the whole new one, never half. The temporary beside it is created new (`O_EXCL`), never
+    /// through a link, and with the rights of the person who ran the command.
     static func writeAtomically(_ text: String, to path: String) throws(CommandError) {
+        try ProcessIdentity.asInvoker { () throws(CommandError) in try writeAtomicallyAsIs(text, to: path) }
+    }
+
+    private static func writeAtomicallyAsIs(_ text: String, to path: String) throws(CommandError) {
         let temporary = path + ".partial-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .failure("cannot write \(path): \(String(cString: strerror(errno))).") }
         var bytes = Array(text.utf8)
         var offset = 0

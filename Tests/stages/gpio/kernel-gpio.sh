@@ -144,7 +144,7 @@ pi4_morning() {
     go_bouncy "$pi4" 2.4
     sleep 1
     go_bouncy "$pi4" 0.15
-    wait_for_line d4.log 'morning saved' 150
+    wait_for_line d4.log 'a morning was saved' 150
     say "pi4: morning saved"
     sleep 32
     go_bouncy "$pi4" 0.15
@@ -157,7 +157,7 @@ pi5_morning() {
     go_bouncy "$pi5" 0.15
     sleep 8
     key "$pi5" 5
-    wait_for_line d5.log 'morning saved' 230
+    wait_for_line d5.log 'a morning was saved' 230
     say "pi5: morning saved"
     sleep 2
 }
