@@ -12,11 +12,10 @@ extension Daemon {
         let current = routine.configuration
         guard settings.habits != current.habits || settings.reminder != current.reminder else { return nil }
         if let warning = settings.warning { logger.warning(warning) }
-        logger.info("settings changed")
-        logger.debug(
-            "settings changed",
-            ["habits": settings.habits.joined(separator: ","),
-             "reminder": settings.reminder.enabled ? settings.reminder.start.description : "off"])
+        // The habit names say something about the person: debug only (the journal outlives `delete`).
+        let reminder = settings.reminder.enabled ? settings.reminder.start.description : "off"
+        logger.info("settings changed", ["reminder": reminder])
+        logger.debug("habits", ["habits": settings.habits.joined(separator: ",")])
         return .settings(habits: settings.habits, reminder: settings.reminder)
     }
 

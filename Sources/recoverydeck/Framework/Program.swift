@@ -15,8 +15,9 @@ enum Program {
     static let globalOptions: [OptionSpec] = [
         .value(
             "db", "PATH",
-            help: "The database file. Default: $RECOVERYDECK_DB, else /var/lib/recoverydeck/recoverydeck.db when "
-                + "writable, else $XDG_DATA_HOME/recoverydeck/recoverydeck.db (~/.local/share when unset)."),
+            help: "The database file. Default: $RECOVERYDECK_DB, else the box's /var/lib/recoverydeck/recoverydeck.db "
+                + "(for root and the recoverydeck group), else, with no box installed, "
+                + "$XDG_DATA_HOME/recoverydeck/recoverydeck.db (~/.local/share when unset)."),
         // Test hook: the local date and time the command takes as now, YYYY-MM-DDTHH:MM, read in the
         // system time zone. Lets tests and demonstrations set "today" without touching the clock.
         .value("now", "YYYY-MM-DDTHH:MM", help: "Take this local time as now (for tests).", hidden: true),

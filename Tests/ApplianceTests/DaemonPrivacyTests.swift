@@ -1,0 +1,50 @@
+import Foundation
+import Platform
+import Store
+import Testing
+
+@testable import Appliance
+@testable import RecoveryCore
+
+/// What the daemon leaves where `recoverydeck delete` cannot reach, and a restore that never resumes.
+@Suite(.serialized)
+struct DaemonPrivacyTests {
+    @Test("After a whole morning the journal at the default level (info) names no day, verdict, value or habit")
+    func journalKeepsNoHealthFacts() throws {
+        let h = try DaemonHarness(edit: { $0.logLevel = .info })
+        try h.store.setSetting(.habits, "sauna,alcohol")
+        #expect(try h.request(.dayChanged)["ok"]?.boolValue == true)
+        h.keyQuestionnaire([5, 5, 4, 5, 6])
+        h.press([(0, "go")])
+        #expect(h.run { h.phase == .readout })
+        let m = try #require(try h.store.measurement(on: DaemonHarness.today))
+        let rmssd = try #require(m.hrv?.rmssdMs)
+        let atInfo = h.journal.lines.filter { line in
+            guard line.hasPrefix("<"), let level = line.dropFirst().first?.wholeNumberValue else { return false }
+            return level <= 6
+        }
+        #expect(atInfo.contains { $0.contains("a morning was saved") }, "the save itself is still said")
+        let facts = [
+            DaemonHarness.today.iso, "green", "yellow", "red:", "sauna", "alcohol", "quality=", "orthostatic=",
+            String(format: "%.1f", rmssd),
+        ]
+        for fact in facts {
+            #expect(!atInfo.contains { $0.contains(fact) }, "the journal at info holds \(fact): \(atInfo)")
+        }
+    }
+
+    @Test("A restore that holds the writes and never resumes stops blocking mornings after the pause's limit")
+    func pauseEndsByItself() throws {
+        let h = try DaemonHarness()
+        h.keyQuestionnaire()
+        let restorer = try ControlClient(path: h.configuration.controlSocket)
+        #expect(try h.request(.pauseWrites, client: restorer)["ok"]?.boolValue == true)
+        #expect(try h.request(.measure(overwrite: false))["error"]?.stringValue == "paused")
+        // Five minutes of real time have passed (the limit is real time, not the simulated clock).
+        h.daemon.writesPausedUntilRealMs = SystemClock.monotonicMs() - 1
+        #expect(try h.request(.measure(overwrite: false))["ok"]?.boolValue == true)
+        #expect(h.daemon.writesPausedBy == nil)
+        #expect(h.journal.lines.contains { $0.hasPrefix("<4>") && $0.contains("without resuming") })
+        _ = restorer
+    }
+}
