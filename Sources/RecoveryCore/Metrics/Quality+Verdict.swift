@@ -57,7 +57,8 @@ extension QualityFailure {
     public var sentence: String {
         switch self {
         case .tooFewBeats:
-            "Not enough clean beats in 90 seconds — lie still and try again."
+            // The same sentence as the session's fault (issue 23 item 7: one failure, one sentence).
+            SessionTimings.standard.tooFewBeatsSentence
         case .tooManyArtifacts:
             "Too many irregular beats — moisten the strap's electrodes, make it snug, and try again."
         case .rrUnavailable:

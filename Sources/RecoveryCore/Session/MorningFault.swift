@@ -56,7 +56,7 @@ public enum MorningFault: Int, CaseIterable, Hashable, Sendable, CustomStringCon
             // Verbatim from RecoveryDeck spec §4.1.
             "RR intervals not available — ensure H10 is snug, charged, and not connected exclusively elsewhere; prefer H10 in heart rate mode."
         case .tooFewBeats:
-            "Too few clean beats within 90 s: lie still with the strap snug and wet, then retry."
+            SessionTimings.standard.tooFewBeatsSentence
         case .tooManyArtifacts:
             "Too many beats were rejected as artifacts: wet the electrodes, snug the strap, lie still, then retry."
         case .saveFailed:
@@ -64,6 +64,11 @@ public enum MorningFault: Int, CaseIterable, Hashable, Sendable, CustomStringCon
         case .clockUnsynchronised:
             ClockGuard.sentence
         }
+    }
+
+    /// The sentence as a box running on `timings` says it (only the capture's time varies).
+    public func sentence(timings: SessionTimings) -> String {
+        self == .tooFewBeats ? timings.tooFewBeatsSentence : sentence
     }
 
     /// The local analytics event this fault records (spec §7.3 names where the spec has one).

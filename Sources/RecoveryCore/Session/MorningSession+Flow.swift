@@ -282,7 +282,9 @@ extension MorningSession {
             skipOfferUntilMs = nil
             return [
                 .sound(.fault),
-                .say(fault.sentence + " Press GO within \(SessionTimings.spoken(timings.retryOfferMs)) to retry."),
+                .say(
+                    fault.sentence(timings: timings)
+                        + " Press GO within \(SessionTimings.spoken(timings.retryOfferMs)) to retry."),
                 .record(AnalyticsRecord(fault.analyticsEvent, detail: fault.code)),
             ]
         }

@@ -52,6 +52,12 @@ public struct SessionTimings: Hashable, Sendable {
     /// A duration as the box's sentences say it: "5 s", "1.5 s".
     public static func spoken(_ ms: Int64) -> String { LightPattern.seconds(Int(ms)) }
 
+    /// The one sentence for a capture that met neither floor (45 beats, 60 s of accepted RR) before it gave up
+    /// (spec §5.1): the session's fault, the quality verdict and the CLI all say this one, with this box's time.
+    public var tooFewBeatsSentence: String {
+        "Too few clean beats within \(Self.spoken(captureMaxMs)): lie still with the strap snug and wet, then retry."
+    }
+
     /// The longest a complete morning can take with no drop-out: connect, settle, full capture,
     /// lying, cue, standing.
     public var longestUninterruptedMs: Int64 {
