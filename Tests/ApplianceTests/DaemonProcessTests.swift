@@ -53,7 +53,7 @@ struct DaemonProcessTests {
         let process = Process()
         process.executableURL = try executable
         process.arguments = ["--config", config]
-        process.environment = ["TZ": "UTC"]
+        process.environment = ["TZ": "UTC", "SWIFT_BACKTRACE": "enable=no"]
         process.standardError = stderr
         try process.run()
         return process
@@ -90,7 +90,7 @@ struct DaemonProcessTests {
         let process = Process()
         process.executableURL = try Self.executable
         process.arguments = ["--config", config]
-        process.environment = ["NOTIFY_SOCKET": notifyPath, "WATCHDOG_USEC": "400000", "TZ": "UTC"]
+        process.environment = ["NOTIFY_SOCKET": notifyPath, "WATCHDOG_USEC": "400000", "TZ": "UTC", "SWIFT_BACKTRACE": "enable=no"]
         process.standardError = FileHandle.nullDevice
         let started = Date()
         try process.run()
@@ -169,7 +169,7 @@ struct DaemonProcessTests {
         let cli = Process()
         cli.executableURL = try Self.executable.deletingLastPathComponent().appendingPathComponent("recoverydeck")
         cli.arguments = ["settings", "--reminder", "off"]
-        cli.environment = ["RECOVERYDECK_DB": dir + "/recoverydeck.db", "RECOVERYDECK_SOCKET": socket, "TZ": "UTC"]
+        cli.environment = ["RECOVERYDECK_DB": dir + "/recoverydeck.db", "RECOVERYDECK_SOCKET": socket, "TZ": "UTC", "SWIFT_BACKTRACE": "enable=no"]
         cli.standardError = FileHandle.nullDevice
         try cli.run()
         cli.waitUntilExit()
@@ -201,7 +201,7 @@ struct DaemonProcessTests {
             let cli = Process()
             cli.executableURL = try Self.executable.deletingLastPathComponent().appendingPathComponent("recoverydeck")
             cli.arguments = ["restore", dir + "/backup.json", "--replace"]
-            cli.environment = ["RECOVERYDECK_DB": dir + "/recoverydeck.db", "RECOVERYDECK_SOCKET": socket, "TZ": "UTC"]
+            cli.environment = ["RECOVERYDECK_DB": dir + "/recoverydeck.db", "RECOVERYDECK_SOCKET": socket, "TZ": "UTC", "SWIFT_BACKTRACE": "enable=no"]
             let err = Pipe()
             cli.standardError = err
             try cli.run()
