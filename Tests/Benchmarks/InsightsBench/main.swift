@@ -249,6 +249,7 @@ case "oracle":
     //   pearson n x1…xn y1…yn → r
     //   shift x1 … xn       → G split
     //   bartlett n x… y… d… → effective n
+    //   lnweek r1 … rn       → ln mean7 cv7 swc k  (rMSSD per day, "nan" = no valid reading; "nil" = missing)
     while let line = readLine() {
         let parts = line.split(separator: " ")
         guard let kind = parts.first else { continue }
@@ -276,6 +277,10 @@ case "oracle":
             let n = Int(values[0])
             let r = pearson(Array(values[1...n]), Array(values[(n + 1)...(2 * n)]))
             print(r.map { "\($0)" } ?? "nil")
+        case "lnweek":
+            let w = LnRMSSDWeek(rmssd: values.map { $0.isNaN ? nil : $0 })
+            let figures = [w.lnRMSSD, w.rollingMean, w.coefficientOfVariation, w.smallestWorthwhileChange]
+            print((figures.map { $0.map { "\($0)" } ?? "nil" } + ["\(w.validMornings)"]).joined(separator: " "))
         default:
             print("unknown")
         }
