@@ -18,7 +18,8 @@ final class Database {
     init(path: String, busyTimeoutMs: Int32 = Database.busyTimeoutMs) throws(StoreError) {
         try Database.createPrivately(path)
         var connection: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        // NOFOLLOW: root runs `delete --all` on this path, so a planted link must not redirect it (issue 19).
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let code = sqlite3_open_v2(path, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "unable to open database file"
@@ -49,9 +50,16 @@ final class Database {
     /// Creates a missing file with mode 0600 before SQLite opens it (SQLite would use 0644 less the
     /// umask): the file holds health data. SQLite gives the -wal and -shm files the main file's mode.
     private static func createPrivately(_ path: String) throws(StoreError) {
-        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // O_NOFOLLOW: a dangling link must not make us create its target in another directory.
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
+            if code == ELOOP {
+                throw StoreError(
+                    resultCode: SQLITE_CANTOPEN,
+                    message: "\(path) is a symbolic link; the database must be a plain file, so it was not opened")
+            }
+            let reason = String(cString: strerror(code))
             throw StoreError(resultCode: SQLITE_CANTOPEN, message: reason)
         }
         Glibc.close(fd)
@@ -62,7 +70,10 @@ final class Database {
     private static func tightenMode(_ path: String) {
         for file in [path, path + "-wal", path + "-shm"] {
             var info = stat()
-            if stat(file, &info) == 0, info.st_mode & 0o077 != 0 { _ = chmod(file, 0o600) }
+            // lstat: never chmod through a link that appeared beside the database.
+            if lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & 0o077 != 0 {
+                _ = chmod(file, 0o600)
+            }
         }
     }
 

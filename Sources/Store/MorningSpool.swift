@@ -73,13 +73,20 @@ public final class MorningSpool {
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             throw MorningSpool.failure("cannot create the spool directory \(directory)")
         }
+        // lstat: root's `delete --all` must not unlink files in a directory a planted link points to (issue 19).
+        var info = stat()
+        guard lstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw Failure(
+                description: "The spool \(directory) is not a plain directory (a symbolic link?), so it was not used.",
+                errno: ENOTDIR)
+        }
     }
 
     /// Opens an existing spool without creating anything (nil when there is none): for readers.
     public static func existing(forDatabase databasePath: String) -> MorningSpool? {
         let path = directory(forDatabase: databasePath)
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
         return try? MorningSpool(directory: path)
     }
 
