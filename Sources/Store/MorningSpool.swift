@@ -186,7 +186,7 @@ public final class MorningSpool {
 
     /// Removes every record, unreadable files included (`recoverydeck delete --all` leaves nothing behind).
     public func removeAll() throws(Failure) {
-        for name in fileNames() {
+        for name in fileNames(temporariesToo: true) {
             guard unlink(path(name)) == 0 || errno == ENOENT else { throw MorningSpool.failure("cannot remove \(name)") }
         }
         try syncDirectory()
@@ -241,7 +241,7 @@ public final class MorningSpool {
 
     private func path(_ name: String) -> String { directory + "/" + name }
 
-    private func fileNames() -> [String] {
+    private func fileNames(temporariesToo: Bool = false) -> [String] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
@@ -250,6 +250,8 @@ public final class MorningSpool {
                 String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
             }
             if name.hasSuffix(".json") && !name.hasPrefix(".") { names.append(name) }
+            // `.<name>.tmp` from keep(_:recordedAt:) can hold a whole morning (issue 19 item 5).
+            if temporariesToo && name.hasPrefix(".") && name.hasSuffix(".json.tmp") { names.append(name) }
         }
         return names.sorted()
     }

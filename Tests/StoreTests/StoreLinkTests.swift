@@ -53,3 +53,15 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: victim.path))
     }
 }
+
+@Suite struct MorningSpoolTemporaryTests {
+    @Test("delete --all also removes a hidden .<name>.tmp that holds a morning (issue 19 item 5)")
+    func removeAllRemovesTemporaries() throws {
+        let dir = try TemporaryDirectory()
+        let spool = try MorningSpool(directory: MorningSpool.directory(forDatabase: dir.databasePath))
+        let temporary = URL(fileURLWithPath: spool.directory).appendingPathComponent(".2026-03-10-morning-1-1.json.tmp")
+        try Data("{\"note\":\"TMP-MARKER\"}".utf8).write(to: temporary)
+        try spool.removeAll()
+        #expect(!FileManager.default.fileExists(atPath: temporary.path))
+    }
+}
