@@ -18,6 +18,7 @@ final class Database {
     init(path: String, busyTimeoutMs: Int32 = Database.busyTimeoutMs) throws(StoreError) {
         try Database.createPrivately(path)
         var connection: OpaquePointer?
+        // NOFOLLOW: root runs `delete --all` on this path, so a planted link must not redirect it.
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let code = sqlite3_open_v2(path, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
@@ -53,9 +54,16 @@ final class Database {
     /// the umask). SQLite gives the -wal and -shm files the main file's mode. A link is never followed.
     private static func createPrivately(_ path: String) throws(StoreError) {
         let mode = fileMode(forDatabaseAt: path)
+        // O_NOFOLLOW: a dangling link must not make us create its target in another directory.
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode)
         guard fd >= 0 else {
-            let reason = errno == ELOOP ? "it is a symbolic link" : String(cString: strerror(errno))
+            let code = errno
+            if code == ELOOP {
+                throw StoreError(
+                    resultCode: SQLITE_CANTOPEN,
+                    message: "\(path) is a symbolic link; the database must be a plain file, so it was not opened")
+            }
+            let reason = String(cString: strerror(code))
             throw StoreError(resultCode: SQLITE_CANTOPEN, message: reason)
         }
         // The umask may have taken bits away at creation; an empty new file gets the mode it should have.

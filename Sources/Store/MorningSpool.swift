@@ -80,6 +80,13 @@ public final class MorningSpool {
         } else if errno != EEXIST {
             throw MorningSpool.failure("cannot create the spool directory \(directory)")
         }
+        // lstat: root's `delete --all` must not unlink files in a directory a planted link points to.
+        var info = stat()
+        guard lstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw Failure(
+                description: "The spool \(directory) is not a plain directory (a symbolic link?), so it was not used.",
+                errno: ENOTDIR)
+        }
     }
 
     /// The mode of the records it writes (0600, or 0660 when shared with the box's group).
@@ -89,7 +96,7 @@ public final class MorningSpool {
     public static func existing(forDatabase databasePath: String) -> MorningSpool? {
         let path = directory(forDatabase: databasePath)
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
         return try? MorningSpool(directory: path)
     }
 
@@ -190,7 +197,7 @@ public final class MorningSpool {
 
     /// Removes every record, unreadable files included (`recoverydeck delete --all` leaves nothing behind).
     public func removeAll() throws(Failure) {
-        for name in fileNames() {
+        for name in fileNames(temporariesToo: true) {
             guard unlink(path(name)) == 0 || errno == ENOENT else { throw MorningSpool.failure("cannot remove \(name)") }
         }
         try syncDirectory()
@@ -245,7 +252,7 @@ public final class MorningSpool {
 
     private func path(_ name: String) -> String { directory + "/" + name }
 
-    private func fileNames() -> [String] {
+    private func fileNames(temporariesToo: Bool = false) -> [String] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
@@ -254,6 +261,8 @@ public final class MorningSpool {
                 String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
             }
             if name.hasSuffix(".json") && !name.hasPrefix(".") { names.append(name) }
+            // `.<name>.tmp` from keep(_:recordedAt:) can hold a whole morning.
+            if temporariesToo && name.hasPrefix(".") && name.hasSuffix(".json.tmp") { names.append(name) }
         }
         return names.sorted()
     }

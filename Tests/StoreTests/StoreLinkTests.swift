@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+@testable import Store
+
+/// Issue 19 item 1: root runs the CLI on the service user's directory, so a link planted there must
+/// not redirect the database to another directory.
+@Suite struct StoreLinkTests {
+    @Test("a dangling symlink at the database path is refused with a sentence and its target is not created")
+    func danglingDatabaseLinkIsRefused() throws {
+        let dir = try TemporaryDirectory()
+        let other = try TemporaryDirectory()
+        let target = other.url.appendingPathComponent("planted.db").path
+        try FileManager.default.createSymbolicLink(atPath: dir.databasePath, withDestinationPath: target)
+        do {
+            _ = try Database(path: dir.databasePath)
+            Issue.record("a database behind a symbolic link was opened")
+        } catch {
+            #expect(String(describing: error).contains("is a symbolic link"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
+    @Test("a symlink to an existing database elsewhere is refused and that database is untouched")
+    func linkToExistingDatabaseIsRefused() throws {
+        let dir = try TemporaryDirectory()
+        let other = try TemporaryDirectory()
+        _ = try Database(path: other.databasePath)
+        let before = try Data(contentsOf: URL(fileURLWithPath: other.databasePath))
+        try FileManager.default.createSymbolicLink(atPath: dir.databasePath, withDestinationPath: other.databasePath)
+        #expect(throws: StoreError.self) { _ = try Database(path: dir.databasePath) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other.databasePath)) == before)
+    }
+}
+
+@Suite struct MorningSpoolLinkTests {
+    @Test("a spool that is a symlink to another directory is refused, and that directory's *.json survive")
+    func spoolLinkIsRefused() throws {
+        let dir = try TemporaryDirectory()
+        let other = try TemporaryDirectory()
+        let victim = other.url.appendingPathComponent("2026-03-10-morning-1-1.json")
+        try Data("{}".utf8).write(to: victim)
+        let spoolPath = MorningSpool.directory(forDatabase: dir.databasePath)
+        try FileManager.default.createSymbolicLink(atPath: spoolPath, withDestinationPath: other.url.path)
+        #expect(MorningSpool.existing(forDatabase: dir.databasePath) == nil)
+        do {
+            let spool = try MorningSpool(directory: spoolPath)
+            try spool.removeAll()
+            Issue.record("a spool behind a symbolic link was used")
+        } catch {
+            #expect(String(describing: error).contains("not a plain directory"))
+        }
+        #expect(FileManager.default.fileExists(atPath: victim.path))
+    }
+}
+
+@Suite struct MorningSpoolTemporaryTests {
+    @Test("delete --all also removes a hidden .<name>.tmp that holds a morning (issue 19 item 5)")
+    func removeAllRemovesTemporaries() throws {
+        let dir = try TemporaryDirectory()
+        let spool = try MorningSpool(directory: MorningSpool.directory(forDatabase: dir.databasePath))
+        let temporary = URL(fileURLWithPath: spool.directory).appendingPathComponent(".2026-03-10-morning-1-1.json.tmp")
+        try Data("{\"note\":\"TMP-MARKER\"}".utf8).write(to: temporary)
+        try spool.removeAll()
+        #expect(!FileManager.default.fileExists(atPath: temporary.path))
+    }
+}
