@@ -55,7 +55,7 @@ import Testing
 }
 
 @Suite struct MorningSpoolTemporaryTests {
-    @Test("delete --all also removes a hidden .<name>.tmp that holds a morning (issue 19 item 5)")
+    @Test("delete --all also removes a hidden .<name>.tmp that holds a morning")
     func removeAllRemovesTemporaries() throws {
         let dir = try TemporaryDirectory()
         let spool = try MorningSpool(directory: MorningSpool.directory(forDatabase: dir.databasePath))

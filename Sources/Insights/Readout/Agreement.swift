@@ -1,6 +1,6 @@
 import Foundation
 
-/// How RecoveryDeck's daily rMSSD agrees with another app's over the days both have (issue 22; the spec's
+/// How RecoveryDeck's daily rMSSD agrees with another app's over the days both have (the spec's
 /// week of parallel readings against Elite HRV: "expect similar order of magnitude and co-movement, not
 /// equality"). Pure: the caller pairs the days.
 public struct Agreement: Equatable, Sendable {

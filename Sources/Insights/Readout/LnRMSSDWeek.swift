@@ -2,7 +2,7 @@ import Foundation
 
 /// The figures HRV4Training and Elite HRV show beside the light: ln rMSSD, its 7-day rolling mean
 /// and coefficient of variation, the smallest worthwhile change and how many of the week's mornings
-/// were valid (issue 22). Pure: the caller hands in one value per calendar day, oldest first, the
+/// were valid. Pure: the caller hands in one value per calendar day, oldest first, the
 /// last being the morning read out; nil marks a day with no valid reading.
 ///
 /// - Plews et al. 2012 (Eur J Appl Physiol 112:3729): ln rMSSD, 7-day rolling mean, CV of the window.

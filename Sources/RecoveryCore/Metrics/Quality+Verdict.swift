@@ -57,7 +57,7 @@ extension QualityFailure {
     public var sentence: String {
         switch self {
         case .tooFewBeats:
-            // The same sentence as the session's fault (issue 23 item 7: one failure, one sentence).
+            // The same sentence as the session's fault (one failure, one sentence).
             SessionTimings.standard.tooFewBeatsSentence
         case .tooManyArtifacts:
             "Too many irregular beats — moisten the strap's electrodes, make it snug, and try again."
