@@ -76,7 +76,7 @@ public final class MorningSpool {
         if mkdir(directory, mode & 0o777) == 0 {
             // The umask may have taken bits away; under the daemon's seccomp filter a mode with the set-group-ID
             // bit is refused, and the bit is already there, inherited from the shared folder.
-            if chmod(directory, mode) != 0 { _ = chmod(directory, mode & 0o777 | S_ISGID) }
+            _ = chmod(directory, mode)
         } else if errno != EEXIST {
             throw MorningSpool.failure("cannot create the spool directory \(directory)")
         }
@@ -87,7 +87,22 @@ public final class MorningSpool {
                 description: "The spool \(directory) is not a plain directory (a symbolic link?), so it was not used.",
                 errno: ENOTDIR)
         }
+        sweepStaleTemporaries()
     }
+
+    /// Removes temporaries older than `staleTemporarySeconds`: `keep` writes and renames one within
+    /// milliseconds, so an older one was left by a crash or a power cut between the two, and its record was never
+    /// kept (the morning it held was not reported saved).
+    func sweepStaleTemporaries(nowEpochSeconds: Int64 = Int64(time(nil))) {
+        for name in fileNames(temporariesToo: true) where name.hasPrefix(".") {
+            var info = stat()
+            guard lstat(path(name), &info) == 0, nowEpochSeconds - Int64(info.st_mtim.tv_sec) > MorningSpool.staleTemporarySeconds
+            else { continue }
+            _ = unlink(path(name))
+        }
+    }
+
+    static let staleTemporarySeconds: Int64 = 60
 
     /// The mode of the records it writes (0600, or 0660 when shared with the box's group).
     let fileMode: mode_t
@@ -192,6 +207,13 @@ public final class MorningSpool {
             try remove(entry)
             count += 1
         }
+        // A temporary (`.<day>-<kind>-….json.tmp`) holds a whole record too: a crash between its write and its
+        // rename leaves it, and it must go with its day.
+        for name in fileNames(temporariesToo: true) where name.hasPrefix(".") {
+            guard let day = LocalDate(iso: name.dropFirst().prefix(10)), day >= from, day <= through else { continue }
+            guard unlink(path(name)) == 0 || errno == ENOENT else { throw MorningSpool.failure("cannot remove \(name)") }
+        }
+        try syncDirectory()
         return count
     }
 

@@ -1,6 +1,10 @@
 import CSQLite
 import RecoveryCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension Store {
     /// Deletes everything stored for one day (questionnaire, habit tags, measurement with its raw RR,
     /// import marker, the day's analytics events) in one transaction, then flushes the write-ahead log
@@ -15,14 +19,15 @@ extension Store {
             }
             return count
         }
-        try truncateLog()
+        _ = try scrubLog(withinMs: 0)
         return removed > 0
     }
 
     /// Deletes all of the person's data — every day, measurement, import marker, analytics event,
     /// setting and experiment — and then scrubs the file so no byte of it remains: deleted content is zeroed
     /// (`secure_delete`), the write-ahead log is checkpointed and truncated, and `VACUUM` rebuilds the
-    /// file without free pages (spec §11.2 "Delete all data"). The schema stays.
+    /// file without free pages (spec §11.2 "Delete all data"). The schema stays. Once the deletion is committed
+    /// nothing here fails because another program is reading: `scrubLog` says whether the log could be emptied.
     public func deleteAll() throws(StoreError) {
         try database.transaction { () throws(StoreError) in
             for table in [
@@ -32,9 +37,36 @@ extension Store {
                 try database.run("DELETE FROM \(table)")
             }
         }
-        try truncateLog()
-        try database.execute("VACUUM")
-        try truncateLog()
+        _ = try scrubLog(withinMs: 0)
+        do { try database.execute("VACUUM") } catch where error.isBusy {
+            // A reader holds the file: the deleted pages are already zeroed (secure_delete); VACUUM only
+            // drops the free pages, and the next delete --all does it.
+        }
+        _ = try scrubLog(withinMs: 0)
+    }
+
+    /// Empties the write-ahead log into the database file and truncates it, trying again for `withinMs` while
+    /// another connection's read transaction holds pages the checkpoint would overwrite. True when the log is
+    /// empty; false when a reader still held it at the end (the deleted content then stays in the log and the
+    /// file's old pages until that reader ends and the next checkpoint runs).
+    @discardableResult
+    public func scrubLog(withinMs: Int64) throws(StoreError) -> Bool {
+        let deadline = Store.monotonicMs() + withinMs
+        while true {
+            do {
+                try truncateLog()
+                return true
+            } catch where error.isBusy {
+                if Store.monotonicMs() >= deadline { return false }
+                usleep(100_000)
+            }
+        }
+    }
+
+    static func monotonicMs() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     /// Copies the write-ahead log into the database file and truncates the log to zero bytes.

@@ -1,9 +1,11 @@
 import Foundation
 import Testing
 
+import RecoveryCore
+
 @testable import Store
 
-/// Issue 19 item 1: root runs the CLI on the service user's directory, so a link planted there must
+/// Root runs the CLI on the service user's directory, so a link planted there must
 /// not redirect the database to another directory.
 @Suite struct StoreLinkTests {
     @Test("a dangling symlink at the database path is refused with a sentence and its target is not created")
@@ -63,5 +65,38 @@ import Testing
         try Data("{\"note\":\"TMP-MARKER\"}".utf8).write(to: temporary)
         try spool.removeAll()
         #expect(!FileManager.default.fileExists(atPath: temporary.path))
+    }
+}
+
+@Suite struct MorningSpoolTemporarySweepTests {
+    static func temporary(_ spool: MorningSpool, day: String) throws -> String {
+        let path = spool.directory + "/.\(day)-morning-1700000000-1.json.tmp"
+        try Data("{\"note\":\"TMP-MARKER\"}".utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("delete --day removes that day's temporaries and leaves other days' alone")
+    func removeDaysRemovesTheDaysTemporaries() throws {
+        let dir = try TemporaryDirectory()
+        let spool = try MorningSpool(directory: MorningSpool.directory(forDatabase: dir.databasePath))
+        let theDay = try Self.temporary(spool, day: "2026-03-10")
+        let otherDay = try Self.temporary(spool, day: "2026-03-11")
+        try spool.removeDays(from: LocalDate(iso: "2026-03-10")!, through: LocalDate(iso: "2026-03-10")!)
+        #expect(!FileManager.default.fileExists(atPath: theDay))
+        #expect(FileManager.default.fileExists(atPath: otherDay))
+    }
+
+    @Test("Opening the spool sweeps temporaries over a minute old (a crash between write and rename), not newer ones")
+    func staleTemporariesAreSweptAtOpen() throws {
+        let dir = try TemporaryDirectory()
+        let directory = MorningSpool.directory(forDatabase: dir.databasePath)
+        let spool = try MorningSpool(directory: directory)
+        let stale = try Self.temporary(spool, day: "2026-03-10")
+        let fresh = try Self.temporary(spool, day: "2026-03-11")
+        var times = [timespec(tv_sec: time(nil) - 120, tv_nsec: 0), timespec(tv_sec: time(nil) - 120, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, stale, &times, 0) == 0)
+        _ = try MorningSpool(directory: directory)
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        #expect(FileManager.default.fileExists(atPath: fresh))
     }
 }

@@ -3,6 +3,9 @@ import Store
 
 /// `recoverydeck delete`: remove all data, or one day (spec §11.2 "Delete all data").
 struct DeleteCommand: Command {
+    /// How long delete waits for another program's read to end before it says the file is not yet scrubbed.
+    static let readerWaitMs: Int64 = 10_000
+
     static let name = "delete"
     static let summary = "Delete all data, or one day's; needs --yes."
     static let synopsis: String? = "(--all | --day YYYY-MM-DD) --yes"
@@ -48,15 +51,27 @@ struct DeleteCommand: Command {
         if let day {
             let spooled = try spool?.removeDays(from: day, through: day) ?? 0
             guard try store.deleteDay(day) || spooled > 0 else {
-                throw CommandError.failure("nothing is stored for \(day.iso); nothing was deleted.")
+                // Nothing left to delete, but a log an earlier delete could not empty is emptied now.
+                let scrubbed = try store.scrubLog(withinMs: Self.readerWaitMs)
+                throw CommandError.failure(
+                    "nothing is stored for \(day.iso); nothing was deleted"
+                        + (scrubbed ? "." : ", and another program is still reading the database."))
             }
             context.say("Deleted everything stored for \(day.iso).")
             DaemonNudge.storeChanged(context)
         } else {
             try spool?.removeAll()
             try store.deleteAll()
-            context.say("Deleted all data; the database file \(store.path) was scrubbed.")
             DaemonNudge.storeChanged(context)
+        }
+        // Committed: what is left is emptying the log into the file, which another program's open read can hold
+        // up. Say so rather than fail a delete that happened.
+        if try store.scrubLog(withinMs: Self.readerWaitMs) {
+            if day == nil { context.say("Deleted all data; the database file \(store.path) was scrubbed.") }
+        } else {
+            context.say(
+                "Deleted\(day == nil ? " all data" : ""); another program is still reading the database, so the deleted "
+                    + "bytes stay in its log until that program ends; the same delete run again then scrubs the file.")
         }
     }
 }

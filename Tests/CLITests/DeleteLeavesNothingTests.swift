@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// `delete --all` leaves none of the person's data in any file the box writes, also while another program
+/// holds a read transaction open on the database.
+struct DeleteLeavesNothingTests {
+    static let marker = "unique-marker-7f3c9a"
+
+    /// The files beside the database that could hold the marker: the file, its log and index, the spool.
+    static func placesHolding(_ marker: String, database: String) -> [String] {
+        var places = [database, database + "-wal", database + "-shm"]
+        let spool = database + ".spool"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: spool)) ?? [] {
+            places.append(spool + "/" + name)
+        }
+        let bytes = Array(marker.utf8)
+        return places.filter { path in
+            guard let data = FileManager.default.contents(atPath: path) else { return false }
+            return [UInt8](data).withUnsafeBufferPointer { all in
+                all.count >= bytes.count
+                    && (0...(all.count - bytes.count)).contains { i in bytes.indices.allSatisfy { all[i + $0] == bytes[$0] } }
+            }
+        }
+    }
+
+    @Test("delete --all beside a reader holding a read transaction 7 s: exit 0, and no file holds the note afterwards")
+    func deleteAllBesideAReader() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let db = cli.databasePath
+        let scores = DatabaseLocationTests.scores
+        for day in 1...5 {
+            let now = String(format: "2026-03-%02dT07:00", day)
+            let outcome = try cli.run(["checkin", "--now", now] + scores + ["--note", "\(Self.marker) day \(day)"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+        }
+        // A record waiting in the spool, and a temporary a crash left half-written, both holding the marker.
+        let spool = db + ".spool"
+        try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
+        try "{\"note\": \"\(Self.marker)\"}".write(
+            toFile: spool + "/.2026-03-05-morning-1-1.json.tmp", atomically: false, encoding: .utf8)
+        #expect(!Self.placesHolding(Self.marker, database: db).isEmpty, "the marker is on disk before the delete")
+
+        // Another program reads: a read transaction held open for 7 s (longer than one lock wait of 5 s).
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        reader.arguments = [
+            "-c",
+            "import sqlite3, sys, time\n"
+                + "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+                + "c.execute('BEGIN'); c.execute('SELECT count(*) FROM questionnaire').fetchall()\n"
+                + "print('reading', flush=True); time.sleep(7); c.execute('COMMIT')",
+            db,
+        ]
+        let started = Pipe()
+        reader.standardOutput = started
+        try reader.run()
+        #expect(started.fileHandleForReading.availableData.starts(with: Array("reading".utf8)))
+
+        let deleted = try cli.run(["delete", "--all", "--yes"])
+        reader.waitUntilExit()
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(deleted.stderr.hasPrefix("Deleted all data"))
+        #expect(Self.placesHolding(Self.marker, database: db) == [])
+        #expect(try cli.run(["export", "--format", "csv"]).stdout.split(separator: "\n").count <= 1)
+    }
+}
