@@ -45,7 +45,13 @@ final class Database {
         Database.tightenMode(path)
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    /// Empties the log into the file before closing (a TRUNCATE checkpoint, best effort): a replaced note's old
+    /// version would otherwise stay in the -wal's older frames for as long as another connection (the daemon's)
+    /// keeps the log alive. A reader elsewhere makes it give up after the busy timeout; nothing is lost then.
+    deinit {
+        sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        sqlite3_close_v2(handle)
+    }
 
     /// The mode the database and its -wal and -shm files keep (`SharedState`).
     static func fileMode(forDatabaseAt path: String) -> mode_t { SharedState.fileMode(in: SharedState.directory(of: path)) }

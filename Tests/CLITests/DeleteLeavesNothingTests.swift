@@ -65,3 +65,40 @@ struct DeleteLeavesNothingTests {
         #expect(try cli.run(["export", "--format", "csv"]).stdout.split(separator: "\n").count <= 1)
     }
 }
+
+/// A replaced check-in leaves no copy of its old note behind, even while another connection keeps the
+/// database's log alive (the daemon always has it open).
+struct ReplacedNoteTests {
+    @Test("checkin again the same day replaces the note; the old note is in neither the file nor its -wal")
+    func replacedNoteIsGone() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let db = cli.databasePath
+        let scores = DatabaseLocationTests.scores
+        let old = "first-note-e41d"
+        #expect(try cli.run(["checkin", "--now", "2026-03-10T07:00"] + scores + ["--note", old]).status == 0)
+        // Another connection holds the log open (not a read transaction), as the daemon does.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        holder.arguments = [
+            "-c",
+            "import sqlite3, sys, time\nc = sqlite3.connect(sys.argv[1])\nc.execute('SELECT count(*) FROM questionnaire').fetchall()\n"
+                + "print('open', flush=True); sys.stdin.read()",
+            db,
+        ]
+        let said = Pipe()
+        let input = Pipe()
+        holder.standardOutput = said
+        holder.standardInput = input
+        try holder.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            holder.waitUntilExit()
+        }
+        #expect(said.fileHandleForReading.availableData.starts(with: Array("open".utf8)))
+        let replaced = try cli.run(["checkin", "--now", "2026-03-10T07:10"] + scores + ["--note", "second-note"])
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        #expect(DeleteLeavesNothingTests.placesHolding(old, database: db) == [])
+        #expect(DeleteLeavesNothingTests.placesHolding("second-note", database: db) != [])
+    }
+}
