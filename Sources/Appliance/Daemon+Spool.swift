@@ -122,6 +122,10 @@ extension Daemon {
             if spoolRetryDueRealMs != nil { logger.notice("nothing waits for the database any more") }
             waitingReason = nil
             spoolRetryDueRealMs = nil
+            // A record that replaced an earlier one (a remeasured morning) must not leave the old one in the
+            // log's older frames or the file's old pages: empty the log now (one checkpoint a save; a reader
+            // elsewhere makes it wait for the next).
+            _ = try? store.scrubLog(withinMs: 0)
         }
         changed = true
     }
