@@ -76,11 +76,11 @@ struct HistoryImportTests {
         let cases: [(String, String)] = [
             (
                 "Date,rMSSD\n2026-03-01,55\n2026-02-30,60\n",
-                "h.csv line 3: \"2026-02-30\" is not a real day written YYYY-MM-DD or YYYY-DD-MM as the file's dates are."
+                "h.csv line 3: '2026-02-30' is not a real day written YYYY-MM-DD or YYYY-DD-MM as the file's dates are."
             ),
-            ("Date,rMSSD\n2026-03-01,55\n2026-03-02,fast\n", "h.csv line 3: rmssd \"fast\" is not a number."),
+            ("Date,rMSSD\n2026-03-01,55\n2026-03-02,fast\n", "h.csv line 3: rmssd 'fast' is not a number."),
             ("Date,rMSSD\n2026-03-01,0\n", "h.csv line 2: rmssd 0 is outside 1.0–500.0 ms."),
-            ("Date,rMSSD\n2026-03-01,nan\n", "h.csv line 2: rmssd \"nan\" is not a number."),
+            ("Date,rMSSD\n2026-03-01,nan\n", "h.csv line 2: rmssd 'nan' is not a number."),
             ("Date,rMSSD\n2026-03-01,55,1\n", "h.csv line 2: 3 fields where the header has 2."),
             (
                 "Date,rMSSD\n2026-03-01,55\n2026-03-01,56\n",

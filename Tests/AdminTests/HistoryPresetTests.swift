@@ -161,7 +161,7 @@ struct HistoryPresetTests {
         #expect(given.mornings.map(\.date.iso) == ["2026-02-03", "2026-02-04"])
         #expect(
             failure("Date,rMSSD\n2026-01-13,50\n2026-13-01,51\n", CSVFormat(name: "csv", map: map))
-                == "x.csv line 3: \"2026-13-01\" is not a real day written YYYY-MM-DD or YYYY-DD-MM as the file's dates are."
+                == "x.csv line 3: '2026-13-01' is not a real day written YYYY-MM-DD or YYYY-DD-MM as the file's dates are."
         )
         #expect(throws: ImportError.self) { _ = try DateOrder(option: "YYYY/13/DD") }
         #expect(try DateOrder(option: "dd/mm/yyyy") == .dmy)

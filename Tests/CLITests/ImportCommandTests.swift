@@ -33,9 +33,9 @@ struct ImportCommandTests {
         let cli = try prepared()
         defer { cli.remove() }
         let bad = [
-            ("Date,rMSSD\n2026-03-01,55\n2026-03-03,abc\n", "line 3: rmssd \"abc\" is not a number."),
+            ("Date,rMSSD\n2026-03-01,55\n2026-03-03,abc\n", "line 3: rmssd 'abc' is not a number."),
             // 2026-13-01 alone would be read as YYYY-DD-MM (a middle field above 12 decides the order).
-            ("Date,rMSSD\n2026-03-01,55\n2026-13-14,50\n", "line 3: \"2026-13-14\" is not a real day"),
+            ("Date,rMSSD\n2026-03-01,55\n2026-13-14,50\n", "line 3: '2026-13-14' is not a real day"),
             ("Date,rMSSD\n2026-03-01,55\n2999-03-02,50\n", "line 3: 2999-03-02 is after today"),
             ("Date,rMSSD\n2026-03-01,55,9\n", "line 2: 3 fields where the header has 2."),
             ("Date,rMSSD\n2026-03-01,55\n2026-03-01,54\n", "line 3: 2026-03-01 is already on line 2"),

@@ -78,14 +78,14 @@ public enum CSVHistory {
         for (n, fields, cell) in rows {
             guard let date = order.date(cell.parts) else {
                 let text = fields[index[.date]!].trimmed
-                throw ImportError.line(file, n, "\"\(text)\" is not a real day written \(order.rawValue).")
+                throw ImportError.line(file, n, "\(echoed(text)) is not a real day written \(order.rawValue).")
             }
             if let problem = date.morningDateProblem(today: today) { throw ImportError.line(file, n, problem) }
             var values: [ImportField: Double] = [:]
             for field in ImportField.allCases where field != .date {
                 guard let i = index[field], case let text = fields[i].trimmed, !text.isEmpty else { continue }
                 guard let value = number(text), value.isFinite else {
-                    throw ImportError.line(file, n, "\(field.rawValue) \"\(text)\" is not a number.")
+                    throw ImportError.line(file, n, "\(field.rawValue) \(echoed(text)) is not a number.")
                 }
                 if value == 0, format.zeroMeansMissing.contains(field) { continue }
                 guard field.range.contains(value) else {

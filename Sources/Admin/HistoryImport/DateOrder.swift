@@ -14,7 +14,7 @@ public enum DateOrder: String, CaseIterable, Sendable {
         let normal = String(text.uppercased().map { $0 == "/" || $0 == "." ? "-" : $0 })
         guard let order = DateOrder(rawValue: normal) else {
             let known = DateOrder.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ImportError("--date-format must be one of \(known) (any of - / . between), not \"\(text)\".")
+            throw ImportError("--date-format must be one of \(known) (any of - / . between), not \(echoed(text)).")
         }
         self = order
     }
@@ -115,7 +115,7 @@ extension DateOrder {
             if fitting.isEmpty || cell.yearFirst != first.cell.yearFirst {
                 let orders = family.map(\.rawValue).joined(separator: " or ")
                 throw ImportError.line(
-                    file, line, "\"\(text)\" is not a real day written \(orders) as the file's dates are.")
+                    file, line, "\(echoed(text)) is not a real day written \(orders) as the file's dates are.")
             }
             if fitting.count < before, decider == 0 { decider = line }
         }

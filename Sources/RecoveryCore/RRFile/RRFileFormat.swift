@@ -118,7 +118,7 @@ public struct RRFileFormat: Hashable, Sendable {
     /// A positive number (a cell or a word of a values line).
     static func number(_ text: String, line: Int) throws(Problem) -> Double {
         guard let value = Double(text), value.isFinite, value > 0 else {
-            throw Problem(line: line, reason: "'\(text)' is not an RR interval in milliseconds")
+            throw Problem(line: line, reason: "\(echoed(text)) is not an RR interval in milliseconds")
         }
         return value
     }

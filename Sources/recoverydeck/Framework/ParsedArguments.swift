@@ -121,15 +121,4 @@ struct ParsedArguments {
 }
 
 /// `'text'` for messages, with control characters made visible so one line stays one line.
-func quoted(_ text: String) -> String {
-    var out = "'"
-    for scalar in text.unicodeScalars.prefix(80) {
-        if scalar.value < 0x20 || scalar.value == 0x7f {
-            out += "\\u{\(String(scalar.value, radix: 16))}"
-        } else {
-            out.unicodeScalars.append(scalar)
-        }
-    }
-    if text.unicodeScalars.count > 80 { out += "…" }
-    return out + "'"
-}
+func quoted(_ text: String) -> String { echoed(text) }
