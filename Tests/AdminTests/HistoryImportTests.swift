@@ -27,6 +27,13 @@ struct HistoryImportTests {
             return (error as? ImportError)?.message
         }
     }
+    @Test("a header of 600 commas or a 100 KB field is refused at its line, before the reader holds them all")
+    func oversizedRecordsAreRefused() {
+        #expect(failure(String(repeating: ",", count: 600) + "\n") == "h.csv line 1: more than 512 fields: not a history file.")
+        let wide = "Date,rMSSD\n2026-03-01," + String(repeating: "5", count: 100_000) + "\n"
+        #expect(failure(wide) == "h.csv line 2: the record is longer than 64 KiB: not a history file.")
+    }
+
 
     @Test("a complete row becomes rMSSD, an orthostatic result and the five scores; empty cells stay missing")
     func fullRow() throws {

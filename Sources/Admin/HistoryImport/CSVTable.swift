@@ -9,6 +9,12 @@ struct CSVTable {
 
     var records: [Record]
 
+    /// A record longer than this is no history row (HRV4Training's 64 columns take about 1 KiB): refused, so a
+    /// crafted file cannot make the reader hold millions of fields.
+    static let maximumRecordCharacters = 64 << 10
+    /// More fields than this in one record is no history file either.
+    static let maximumFields = 512
+
     init(_ text: String, file: String) throws(ImportError) {
         let firstLine = text.prefix { $0 != "\n" && $0 != "\r\n" }
         let separator: Character = !firstLine.contains(",") && firstLine.contains(";") ? ";" : ","
@@ -30,8 +36,14 @@ struct CSVTable {
             }
             fields = []
         }
+        var recordCharacters = 0
         while let c = pending ?? chars.next() {
             pending = nil
+            recordCharacters += 1
+            if recordCharacters > Self.maximumRecordCharacters {
+                throw ImportError.line(
+                    file, recordLine, "the record is longer than \(Self.maximumRecordCharacters >> 10) KiB: not a history file.")
+            }
             if inQuotes {
                 if c == "\"" {
                     if let next = chars.next() {
@@ -60,11 +72,15 @@ struct CSVTable {
                 field = ""
                 inQuotes = true
             case separator:
+                guard fields.count < Self.maximumFields else {
+                    throw ImportError.line(file, recordLine, "more than \(Self.maximumFields) fields: not a history file.")
+                }
                 fields.append(field)
                 field = ""
                 afterQuote = false
             case "\n", "\r\n", "\r":
                 endRecord()
+                recordCharacters = 0
                 afterQuote = false
                 line += 1
                 recordLine = line

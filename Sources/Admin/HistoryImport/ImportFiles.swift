@@ -6,8 +6,10 @@ import Platform
 
 /// Reading import files from disk: the only I/O of the import; everything after is pure.
 public enum ImportFiles {
-    /// Files larger than this are refused: ten years of daily rows or one long RR recording are far smaller.
-    public static let maximumBytes = 32 << 20
+    /// Files larger than this are refused: ten years of daily rows (HRV4Training's wide rows, 64 columns:
+    /// about 4 MiB) or a week of RR intervals are smaller; a larger file would cost the reader a multiple of
+    /// its size in memory on a 1 GB Pi.
+    public static let maximumBytes = 8 << 20
 
     /// The whole file as UTF-8 text.
     public static func text(atPath path: String) throws(ImportError) -> String {

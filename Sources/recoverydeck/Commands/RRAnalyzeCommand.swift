@@ -47,7 +47,7 @@ struct RRAnalyzeCommand: Command {
 
     func run(_ context: Context) throws {
         let name = file == "-" ? "standard input" : file
-        let format = try RRFile.intervals(Files.read(file), name: name)
+        let format = try RRFile.intervals(Files.read(file, limit: Files.maximumRRFileBytes), name: name)
         if let note = format.note { context.say("\(name): \(note)") }
         let intervals = format.intervalsMs
         let result = HRVAnalysis.analyze(intervals, window: window)

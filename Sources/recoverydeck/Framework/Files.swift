@@ -6,21 +6,27 @@ import Platform
 
 /// Whole-file reads and writes for commands, through libc (no Foundation), each failure one sentence.
 enum Files {
-    /// Inputs larger than this are refused (years of RR intervals are a few tens of MiB).
-    static let maximumBytes = 256 << 20
+    /// Inputs larger than this are refused: three years of the box's own full export with every raw RR is
+    /// about 15 MiB. (A restore still holds about ten times its file in memory while it parses.)
+    static let maximumBytes = 32 << 20
+
+    /// An RR file larger than this is refused: a whole day and night of RR intervals (about 100,000 beats) is
+    /// about 500 KiB, a morning a few KiB, and the analysis holds some 16 times the file's size (a 2 MiB file
+    /// peaks under 64 MB: Tests/Benchmarks/InputMemory/run.sh).
+    static let maximumRRFileBytes = 2 << 20
 
     /// The bytes of `path`, or of standard input for `-`. A file the person named is opened with their own
     /// rights, also when root acts as the box's owner.
-    static func read(_ path: String) throws(CommandError) -> [UInt8] {
-        try ProcessIdentity.asInvoker { () throws(CommandError) -> [UInt8] in try readAsIs(path) }
+    static func read(_ path: String, limit: Int = maximumBytes) throws(CommandError) -> [UInt8] {
+        try ProcessIdentity.asInvoker { () throws(CommandError) -> [UInt8] in try readAsIs(path, limit: limit) }
     }
 
-    private static func readAsIs(_ path: String) throws(CommandError) -> [UInt8] {
+    private static func readAsIs(_ path: String, limit: Int) throws(CommandError) -> [UInt8] {
         do {
             if path == "-" {
-                return try FileDescriptor.standardInput.readToEnd(limit: maximumBytes, name: "standard input")
+                return try FileDescriptor.standardInput.readToEnd(limit: limit, name: "standard input")
             }
-            return try FileDescriptor.readContents(atPath: path, limit: maximumBytes)
+            return try FileDescriptor.readContents(atPath: path, limit: limit)
         } catch {
             throw .failure(error.description)
         }
