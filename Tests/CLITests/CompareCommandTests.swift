@@ -116,6 +116,6 @@ struct CompareCommandTests {
         try Data(count: (16 << 20) + 1).write(to: big)
         let outcome = try cli.run(["compare", big.path])
         #expect(outcome.status == 1)
-        #expect(!outcome.stderr.isEmpty)
+        #expect(outcome.stderr.contains("is larger than 16 MiB."), "\(outcome.stderr)")
     }
 }
