@@ -78,7 +78,28 @@ struct CompareCommandTests {
         let outcome = try cli.run(["compare", try write(text, "elite.csv", in: cli)])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("days            6"))
-        #expect(outcome.stdout.contains("not the same order of magnitude (ratio of means 2.6"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("not the same order of magnitude (ratio of means 2.64"), "\(outcome.stdout)")
+    }
+
+    // HRV4Training's layout (spaces before the names, a blank second line, 0.0 for no reading). The app reads
+    // 40, 40, 40, 39, 40, 40 (03-07's 0.0 is missing): ratio of means 320 / 239 = 1.339. Its changes
+    // (0, 0, −1, +1, 0) against the box's (+10, −20, +30, −15, −10), mean −1: deviations (11, −19, 31, −14, −9)
+    // against (0, 0, −1, 1, 0) give Σ = −31 − 14 = −45, Σ² 1720 and 2, r = −45 / √3440 = −0.767.
+    @Test("HRV4Training's layout; changes in opposite directions are not moving together")
+    func notMovingTogether() throws {
+        let cli = try seeded()
+        defer { cli.remove() }
+        var text = " date, HR, rMSSD,\n\n"
+        for (day, value) in [(1, 40), (2, 40), (3, 40), (4, 39), (5, 40), (6, 40)] {
+            text += "2026-03-0\(day), 55, \(value).0,\n"
+        }
+        text += "2026-03-07, 0.0, 0.0,\n"
+        let outcome = try cli.run(["compare", try write(text, "h4t.csv", in: cli)])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stdout.contains(
+                "Over 6 days: the same order of magnitude (ratio of means 1.34, between 0.5 and 2), not moving "
+                    + "together (co-movement r -0.77, under 0.3)."), "\(outcome.stdout)")
     }
 
     @Test("under 5 days in common is refused with a sentence, exit 1")
