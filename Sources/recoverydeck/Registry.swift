@@ -40,6 +40,7 @@ enum Registry {
             ReportCommand.self,
             FindingsCommand.self,
             CalibrateCommand.self,
+            CompareCommand.self,
             ExperimentPlanCommand.self,
             ExperimentStartCommand.self,
             ExperimentTonightCommand.self,

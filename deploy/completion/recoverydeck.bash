@@ -7,7 +7,7 @@ _recoverydeck() {
     _init_completion || return
 
     # Top-level words, and the members of command groups.
-    local commands="analytics calibrate cancel checkin delete demo doctor experiment export findings history import measure pair report restore rr scan settings status strap watch"
+    local commands="analytics calibrate cancel checkin compare delete demo doctor experiment export findings history import measure pair report restore rr scan settings status strap watch"
     local -A members=([import]="csv elitehrv hrv4training rr" [rr]="analyze" [experiment]="plan start tonight result stop")
     local global="--db --help"
 
@@ -93,6 +93,13 @@ _recoverydeck() {
         measure) opts="--overwrite --wait --json --socket" ;;
         watch) opts="--json --follow --socket" ;;
         cancel) opts="--socket" ;;
+        compare)
+            opts="--json"
+            if [[ "$cur" != -* ]]; then
+                _filedir
+                return
+            fi
+            ;;
         "rr analyze")
             opts="--window --json"
             if [[ "$cur" != -* ]]; then
