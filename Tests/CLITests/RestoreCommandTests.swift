@@ -163,4 +163,24 @@ struct RestoreCommandTests {
                     == String(contentsOfFile: exportBefore, encoding: .utf8))
         }
     }
+
+    @Test("a database already holding 1e308 rMSSD and HR: status, report and history exit 0, the value missing")
+    func storedOutOfRange() throws {
+        let cli = try filled()
+        defer { cli.remove() }
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [
+            cli.databasePath,
+            "UPDATE measurement SET rmssd_ms = 1e308, hrv_mean_hr_bpm = 1e308, mean_hr_bpm = 1e308",
+        ]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        #expect(sqlite.terminationStatus == 0)
+        for words in [["status", "--now", "2026-03-02T09:00"], ["report", "--now", "2026-03-02T09:00"], ["history", "--days", "3", "--now", "2026-03-02T09:00", "--json"]] {
+            let outcome = try cli.run(words)
+            #expect(outcome.status == 0, "\(words[0]): \(outcome.stderr)")
+            #expect(!outcome.stdout.contains("e+308") && !outcome.stdout.contains("inf"), "\(outcome.stdout)")
+        }
+    }
 }
