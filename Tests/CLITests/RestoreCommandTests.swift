@@ -183,4 +183,17 @@ struct RestoreCommandTests {
             #expect(!outcome.stdout.contains("e+308") && !outcome.stdout.contains("inf"), "\(outcome.stdout)")
         }
     }
+
+    @Test("import rr refuses an interval no strap can send, naming the file and line, before any clock sums it")
+    func importHugeInterval() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let folder = cli.directory.appendingPathComponent("rr")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try ((0..<119).map { $0 % 2 == 0 ? "980" : "1020" } + ["1e300"]).joined(separator: "\n").write(
+            to: folder.appendingPathComponent("2026-03-01.txt"), atomically: true, encoding: .utf8)
+        let outcome = try cli.run(["import", "rr", folder.path])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("2026-03-01.txt line 120: RR interval 1e+300 ms is impossible"), "\(outcome.stderr)")
+    }
 }
