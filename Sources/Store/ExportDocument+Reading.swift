@@ -27,21 +27,21 @@ extension ExportDocument {
                     + "\(ExportDocument.protocolVersion)): update RecoveryDeck first")
         }
         guard version >= 1 else { throw r["protocolVersion"].error("is \(version); RecoveryDeck writes 1 and up") }
-        let generatedAt = try r["generatedAt"].int64()
+        let generatedAt = try r["generatedAt"].int64(in: 0...Plausible.epochSeconds.upperBound, " seconds since 1970")
         let full = try r["full"].bool()
-        let habits = try r["habits"].array().map { (f) throws(ExportError) in try f.string() }
+        let habits = try r["habits"].array().map { (f) throws(ExportError) in try f.habitName() }
         let days = try r["days"].array().map { (f) throws(ExportError) in try ExportDocument.day(f) }
         var settings: [String: String] = [:]
         var analytics: [AnalyticsEvent] = []
         var experiments: [StoredExperiment] = []
         if full {
-            for (key, value) in try r["settings"].members() { settings[key] = try value.string() }
+            for (key, value) in try r["settings"].members() { settings[key] = try value.setting(key) }
             analytics = try r["analytics"].array().map { (e) throws(ExportError) in
                 AnalyticsEvent(
                     at: try e["at"].int64(), day: try e["day"].optional { (f) throws(ExportError) in try f.date() },
                     kind: AnalyticsKind(rawValue: try e["kind"].string()),
                     value: try e["value"].optional { (f) throws(ExportError) in try f.int64() },
-                    payload: try e["payload"].optional { (f) throws(ExportError) in try f.string() })
+                    payload: try e["payload"].optional { (f) throws(ExportError) in try f.text(limit: 2000) })
             }
             // Absent from files written before experiments were exported: those hold none.
             if r.has("experiments") {
@@ -73,6 +73,17 @@ extension ExportDocument {
 
     private static func day(_ f: Field) throws(ExportError) -> DayRecord {
         let date = try f["date"].date()
+        guard date >= LocalDate.earliestMorning, date <= Plausible.latestMorning else {
+            throw f["date"].error(
+                "is \(date.iso), outside \(LocalDate.earliestMorning.iso) to \(Plausible.latestMorning.iso)")
+        }
+        do { return try dayContent(f, date: date) } catch {
+            // Every refusal names the morning as well as the field.
+            throw ExportError(path: error.path, reason: "\(error.reason) (the morning of \(date.iso))")
+        }
+    }
+
+    private static func dayContent(_ f: Field, date: LocalDate) throws(ExportError) -> DayRecord {
         let questionnaire = try f["questionnaire"].optional { (q) throws(ExportError) in
             try ExportDocument.questionnaire(q, date: date)
         }
@@ -94,13 +105,13 @@ extension ExportDocument {
         }
         guard let scores = SubjectiveScores(values) else { throw q.error("holds a score outside 1 to 7") }
         var habits: [String] = []
-        for h in try q["habits"].array() { habits.append(try h.string()) }
+        for h in try q["habits"].array() { habits.append(try h.habitName()) }
         return Questionnaire(
             date: date, scores: scores, habits: habits,
             caffeineTime: try q["caffeineTime"].optional { (t) throws(ExportError) in try t.time() },
-            caffeineMg: try q["caffeineMg"].optional { (v) throws(ExportError) in try v.int() },
+            caffeineMg: try q["caffeineMg"].optional { (v) throws(ExportError) in try v.int(in: 0...2000) },
             lastMealTime: try q["lastMealTime"].optional { (t) throws(ExportError) in try t.time() },
-            notes: try q["notes"].optional { (v) throws(ExportError) in try v.string() })
+            notes: try q["notes"].optional { (v) throws(ExportError) in try v.text(limit: 2000, newlines: true) })
     }
 
     private static func measurement(_ m: Field, date: LocalDate) throws(ExportError) -> MorningMeasurement {
@@ -119,32 +130,35 @@ extension ExportDocument {
                 throw h["rmssdMethod"].error("is not a known method (\(methodText ?? ""))")
             }
             return HRVMetrics(
-                rmssdMs: try h["rmssdMs"].optional { (v) throws(ExportError) in try v.double() },
-                meanRRMs: try h["meanRRMs"].optional { (v) throws(ExportError) in try v.double() },
-                meanHRBpm: try h["meanHRBpm"].optional { (v) throws(ExportError) in try v.double() },
-                sdnnMs: try h["sdnnMs"].optional { (v) throws(ExportError) in try v.double() },
-                accepted: try h["accepted"].int(), rejected: try h["rejected"].int(),
-                artifactRatio: try h["artifactRatio"].double(),
-                pairs: try h["rmssdPairs"].optional { (v) throws(ExportError) in try v.int() }, rmssdMethod: method)
+                rmssdMs: try h["rmssdMs"].optional { (v) throws(ExportError) in try v.double(in: Plausible.variabilityMs, " ms") },
+                meanRRMs: try h["meanRRMs"].optional { (v) throws(ExportError) in try v.double(in: Plausible.rrMs, " ms") },
+                meanHRBpm: try h["meanHRBpm"].optional { (v) throws(ExportError) in try v.double(in: Plausible.heartRateBpm, " bpm") },
+                sdnnMs: try h["sdnnMs"].optional { (v) throws(ExportError) in try v.double(in: Plausible.variabilityMs, " ms") },
+                accepted: try h["accepted"].int(in: Plausible.countPerMorning),
+                rejected: try h["rejected"].int(in: Plausible.countPerMorning),
+                artifactRatio: try h["artifactRatio"].double(in: Plausible.ratio, ""),
+                pairs: try h["rmssdPairs"].optional { (v) throws(ExportError) in try v.int(in: Plausible.countPerMorning) }, rmssdMethod: method)
         }
         let orthostatic = try m["orthostatic"].optional { (o) throws(ExportError) in
             OrthostaticResult(
-                avgLyingHR: try o["avgLyingHR"].double(), avgStandingHR: try o["avgStandingHR"].double(),
-                peakStandingHR: try o["peakStandingHR"].double())
+                avgLyingHR: try o["avgLyingHR"].double(in: Plausible.heartRateBpm, " bpm"),
+                avgStandingHR: try o["avgStandingHR"].double(in: Plausible.heartRateBpm, " bpm"),
+                peakStandingHR: try o["peakStandingHR"].double(in: Plausible.heartRateBpm, " bpm"))
         }
         let p = m["phases"]
         let marks = PhaseMarks(
-            settleStartMs: try p["settleStartMs"].int64(), captureStartMs: try p["captureStartMs"].int64(),
-            captureEndMs: try p["captureEndMs"].int64(),
-            lyingEndMs: try p["lyingEndMs"].optional { (v) throws(ExportError) in try v.int64() },
-            standStartMs: try p["standStartMs"].optional { (v) throws(ExportError) in try v.int64() },
-            standEndMs: try p["standEndMs"].optional { (v) throws(ExportError) in try v.int64() })
+            settleStartMs: try p["settleStartMs"].int64(in: Plausible.sessionMs, " ms"),
+            captureStartMs: try p["captureStartMs"].int64(in: Plausible.sessionMs, " ms"),
+            captureEndMs: try p["captureEndMs"].int64(in: Plausible.sessionMs, " ms"),
+            lyingEndMs: try p["lyingEndMs"].optional { (v) throws(ExportError) in try v.int64(in: Plausible.sessionMs, " ms") },
+            standStartMs: try p["standStartMs"].optional { (v) throws(ExportError) in try v.int64(in: Plausible.sessionMs, " ms") },
+            standEndMs: try p["standEndMs"].optional { (v) throws(ExportError) in try v.int64(in: Plausible.sessionMs, " ms") })
         var rawRR: [RRInterval] = []
         if m.has("rr") {
             let raw = try m["rr"]["raw"].array()
             let at = try m["rr"]["receivedAtMs"].array()
             guard raw.count == at.count else { throw m["rr"].error("has \(raw.count) values but \(at.count) times") }
-            for (v, t) in zip(raw, at) { rawRR.append(RRInterval(raw: try v.uint16(), receivedAtMs: try t.int64())) }
+            for (v, t) in zip(raw, at) { rawRR.append(RRInterval(raw: try v.uint16(), receivedAtMs: try t.int64(in: Plausible.sessionMs, " ms"))) }
         }
         var heartRates: [HeartRateReading] = []
         if m.has("heartRate") {
@@ -154,15 +168,17 @@ extension ExportDocument {
                 throw m["heartRate"].error("has \(bpm.count) values but \(at.count) times")
             }
             for (v, t) in zip(bpm, at) {
-                heartRates.append(HeartRateReading(bpm: try v.uint16(), receivedAtMs: try t.int64()))
+                heartRates.append(HeartRateReading(bpm: try v.uint16(), receivedAtMs: try t.int64(in: Plausible.sessionMs, " ms")))
             }
         }
         return MorningMeasurement(
-            date: date, startedAtEpoch: try m["startedAt"].int64(), durationMs: try m["durationMs"].int64(), hrv: hrv,
-            meanHRBpm: try m["meanHRBpm"].optional { (v) throws(ExportError) in try v.double() }, quality: quality,
+            date: date, startedAtEpoch: try m["startedAt"].int64(in: 0...Plausible.epochSeconds.upperBound, " seconds since 1970"),
+            durationMs: try m["durationMs"].int64(in: Plausible.sessionMs, " ms"), hrv: hrv,
+            meanHRBpm: try m["meanHRBpm"].optional { (v) throws(ExportError) in try v.double(in: Plausible.heartRateBpm, " bpm") },
+            quality: quality,
             orthostaticStatus: status, orthostatic: orthostatic,
-            strapAddress: try m["strapAddress"].optional { (v) throws(ExportError) in try v.string() },
-            strapBatteryPercent: try m["strapBatteryPercent"].optional { (v) throws(ExportError) in try v.int() },
+            strapAddress: try m["strapAddress"].optional { (v) throws(ExportError) in try v.text(limit: 64) },
+            strapBatteryPercent: try m["strapBatteryPercent"].optional { (v) throws(ExportError) in try v.int(in: 0...100) },
             marks: marks, rawRR: rawRR, heartRates: heartRates)
     }
 }
@@ -210,7 +226,79 @@ private struct Field {
         return i
     }
 
-    func int() throws(ExportError) -> Int { Int(try int64()) }
+    func int() throws(ExportError) -> Int {
+        guard let i = Int(exactly: try int64()) else { throw error("is too large a number") }
+        return i
+    }
+
+    /// A finite number inside `range`: the ranges are the box's own (`Plausible`), so nothing a file
+    /// holds becomes a value a reader cannot format or count.
+    func double(in range: ClosedRange<Double>, _ unit: String) throws(ExportError) -> Double {
+        let d = try double()
+        guard d.isFinite, range.contains(d) else {
+            throw error("is \(d)\(unit), outside \(range.lowerBound) to \(range.upperBound)\(unit)")
+        }
+        return d
+    }
+
+    func int64(in range: ClosedRange<Int64>, _ unit: String) throws(ExportError) -> Int64 {
+        let i = try int64()
+        guard range.contains(i) else {
+            throw error("is \(i)\(unit), outside \(range.lowerBound) to \(range.upperBound)\(unit)")
+        }
+        return i
+    }
+
+    func int(in range: ClosedRange<Int>) throws(ExportError) -> Int {
+        let i = try int()
+        guard range.contains(i) else { throw error("is \(i), outside \(range.lowerBound) to \(range.upperBound)") }
+        return i
+    }
+
+    /// Text of at most `limit` characters (the limits `checkin` and `settings` enforce), without control
+    /// characters (newline and tab allowed when `newlines`): a NUL would cut the text where SQLite reads it.
+    func text(limit: Int, newlines: Bool = false) throws(ExportError) -> String {
+        let s = try string()
+        guard s.count <= limit else { throw error("is \(s.count) characters long; the limit is \(limit)") }
+        let allowed: Set<UInt32> = newlines ? [0x0a, 0x09] : []
+        if let bad = s.unicodeScalars.first(where: {
+            ($0.value < 0x20 || (0x7f...0x9f).contains($0.value)) && !allowed.contains($0.value)
+        }) {
+            throw error("holds the control character U+\(String(bad.value, radix: 16, uppercase: true)), which RecoveryDeck does not keep")
+        }
+        return s
+    }
+
+    func habitName() throws(ExportError) -> String {
+        let s = try string()
+        guard Store.isHabitName(s) else {
+            throw error("is not a habit name (1 to 32 lower-case letters, digits and -)")
+        }
+        return s
+    }
+
+    /// A setting's value, bounded as `settings` bounds it; a key this version does not know gets the
+    /// note's limit.
+    func setting(_ key: String) throws(ExportError) -> String {
+        switch SettingKey(rawValue: key) {
+        case .habits:
+            let s = try text(limit: 20 * 33)
+            let names = s.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard (1...20).contains(names.count), names.allSatisfy(Store.isHabitName) else {
+                throw error("is not a list of 1 to 20 habit names")
+            }
+            return s
+        case .displayName: return try text(limit: 40)
+        case .reminderTime:
+            let s = try text(limit: 5)
+            guard s == ReminderSetting.off || MinuteOfDay(hhmm: s) != nil else {
+                throw error("must be a time written HH:MM, or off")
+            }
+            return s
+        case .strapAddress, .strapAddressType: return try text(limit: 64)
+        default: return try text(limit: 2000)
+        }
+    }
 
     func uint16() throws(ExportError) -> UInt16 {
         guard let v = UInt16(exactly: try int64()) else { throw error("must be a whole number from 0 to 65535") }

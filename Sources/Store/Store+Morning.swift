@@ -68,15 +68,25 @@ extension Store {
                 throw .corrupt(
                     "the measurement of \(day) has an unknown orthostatic status \"\(statusText)\"", sql: sql)
             }
+            // A number outside what a morning can hold (written by an older restore, or by hand) reads as
+            // missing: every reader formats and counts these, and none should trap on one.
             var hrv: HRVMetrics?
-            if let accepted = row.int(4), let rejected = row.int(5), let ratio = row.double(6) {
+            if let accepted = row.int(4), let rejected = row.int(5),
+                let ratio = Plausible.value(row.double(6), in: Plausible.ratio)
+            {
                 hrv = HRVMetrics(
-                    rmssdMs: row.double(7), meanRRMs: row.double(8), meanHRBpm: row.double(9), sdnnMs: row.double(10),
+                    rmssdMs: Plausible.value(row.double(7), in: Plausible.variabilityMs),
+                    meanRRMs: Plausible.value(row.double(8), in: Plausible.rrMs),
+                    meanHRBpm: Plausible.value(row.double(9), in: Plausible.heartRateBpm),
+                    sdnnMs: Plausible.value(row.double(10), in: Plausible.variabilityMs),
                     accepted: accepted, rejected: rejected, artifactRatio: ratio, pairs: row.int(27),
                     rmssdMethod: row.text(26).flatMap(RMSSDMethod.init(rawValue:)) ?? .acceptedList)
             }
             var orthostatic: OrthostaticResult?
-            if let lying = row.double(13), let standing = row.double(14), let peak = row.double(15) {
+            if let lying = Plausible.value(row.double(13), in: Plausible.heartRateBpm),
+                let standing = Plausible.value(row.double(14), in: Plausible.heartRateBpm),
+                let peak = Plausible.value(row.double(15), in: Plausible.heartRateBpm)
+            {
                 orthostatic = OrthostaticResult(avgLyingHR: lying, avgStandingHR: standing, peakStandingHR: peak)
             }
             let marks = PhaseMarks(
@@ -85,7 +95,7 @@ extension Store {
                 standEndMs: row.int64(23))
             return MorningMeasurement(
                 date: day, startedAtEpoch: row.int64(1) ?? 0, durationMs: row.int64(2) ?? 0, hrv: hrv,
-                meanHRBpm: row.double(11), quality: quality, orthostaticStatus: status, orthostatic: orthostatic,
+                meanHRBpm: Plausible.value(row.double(11), in: Plausible.heartRateBpm), quality: quality, orthostaticStatus: status, orthostatic: orthostatic,
                 strapAddress: row.text(16), strapBatteryPercent: row.int(17), marks: marks,
                 rawRR: try SampleEncoding.decodeRR(row.blob(24) ?? []),
                 heartRates: try SampleEncoding.decodeHeartRates(row.blob(25) ?? []))

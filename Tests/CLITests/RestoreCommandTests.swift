@@ -117,4 +117,83 @@ struct RestoreCommandTests {
         }
         #expect(!FileManager.default.fileExists(atPath: cli.databasePath))
     }
+
+    /// The export with the first match of `pattern` replaced by `replacement`.
+    func crafted(_ text: String, _ pattern: String, _ replacement: String) throws -> String {
+        let regex = try NSRegularExpression(pattern: pattern)
+        let range = try #require(regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text))?.range)
+        return (text as NSString).replacingCharacters(in: range, with: replacement)
+    }
+
+    @Test("a crafted export (overflowing start, 1e308 rMSSD or HR, a NUL in a note, a 100 KB setting) is refused")
+    func craftedValues() throws {
+        let cli = try filled()
+        defer { cli.remove() }
+        let now = "2026-03-02T09:00"
+        let file = path("backup.json", cli)
+        #expect(try cli.run(["export", "--full", "-o", file, "--now", now]).status == 0)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let cases: [(String, String, String)] = [
+            (#""startedAt": \d+"#, #""startedAt": 9223372036854775807"#, "startedAt is 9223372036854775807"),
+            (#""rmssdMs": [0-9.]+"#, #""rmssdMs": 1e308"#, "rmssdMs is 1e+308 ms, outside"),
+            (#""meanHRBpm": [0-9.]+"#, #""meanHRBpm": 1e308"#, "meanHRBpm is 1e+308 bpm, outside"),
+            (#""notes": "slept"#, #""notes": "slept\u0000"#, "notes holds the control character U+0"),
+            (
+                #""display_name": "Zach""#, "\"display_name\": \"" + String(repeating: "x", count: 100_000) + "\"",
+                "display_name is 100000 characters long; the limit is 40"
+            ),
+        ]
+        let exportBefore = path("before.json", cli)
+        #expect(try cli.run(["export", "--full", "-o", exportBefore, "--now", now]).status == 0)
+        for (pattern, replacement, sentence) in cases {
+            let bad = path("crafted.json", cli)
+            try crafted(text, pattern, replacement).write(toFile: bad, atomically: true, encoding: .utf8)
+            let outcome = try cli.run(["restore", bad, "--replace"])
+            #expect(outcome.status == 1, "\(sentence): \(outcome.stderr)")
+            #expect(outcome.stderr.contains(sentence), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("Nothing was restored"), "\(outcome.stderr)")
+            #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+            if !sentence.hasPrefix("display_name") {
+                #expect(outcome.stderr.contains("(the morning of 2026-03-0"), "\(outcome.stderr)")
+            }
+            let exportAfter = path("after.json", cli)
+            #expect(try cli.run(["export", "--full", "-o", exportAfter, "--now", now]).status == 0)
+            #expect(
+                try String(contentsOfFile: exportAfter, encoding: .utf8)
+                    == String(contentsOfFile: exportBefore, encoding: .utf8))
+        }
+    }
+
+    @Test("a database already holding 1e308 rMSSD and HR: status, report and history exit 0, the value missing")
+    func storedOutOfRange() throws {
+        let cli = try filled()
+        defer { cli.remove() }
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [
+            cli.databasePath,
+            "UPDATE measurement SET rmssd_ms = 1e308, hrv_mean_hr_bpm = 1e308, mean_hr_bpm = 1e308",
+        ]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        #expect(sqlite.terminationStatus == 0)
+        for words in [["status", "--now", "2026-03-02T09:00"], ["report", "--now", "2026-03-02T09:00"], ["history", "--days", "3", "--now", "2026-03-02T09:00", "--json"]] {
+            let outcome = try cli.run(words)
+            #expect(outcome.status == 0, "\(words[0]): \(outcome.stderr)")
+            #expect(!outcome.stdout.contains("e+308") && !outcome.stdout.contains("inf"), "\(outcome.stdout)")
+        }
+    }
+
+    @Test("import rr refuses an interval no strap can send, naming the file and line, before any clock sums it")
+    func importHugeInterval() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        let folder = cli.directory.appendingPathComponent("rr")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try ((0..<119).map { $0 % 2 == 0 ? "980" : "1020" } + ["1e300"]).joined(separator: "\n").write(
+            to: folder.appendingPathComponent("2026-03-01.txt"), atomically: true, encoding: .utf8)
+        let outcome = try cli.run(["import", "rr", folder.path])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("2026-03-01.txt line 120: RR interval 1e+300 ms is impossible"), "\(outcome.stderr)")
+    }
 }

@@ -68,7 +68,7 @@ struct StoreExportTests {
         #expect {
             _ = try ExportDocument(parsing: text)
         } throws: { error in
-            "\(error)" == "The export's days[0].questionnaire.fatigue must be a whole number from 1 to 7, not 8."
+            "\(error)" == "The export's days[0].questionnaire.fatigue must be a whole number from 1 to 7, not 8 (the morning of \(Fixture.day.iso))."
         }
         #expect(throws: ExportError.self) { _ = try ExportDocument(parsing: "{\"protocolVersion\": 3}") }
         #expect(throws: ExportError.self) { _ = try ExportDocument(parsing: "[1,") }

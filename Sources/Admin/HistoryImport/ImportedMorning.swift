@@ -65,8 +65,8 @@ public struct ImportedMorning: Hashable, Sendable {
     }
 }
 
-/// A number with one decimal, without Foundation's formatter.
+/// A number with one decimal, without Foundation's formatter; "–" for one no whole number can hold.
 func oneDecimal(_ x: Double) -> String {
-    let tenths = Int((abs(x) * 10).rounded())
+    guard let tenths = Int(exactly: (abs(x) * 10).rounded()) else { return "–" }
     return (x < 0 && tenths != 0 ? "-" : "") + "\(tenths / 10).\(tenths % 10)"
 }

@@ -206,11 +206,12 @@ public enum ReportChart {
     }
 
     static func label(_ v: Double) -> String {
-        abs(v - v.rounded()) < 1e-9 ? String(Int(v.rounded())) : oneDecimal(v)
+        if abs(v - v.rounded()) < 1e-9, let whole = Int(exactly: v.rounded()) { return String(whole) }
+        return oneDecimal(v)
     }
 
     static func f(_ v: Double) -> String {
-        let hundredths = Int((v * 100).rounded())
+        guard let hundredths = Int(exactly: (v * 100).rounded()) else { return "–" }
         let sign = hundredths < 0 ? "-" : ""
         let a = abs(hundredths)
         return a % 100 == 0

@@ -6,6 +6,8 @@ public enum Sparkline {
     static let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
     public static func render(_ values: [Double?]) -> String {
+        // A non-finite value would make the scale NaN; it is drawn as a gap.
+        let values = values.map { $0.flatMap { $0.isFinite ? $0 : nil } }
         let present = values.compactMap { $0 }
         guard let lo = present.min(), let hi = present.max() else { return String(repeating: " ", count: values.count) }
         return String(
