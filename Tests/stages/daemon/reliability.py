@@ -423,7 +423,9 @@ def scenario_stall(args):
         time.sleep(0.5)
         assert snapshot["phase"] != "readout", "a morning with a hole was saved as measured"
         assert not box.measured_days(), f"stored: {box.measured_days()}"
-        assert "The box itself stopped for" in box.journal(), box.journal()
+        # The panel's sentence goes to the journal at debug only (sentences may carry the verdict); the stall
+        # itself is said at warning.
+        assert "the loop did not run for" in box.journal(), box.journal()
         return "SIGSTOP while standing: the session ended with a sentence, nothing saved as ok"
     finally:
         box.stop()
