@@ -25,6 +25,10 @@ public enum ControlRequest: Hashable, Sendable {
     case pauseWrites
     /// The database was rewritten: read today's facts and settings again, and write as before.
     case resumeWrites
+    /// Listen for straps for `seconds` (1 to `maximumScanSeconds`) on the daemon's controller, or on `adapter`,
+    /// and answer with what was found (`"straps"`): how a person without CAP_NET_ADMIN scans and pairs.
+    /// Refused while a morning runs.
+    case scan(seconds: Int, adapter: String?)
 
     public static let maximumPacket = 65_536
 
@@ -33,6 +37,8 @@ public enum ControlRequest: Hashable, Sendable {
     public static let maximumPressDelayMs: Int64 = 86_400_000
     /// The furthest a simulated clock may jump in one request (400 days), for the same reason.
     public static let maximumAdvanceSeconds: Int64 = 400 * 86_400
+    /// The longest scan one request may ask for, as `recoverydeck scan --seconds` allows.
+    public static let maximumScanSeconds = 120
 
     public var json: JSONValue {
         switch self {
@@ -53,6 +59,10 @@ public enum ControlRequest: Hashable, Sendable {
         case .advance(let s): .object([("request", .string("advance")), ("seconds", .integer(s))])
         case .pauseWrites: .object([("request", .string("pause-writes"))])
         case .resumeWrites: .object([("request", .string("resume-writes"))])
+        case .scan(let seconds, let adapter):
+            .object(
+                [("request", .string("scan")), ("seconds", .integer(Int64(seconds)))]
+                    + (adapter.map { [("adapter", .string($0))] } ?? []))
         }
     }
 
@@ -107,6 +117,17 @@ public enum ControlRequest: Hashable, Sendable {
                         message: "advance can move the clock at most \(maximumAdvanceSeconds) seconds (400 days) at once."))
             }
             return .success(.advance(seconds: s))
+        case "scan":
+            guard let s = json["seconds"]?.int64Value, (1...Int64(maximumScanSeconds)).contains(s) else {
+                return .failure(
+                    ControlRefusal(
+                        code: "bad_request", message: "scan needs \"seconds\" from 1 to \(maximumScanSeconds)."))
+            }
+            let adapter = json["adapter"]?.stringValue
+            if let adapter, adapter.utf8.count > 32 {
+                return .failure(ControlRefusal(code: "bad_request", message: "scan's \"adapter\" is too long."))
+            }
+            return .success(.scan(seconds: Int(s), adapter: adapter))
         default:
             return .failure(ControlRefusal(code: "unknown_request", message: "Unknown request \"\(name)\"."))
         }

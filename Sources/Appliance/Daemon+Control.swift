@@ -11,19 +11,24 @@ extension Daemon {
                 watch(client)
             case .closed(let client):
                 watched.remove(client)
+                forgetDiscovery(of: client)
                 // A restore that died mid-way must not leave the box unable to measure.
                 if client == writesPausedBy { resumeWrites(now: clock.monotonicMs()) }
             case .refused(let client, let refusal):
                 control.reply(client, refusal.json)
             case .request(let client, let request):
-                control.reply(client, answer(request, from: client, control))
+                // nil: answered later (a scan, when its time is up).
+                if let reply = answer(request, from: client, control) { control.reply(client, reply) }
             case .turnedAway(let peer):
                 logger.warning(
                     "control socket: refused a peer that is not root, the daemon's user or in \(configuration.controlGroup)",
                     ["peer.uid": String(peer.uid), "peer.pid": String(peer.pid)])
             }
         }
-        for gone in control.takeDropped() { watched.remove(gone) }
+        for gone in control.takeDropped() {
+            watched.remove(gone)
+            forgetDiscovery(of: gone)
+        }
         for warning in control.takeWarnings() { logger.warning("control socket: \(warning)") }
         if let exhausted = control.takeAcceptExhausted() { pauseListener(control, exhausted) }
     }
@@ -51,7 +56,13 @@ extension Daemon {
         watch(control.listener.descriptor)
     }
 
-    func answer(_ request: ControlRequest, from client: FileDescriptor, _ control: ControlServer) -> JSONValue {
+    func forgetDiscovery(of client: FileDescriptor) {
+        guard let discovery else { return }
+        discovery.forget(client)
+        syncDiscoveryDescriptor()
+    }
+
+    func answer(_ request: ControlRequest, from client: FileDescriptor, _ control: ControlServer) -> JSONValue? {
         let now = clock.monotonicMs()
         switch request {
         case .measure(let overwrite):
@@ -103,6 +114,24 @@ extension Daemon {
         case .resumeWrites:
             resumeWrites(now: now)
             return ok([("date", .string(routine.day.today.iso))])
+        case .scan(let seconds, let adapter):
+            guard let discovery else {
+                return ControlRefusal(
+                    code: "not_bluetooth", message: "This box measures with a simulated strap: there is no strap to scan for."
+                ).json
+            }
+            // The strap link and a discovery share the radio, and a morning needs every beat.
+            guard !routine.session.isMeasuring else {
+                return ControlRefusal(
+                    code: "busy", message: "A morning session is running; scan when it is over, or cancel it first."
+                ).json
+            }
+            let refusal = discovery.begin(
+                client: client, seconds: seconds, adapter: adapter, nowMs: SystemClock.monotonicMs())
+            syncDiscoveryDescriptor()
+            if let refusal { return refusal.json }
+            logger.info("scanning for straps for \(seconds) s, asked over the control socket")
+            return nil
         case .press(let presses):
             guard panel.simulated != nil else {
                 return ControlRefusal(code: "not_simulated", message: "Presses can be sent to a simulated panel only.")

@@ -34,7 +34,8 @@ extension Daemon {
         let deadline = nextDeadlineMs(now: now)
         let deadlineReal = deadline.map { clock.realWakeMs(for: $0) }
         var realDeadline = deadlineReal
-        for other in [nextWatchdogRealMs, spoolRetryDueRealMs, listenerResumeRealMs].compactMap({ $0 }) {
+        let realDeadlines = [nextWatchdogRealMs, spoolRetryDueRealMs, listenerResumeRealMs, discovery?.nextDeadlineMs]
+        for other in realDeadlines.compactMap({ $0 }) {
             realDeadline = min(realDeadline ?? other, other)
         }
         try timer.arm(atMonotonicMs: realDeadline)
@@ -134,6 +135,10 @@ extension Daemon {
             strapEvents(strap.onReadable(fd, nowMs: now), now: now)
             return
         }
+        if let discovery, fd == discoveryWatched {
+            answerDiscovery(discovery.onReadable(nowMs: SystemClock.monotonicMs()))
+            return
+        }
         if let control { controlReadable(control, fd) }
     }
 
@@ -169,6 +174,34 @@ extension Daemon {
         }
         for fd in current.subtracting(strapWatched) { watch(fd) }
         strapWatched = current.intersection(watched)
+    }
+
+    /// Watches the discovery's management channel while one runs, and forgets it once it ended (closing the
+    /// channel took it out of the epoll set already). Runs right after every call into the discovery, before
+    /// anything else can open a descriptor, for the reason `syncStrapDescriptors` gives.
+    func syncDiscoveryDescriptor() {
+        let current = discovery?.descriptor
+        guard current != discoveryWatched else { return }
+        if let old = discoveryWatched {
+            watched.remove(old)
+            do { try loop.unregister(old) } catch {
+                if error.rawValue != EBADF && error != .noEntry {
+                    logger.warning("cannot stop watching the discovery's old descriptor \(old.rawValue): \(error)")
+                }
+            }
+        }
+        discoveryWatched = nil
+        if let current {
+            watch(current)
+            if watched.contains(current) { discoveryWatched = current }
+        }
+    }
+
+    /// Sends the discovery's answers to the clients that asked.
+    func answerDiscovery(_ answers: [StrapDiscovery.Answer]) {
+        syncDiscoveryDescriptor()
+        guard let control else { return }
+        for answer in answers { control.reply(answer.client, answer.reply) }
     }
 
     /// Woken far past the earliest deadline: the daemon itself was not running (SIGSTOP, swap, throttling),
@@ -223,6 +256,15 @@ extension Daemon {
         for fault in panel.takeFaults() { logger.warning("panel: \(fault)") }
         retryWaitingIfDue()
         resumeListenerIfDue()
+        if let discovery, discovery.isRunning, routine.session.isMeasuring {
+            answerDiscovery(
+                discovery.abandon(
+                    ControlRefusal(
+                        code: "busy", message: "A morning session started, so the scan stopped; scan again when it is over.")))
+        }
+        if let discovery, let due = discovery.nextDeadlineMs, due <= SystemClock.monotonicMs() {
+            answerDiscovery(discovery.onDeadline(nowMs: SystemClock.monotonicMs()))
+        }
         if let next = nextWatchdogRealMs, let interval = watchdogIntervalRealMs {
             let real = SystemClock.monotonicMs()
             if real >= next {

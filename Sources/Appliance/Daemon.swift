@@ -82,6 +82,9 @@ public final class Daemon {
     let logger: Logger
     let strap: any StrapSource
     let control: ControlServer?
+    /// Scans asked for over the control socket (a Bluetooth strap only), and the descriptor watched for it.
+    let discovery: StrapDiscovery?
+    var discoveryWatched: FileDescriptor?
     let loop: EventLoop
     let timer: TimerFD
     /// On the system clock: the reminder's times of day, on the wall clock itself (nil on a simulated clock).
@@ -215,6 +218,16 @@ public final class Daemon {
                 configuration: configuration, store: store, logger: logger, nowMs: clock.monotonicMs(),
                 openManagement: options.openManagement)
         }
+        if configuration.strap == .bluetooth {
+            let openManagement = options.openManagement
+            let configured = configuration.adapter
+            discovery = StrapDiscovery(open: { (name) throws(BlueZError) in
+                let socket = try openManagement()
+                return (socket, try Controller.select(name ?? configured, socket: socket))
+            })
+        } else {
+            discovery = nil
+        }
 
         do {
             control =
@@ -319,6 +332,8 @@ public final class Daemon {
             // An empty spool leaves no trace (the demo's temporary box is removed whole); the next start makes it.
             rmdir(spool.directory)
         }
+        discovery?.end()
+        syncDiscoveryDescriptor()
         _ = strap.disconnect()
         strap.close()
         panel.darken(nowMs: clock.monotonicMs())

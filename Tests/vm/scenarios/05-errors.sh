@@ -22,7 +22,7 @@ expect_failure "No Bluetooth adapter found" rd strap --address 00:AA:01:05:00:05
 bt_fresh
 bt_power_on "$HCI_BOX"
 # Discovery needs CAP_NET_ADMIN: as an unprivileged user the kernel answers "permission denied".
-expect_failure "run as root or give the binary cap_net_admin" \
+expect_failure "needs the CAP_NET_ADMIN capability: run this with sudo, or start recoverydeckd" \
     setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN/recoverydeck" scan --adapter "$HCI_BOX" --seconds 2
 # An adapter that does not exist.
 expect_failure "There is no Bluetooth adapter hci9: use --adapter with one of" rd scan --adapter hci9 --seconds 2

@@ -1,0 +1,144 @@
+import HeartRateProtocol
+import Platform
+import Store
+import Testing
+
+@testable import Appliance
+@testable import BlueZ
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The daemon's discovery for clients without CAP_NET_ADMIN (BlueZ mgmt-api.txt "Start Discovery", "Device
+/// Found"), the kernel's side played over a SEQPACKET socket pair: every client is answered when its own
+/// time is up, with the straps seen by then; a failure or a morning ends it for everyone with one sentence.
+@Suite struct StrapDiscoveryTests {
+    final class Kernel {
+        var end: FileDescriptor?
+        var opened = 0
+
+        func open(_ name: String?) throws(BlueZError) -> (ManagementSocket, Controller) {
+            var pair: [CInt] = [-1, -1]
+            precondition(
+                socketpair(AF_UNIX, CInt(SOCK_SEQPACKET.rawValue) | CInt(SOCK_NONBLOCK.rawValue), 0, &pair) == 0)
+            end?.close()
+            end = FileDescriptor(rawValue: pair[1])
+            opened += 1
+            let info = ControllerInfo(
+                address: BluetoothAddress("00:AA:01:02:00:02")!, bluetoothVersion: 9, manufacturer: 1521,
+                supportedSettings: [.powered, .lowEnergy], currentSettings: [.powered, .lowEnergy], classOfDevice: 0,
+                name: "", shortName: "")
+            return (
+                ManagementSocket(descriptor: FileDescriptor(rawValue: pair[0])), Controller(index: 0, info: info)
+            )
+        }
+
+        func sends(_ event: MgmtEvent) {
+            let bytes = MgmtEventPacket(index: 0, event: event).encoded()
+            _ = bytes.withUnsafeBytes { send(end!.rawValue, $0.baseAddress, $0.count, 0) }
+        }
+
+        /// The commands the daemon sent since last asked.
+        func commands() -> [MgmtCommandPacket] {
+            var out: [MgmtCommandPacket] = []
+            var buffer = [UInt8](repeating: 0, count: 512)
+            while let end {
+                let n = buffer.withUnsafeMutableBytes { recv(end.rawValue, $0.baseAddress, $0.count, CInt(MSG_DONTWAIT)) }
+                guard n > 0, let packet = try? MgmtCommandPacket(bytes: Array(buffer[..<n])) else { break }
+                out.append(packet)
+            }
+            return out
+        }
+
+        deinit { end?.close() }
+    }
+
+    static let h10 = BluetoothAddress("A0:9E:1A:12:34:56")!
+
+    @Test("two clients share one discovery; each is answered at its own end with the strap, as JSON it reads back")
+    func eachClientIsAnsweredAtItsOwnEnd() throws {
+        let kernel = Kernel()
+        let discovery = StrapDiscovery(open: kernel.open)
+        let first = FileDescriptor(rawValue: 900)
+        let second = FileDescriptor(rawValue: 901)
+        #expect(discovery.begin(client: first, seconds: 5, adapter: nil, nowMs: 0) == nil)
+        #expect(kernel.commands() == [MgmtCommandPacket(index: 0, command: .startDiscovery(.le))])
+        #expect(discovery.begin(client: second, seconds: 8, adapter: nil, nowMs: 1000) == nil)
+        #expect(kernel.opened == 1, "the second client joins the discovery that runs")
+        kernel.sends(.commandComplete(.startDiscovery, status: .success, reply: .discovery(.le)))
+        kernel.sends(
+            .deviceFound(
+                DeviceFound(
+                    address: Self.h10, addressType: .lePublic, rssi: -60, flags: [],
+                    eir: AdvertisingData.strap(name: "Polar H10 12345678").encoded())))
+        #expect(discovery.onReadable(nowMs: 2000).isEmpty, "nobody's time is up yet")
+        #expect(discovery.nextDeadlineMs == 5000)
+
+        let atFive = discovery.onDeadline(nowMs: 5000)
+        #expect(atFive.map(\.client) == [first])
+        let straps = try #require(atFive.first?.reply["straps"]?.arrayValue)
+        let strap = try #require(StrapCandidate(controlJSON: straps[0], nowMs: 0))
+        #expect(strap.address == Self.h10 && strap.addressType == .lePublic)
+        #expect(strap.name == "Polar H10 12345678" && strap.rssi == -60 && strap.match == .polarH10Name)
+        #expect(discovery.isRunning)
+
+        #expect(discovery.nextDeadlineMs == 9000, "the second asked at 1 s for 8 s")
+        #expect(discovery.onDeadline(nowMs: 8999).isEmpty)
+        #expect(discovery.onDeadline(nowMs: 9000).map(\.client) == [second])
+        #expect(!discovery.isRunning, "the discovery ends with its last client")
+        #expect(discovery.descriptor == nil)
+        #expect(kernel.commands() == [MgmtCommandPacket(index: 0, command: .stopDiscovery(.le))])
+    }
+
+    @Test("mgmt-api Permission Denied ends the discovery for every client with the capability sentence")
+    func aKernelRefusalAnswersEveryone() {
+        let kernel = Kernel()
+        let discovery = StrapDiscovery(open: kernel.open)
+        #expect(discovery.begin(client: FileDescriptor(rawValue: 900), seconds: 5, adapter: nil, nowMs: 0) == nil)
+        kernel.sends(.commandStatus(.startDiscovery, status: .permissionDenied))
+        let answers = discovery.onReadable(nowMs: 10)
+        #expect(answers.count == 1)
+        #expect(answers.first?.reply["ok"]?.boolValue == false)
+        #expect(answers.first?.reply["message"]?.stringValue?.contains("needs the CAP_NET_ADMIN capability") == true)
+        #expect(!discovery.isRunning)
+    }
+
+    @Test("a client that leaves is not answered, and the discovery stops when nobody waits")
+    func aClientThatLeavesEndsTheDiscovery() {
+        let kernel = Kernel()
+        let discovery = StrapDiscovery(open: kernel.open)
+        let client = FileDescriptor(rawValue: 900)
+        #expect(discovery.begin(client: client, seconds: 5, adapter: nil, nowMs: 0) == nil)
+        discovery.forget(client)
+        #expect(!discovery.isRunning)
+        #expect(discovery.onDeadline(nowMs: 6000).isEmpty)
+    }
+
+    @Test("no controller: the request is refused at once with the adapter's sentence, nothing kept open")
+    func noControllerIsRefusedAtOnce() {
+        let discovery = StrapDiscovery(open: { (_) throws(BlueZError) in throw .noAdapter })
+        let refusal = discovery.begin(client: FileDescriptor(rawValue: 900), seconds: 5, adapter: nil, nowMs: 0)
+        #expect(refusal?.message == BlueZError.noAdapter.description)
+        #expect(!discovery.isRunning)
+    }
+
+    @Test("a scan request outside 1...120 s or with an overlong adapter is refused; the bounds are taken")
+    func scanRequestBounds() throws {
+        func parse(_ text: String) -> Result<ControlRequest, ControlRefusal> { ControlRequest.parse(Array(text.utf8)) }
+        #expect(try parse(#"{"request":"scan","seconds":1}"#).get() == .scan(seconds: 1, adapter: nil))
+        #expect(try parse(#"{"request":"scan","seconds":120,"adapter":"hci1"}"#).get() == .scan(seconds: 120, adapter: "hci1"))
+        for bad in [
+            #"{"request":"scan","seconds":0}"#, #"{"request":"scan","seconds":121}"#, #"{"request":"scan"}"#,
+            #"{"request":"scan","seconds":5,"adapter":"\#(String(repeating: "h", count: 40))"}"#,
+        ] {
+            guard case .failure(let refusal) = parse(bad) else {
+                Issue.record("\(bad) was taken")
+                continue
+            }
+            #expect(refusal.code == "bad_request")
+        }
+        let request = ControlRequest.scan(seconds: 7, adapter: "hci0")
+        #expect(try parse(request.json.serialized()).get() == request)
+    }
+}
