@@ -44,7 +44,8 @@ final class BluetoothStrap: StrapSource {
         // An adapter given by its address is still looked up (by address) for its index: the strap's
         // connection parameters are loaded through the management interface by index (DESIGN §5).
         do {
-            let watch = ControllerWatch(socket: try openManagement(), name: configuration.adapter)
+            // Powers the controller on if it is off: without bluetoothd nothing else does (deploy/README.md).
+            let watch = ControllerWatch(socket: try openManagement(), name: configuration.adapter, powersOn: true)
             watch.resolve(nowMs: nowMs)
             controllers = watch
         } catch {
@@ -60,7 +61,11 @@ final class BluetoothStrap: StrapSource {
     var descriptors: [FileDescriptor] { (controllers.map { [$0.descriptor] } ?? []) + (link?.descriptors ?? []) }
     func onReadable(_ fd: FileDescriptor, nowMs: Int64) -> [StrapEvent] {
         if let controllers, fd == controllers.descriptor {
-            return controllers.onReadable(nowMs: nowMs) == nil ? [] : adapterDecided(nowMs: nowMs)
+            let decided = controllers.onReadable(nowMs: nowMs)
+            for name in controllers.takePoweredOn() {
+                logger.notice("Bluetooth adapter \(name) was off: powering it on, with LE (no other program here did)")
+            }
+            return decided == nil ? [] : adapterDecided(nowMs: nowMs)
         }
         let events = translate(link?.onReadable(fd, nowMs: nowMs) ?? [])
         logParameterState()

@@ -15,14 +15,14 @@ import Testing
         let end: FileDescriptor
         let watch: ControllerWatch
 
-        init(name: String? = nil) {
+        init(name: String? = nil, powersOn: Bool = false) {
             var pair: [CInt] = [-1, -1]
             precondition(
                 socketpair(AF_UNIX, CInt(SOCK_SEQPACKET.rawValue) | CInt(SOCK_NONBLOCK.rawValue), 0, &pair) == 0)
             end = FileDescriptor(rawValue: pair[1])
             watch = ControllerWatch(
                 socket: ManagementSocket(descriptor: FileDescriptor(rawValue: pair[0])), name: name,
-                rfkillRoot: "/nonexistent-rfkill")
+                rfkillRoot: "/nonexistent-rfkill", powersOn: powersOn)
         }
 
         deinit { end.close() }
@@ -33,10 +33,24 @@ import Testing
             return watch.onReadable(nowMs: 100)
         }
 
-        static func info(_ address: String, powered: Bool) -> ControllerInfo {
-            ControllerInfo(
+        /// The commands the watch sent since last asked.
+        func commands() -> [MgmtCommandPacket] {
+            var out: [MgmtCommandPacket] = []
+            var buffer = [UInt8](repeating: 0, count: 512)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { recv(end.rawValue, $0.baseAddress, $0.count, CInt(MSG_DONTWAIT)) }
+                guard n > 0, let packet = try? MgmtCommandPacket(bytes: Array(buffer[..<n])) else { return out }
+                out.append(packet)
+            }
+        }
+
+        static func info(_ address: String, powered: Bool, lowEnergy: Bool? = nil) -> ControllerInfo {
+            var current: ControllerSettings = []
+            if powered { current.insert(.powered) }
+            if lowEnergy ?? powered { current.insert(.lowEnergy) }
+            return ControllerInfo(
                 address: BluetoothAddress(address)!, bluetoothVersion: 9, manufacturer: 1521,
-                supportedSettings: [.powered, .lowEnergy], currentSettings: powered ? [.powered, .lowEnergy] : [],
+                supportedSettings: [.powered, .lowEnergy], currentSettings: current,
                 classOfDevice: 0, name: "", shortName: "")
         }
     }
@@ -86,5 +100,83 @@ import Testing
         }
         #expect(error == .managementTimeout(command: MgmtOpcode.readControllerIndexList.description))
         #expect(k.watch.nextDeadlineMs == nil)
+    }
+
+    /// The kernel's answers to one full choice: the index list, then each controller's information.
+    static func answer(_ k: Kernel, _ infos: [ControllerInfo]) -> ControllerWatch.State? {
+        var state = k.sends(
+            .commandComplete(
+                .readControllerIndexList, status: .success,
+                reply: .controllerIndexList(infos.indices.map { ControllerIndex($0) })), index: .none)
+        for (i, info) in infos.enumerated() {
+            state = k.sends(
+                .commandComplete(.readControllerInfo, status: .success, reply: .controllerInfo(info)),
+                index: ControllerIndex(i))
+        }
+        return state
+    }
+
+    @Test("mgmt-api Set Powered: a controller left off (no bluetoothd) is powered on with LE, once, and chosen")
+    func powersOnAControllerLeftOff() {
+        let k = Kernel(powersOn: true)
+        k.watch.resolve(nowMs: 0)
+        _ = k.commands()
+        #expect(Self.answer(k, [Kernel.info("00:AA:00:00:00:01", powered: false, lowEnergy: false)]) == nil)
+        guard case .resolving = k.watch.state else {
+            Issue.record("gave up instead of powering the controller on")
+            return
+        }
+        #expect(
+            k.commands().suffix(2) == [
+                MgmtCommandPacket(index: 0, command: .setLowEnergy(true)),
+                MgmtCommandPacket(index: 0, command: .setPowered(true)),
+            ])
+        #expect(k.watch.takePoweredOn() == ["hci0"])
+        // LE on comes first: not yet whole, so the watch does not choose again.
+        _ = k.sends(.newSettings([.lowEnergy]), index: 0)
+        #expect(k.commands().isEmpty)
+        _ = k.sends(.commandComplete(.setLowEnergy, status: .success, reply: .settings([.lowEnergy])), index: 0)
+        _ = k.sends(.newSettings([.powered, .lowEnergy]), index: 0)
+        #expect(k.commands() == [MgmtCommandPacket(index: .none, command: .readControllerIndexList)])
+        guard case .chosen(let controller)? = Self.answer(k, [Kernel.info("00:AA:00:00:00:01", powered: true)]) else {
+            Issue.record("the powered controller was not chosen")
+            return
+        }
+        #expect(controller.name == "hci0")
+
+        // Powered off again by someone on the box: the watch does not fight them.
+        _ = k.sends(.newSettings([.lowEnergy]), index: 0)
+        guard case .failed(let error)? = Self.answer(k, [Kernel.info("00:AA:00:00:00:01", powered: false)]) else {
+            Issue.record("powered on a second time")
+            return
+        }
+        #expect(error == .adapterPoweredOff(name: "hci0"))
+        #expect(k.commands().allSatisfy { $0.command != .setPowered(true) })
+    }
+
+    @Test("mgmt-api Set Powered refused (no CAP_NET_ADMIN): the watch ends with the capability sentence")
+    func aRefusedPowerOnIsSaid() {
+        let k = Kernel(powersOn: true)
+        k.watch.resolve(nowMs: 0)
+        #expect(Self.answer(k, [Kernel.info("00:AA:00:00:00:01", powered: false, lowEnergy: true)]) == nil)
+        guard case .failed(let error)? = k.sends(.commandStatus(.setPowered, status: .permissionDenied), index: 0)
+        else {
+            Issue.record("no failure after the refusal")
+            return
+        }
+        #expect(error == .missingCapability(command: MgmtOpcode.setPowered.description))
+    }
+
+    @Test("without powersOn (the CLI) an off controller is the powered-off sentence, and nothing is sent")
+    func theCLIDoesNotPowerOn() {
+        let k = Kernel()
+        k.watch.resolve(nowMs: 0)
+        _ = k.commands()
+        guard case .failed(let error)? = Self.answer(k, [Kernel.info("00:AA:00:00:00:01", powered: false)]) else {
+            Issue.record("no failure")
+            return
+        }
+        #expect(error == .adapterPoweredOff(name: "hci0"))
+        #expect(k.commands() == [MgmtCommandPacket(index: 0, command: .readControllerInfo)], "nothing but the reads")
     }
 }

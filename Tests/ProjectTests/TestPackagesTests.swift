@@ -26,7 +26,7 @@ struct TestPackagesTests {
         "wc": "coreutils", "expr": "coreutils", "paste": "coreutils", "rmdir": "coreutils", "sha256sum": "coreutils",
         "dpkg-query": "dpkg", "mountpoint": "util-linux", "ldd": "libc-bin", "make": "build-essential",
         "patch": "patch", "insmod": "kmod", "lsmod": "kmod", "gpiodetect": "gpiod", "gpioinfo": "gpiod",
-        "gpioset": "gpiod",
+        "gpioset": "gpiod", "chgrp": "coreutils", "getent": "libc-bin", "sqlite3": "sqlite3",
         // Called by the tools the stages run, not by our scripts: virtme-ng runs `file` on the kernel and
         // builds its initramfs from busybox; it boots qemu.
         "file": "file", "busybox": "busybox-static", "qemu-system-x86_64": "qemu-system-x86",

@@ -1,11 +1,12 @@
 # A member of the box's group has no CAP_NET_ADMIN, so the kernel refuses them discovery: the running
 # daemon, which holds it, scans for them over the control socket (scan, and pair without an address, as
 # over SSH without sudo); a user outside the group is refused with one sentence naming the group; and a
-# scan is refused while a morning runs.
+# scan is refused while a morning runs. Before that: the box's controller is left off, as after boot on a
+# Debian without bluez (only bluetoothd powers controllers), and the daemon powers it on itself.
 # vm-timeout: 120
 . "$VM_LIB"
 bt_fresh
-bt_power_on "$HCI_BOX"
+btm -i "$HCI_BOX" info | grep -q 'current settings:.*powered' && fail "$HCI_BOX is powered before the daemon starts"
 spawn sim "$BIN/h10sim" --adapter "$HCI_SIM" --public --seed 4
 wait_for_line sim.log '^advertising' 20
 name=$(sed -n 's/^advertising name="\([^"]*\)".*/\1/p' sim.log | head -1)
@@ -21,6 +22,12 @@ daemon_config "$box"
 echo "control_group = $group" >> "$box/recoverydeck.conf"
 spawn daemon "$BIN/recoverydeckd" --config "$box/recoverydeck.conf"
 wait_for_line daemon.log 'ready' 20
+wait_for_line daemon.log "Bluetooth adapter $HCI_BOX was off: powering it on" 20
+i=0
+until btm -i "$HCI_BOX" info | grep -q 'current settings:.*powered'; do
+    i=$((i + 1)); [ $i -le 50 ] || fail "the daemon did not power $HCI_BOX on"; sleep 0.2
+done
+say "the daemon powered $HCI_BOX on"
 
 member() { setpriv --reuid=64001 --regid=64001 --groups="$gid" --inh-caps=-all -- "$BIN/recoverydeck" "$@"; }
 outsider() { setpriv --reuid=64002 --regid=64002 --clear-groups --inh-caps=-all -- "$BIN/recoverydeck" "$@"; }
