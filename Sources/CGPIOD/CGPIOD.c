@@ -139,8 +139,10 @@ cgpiod_request *cgpiod_request_input(cgpiod_chip *chip, const char *consumer, un
                       edge != CGPIOD_EDGE_NONE);
 }
 
-cgpiod_request *cgpiod_request_output(cgpiod_chip *chip, const char *consumer, unsigned int offset, int value) {
-    return v1_request(chip, consumer, offset, GPIOD_LINE_REQUEST_DIRECTION_OUTPUT, 0, value ? 1 : 0, 0);
+cgpiod_request *cgpiod_request_output(cgpiod_chip *chip, const char *consumer, unsigned int offset, int value,
+                                      int open_drain) {
+    return v1_request(chip, consumer, offset, GPIOD_LINE_REQUEST_DIRECTION_OUTPUT,
+                      open_drain ? GPIOD_LINE_REQUEST_FLAG_OPEN_DRAIN : 0, value ? 1 : 0, 0);
 }
 
 int cgpiod_request_fd(cgpiod_request *request) {
@@ -312,10 +314,13 @@ cgpiod_request *cgpiod_request_input(cgpiod_chip *chip, const char *consumer, un
     return v2_request(chip, consumer, offset, settings, edge != CGPIOD_EDGE_NONE);
 }
 
-cgpiod_request *cgpiod_request_output(cgpiod_chip *chip, const char *consumer, unsigned int offset, int value) {
+cgpiod_request *cgpiod_request_output(cgpiod_chip *chip, const char *consumer, unsigned int offset, int value,
+                                      int open_drain) {
     struct gpiod_line_settings *settings = gpiod_line_settings_new();
     if (!settings) return NULL;
     if (gpiod_line_settings_set_direction(settings, GPIOD_LINE_DIRECTION_OUTPUT) != 0 ||
+        gpiod_line_settings_set_drive(settings, open_drain ? GPIOD_LINE_DRIVE_OPEN_DRAIN : GPIOD_LINE_DRIVE_PUSH_PULL) !=
+            0 ||
         gpiod_line_settings_set_output_value(settings, value ? GPIOD_LINE_VALUE_ACTIVE : GPIOD_LINE_VALUE_INACTIVE) !=
             0) {
         int saved = errno;

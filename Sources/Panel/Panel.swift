@@ -50,7 +50,9 @@ public final class Panel {
             }
             var rows: [any GPIOOutput] = []
             for (i, offset) in pins.keypadRows.enumerated() {
-                let line = try chip.requestOutput(offset: offset, initiallyHigh: false, consumer: "keypad-row\(i + 1)")
+                // Open drain: two keys of one column must not join a high row to the low one being read.
+                let line = try chip.requestOutput(
+                    offset: offset, initiallyHigh: false, drive: .openDrain, consumer: "keypad-row\(i + 1)")
                 requestedOutputs.append(line)
                 rows.append(line)
             }

@@ -299,9 +299,11 @@ struct DoctorTests {
             return try inner.requestInput(offset: offset, bias: bias, edge: edge, consumer: consumer)
         }
 
-        func requestOutput(offset: UInt32, initiallyHigh: Bool, consumer: String) throws(PanelError) -> any GPIOOutput {
+        func requestOutput(offset: UInt32, initiallyHigh: Bool, drive: OutputDrive, consumer: String) throws(PanelError)
+            -> any GPIOOutput
+        {
             consumers[offset] = consumer
-            return try inner.requestOutput(offset: offset, initiallyHigh: initiallyHigh, consumer: consumer)
+            return try inner.requestOutput(offset: offset, initiallyHigh: initiallyHigh, drive: drive, consumer: consumer)
         }
     }
 

@@ -36,6 +36,41 @@ struct KeypadTests {
             ])
     }
 
+    @Test("Two keys of one column (2 and 5) are both found, and the scan never joins a high row to the low one")
+    func twoKeysOfOneColumnShortNothing() throws {
+        let sim = try SimulatedPanel()
+        sim.schedule(
+            try PanelScript(parsing: "t=1000 key-down 2\nt=1200 key-down 5\nt=1400 key-up 2\nt=1600 key-up 5"),
+            startMs: 0)
+        #expect(
+            sim.run(fromMs: 0, untilMs: 5000) == [
+                TimedPanelEvent(atMs: 1030, event: .keyPressed(.digit(2))),
+                TimedPanelEvent(atMs: 1230, event: .keyPressed(.digit(5))),
+                TimedPanelEvent(atMs: 1430, event: .keyReleased(.digit(2))),
+                TimedPanelEvent(atMs: 1630, event: .keyReleased(.digit(5))),
+            ])
+        // With push-pull rows each scan step would drive row 1 low against row 2 high through the two keys.
+        #expect(sim.chip.shorts == 0)
+    }
+
+    @Test(
+        "The simulated chip sees the short two push-pull rows make through one column, and none with open drain",
+        arguments: [OutputDrive.pushPull, .openDrain])
+    func pushPullRowsShortThroughAColumn(drive: OutputDrive) throws {
+        let chip = SimulatedChip(label: "test")
+        let high = try chip.requestOutput(offset: 1, initiallyHigh: true, drive: drive, consumer: "row1")
+        let low = try chip.requestOutput(offset: 2, initiallyHigh: true, drive: drive, consumer: "row2")
+        let column = try chip.requestInput(offset: 3, bias: .pullUp, edge: .both, consumer: "col")
+        chip.setContact(1, 3, closed: true)
+        chip.setContact(2, 3, closed: true)
+        try low.set(high: false)
+        #expect(try column.read() == false, "the low row pulls the column low either way")
+        #expect(chip.shorts == (drive == .pushPull ? 1 : 0))
+        try high.set(high: false)
+        try high.set(high: true)
+        #expect(chip.shorts == (drive == .pushPull ? 2 : 0))
+    }
+
     @Test("A key contact that flickers for less than 30 ms is no key press")
     func flickerIsIgnored() throws {
         let sim = try SimulatedPanel()

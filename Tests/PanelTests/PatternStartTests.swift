@@ -48,8 +48,12 @@ private final class StampingChip: GPIOChip {
         func release() { line.release() }
     }
 
-    func requestOutput(offset: UInt32, initiallyHigh: Bool, consumer: String) throws(PanelError) -> any GPIOOutput {
-        Stamped(line: try inner.requestOutput(offset: offset, initiallyHigh: initiallyHigh, consumer: consumer), chip: self)
+    func requestOutput(offset: UInt32, initiallyHigh: Bool, drive: OutputDrive, consumer: String) throws(PanelError)
+        -> any GPIOOutput
+    {
+        Stamped(
+            line: try inner.requestOutput(offset: offset, initiallyHigh: initiallyHigh, drive: drive, consumer: consumer),
+            chip: self)
     }
 
     final class Stamped: GPIOOutput {

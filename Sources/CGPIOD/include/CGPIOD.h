@@ -52,8 +52,10 @@ void cgpiod_chip_close(cgpiod_chip *chip);
 /* One input line with bias and edge detection. */
 cgpiod_request *cgpiod_request_input(cgpiod_chip *chip, const char *consumer, unsigned int offset,
                                      cgpiod_bias bias, cgpiod_edge edge);
-/* One output line driven to `value` (0 or 1) from the moment it is requested. */
-cgpiod_request *cgpiod_request_output(cgpiod_chip *chip, const char *consumer, unsigned int offset, int value);
+/* One output line driven to `value` (0 or 1) from the moment it is requested; `open_drain` nonzero: it drives
+ * low only, and a high value releases the line (the kernel emulates this where the pin has no such mode). */
+cgpiod_request *cgpiod_request_output(cgpiod_chip *chip, const char *consumer, unsigned int offset, int value,
+                                      int open_drain);
 /* A descriptor that is readable while edge events are pending; -1 for a request without edge detection. */
 int cgpiod_request_fd(cgpiod_request *request);
 /* 0 or 1; -1 on failure. */

@@ -98,12 +98,13 @@ public final class LibgpiodChip: GPIOChip {
         return line
     }
 
-    public func requestOutput(offset: UInt32, initiallyHigh: Bool, consumer: String) throws(PanelError)
-        -> any GPIOOutput
+    public func requestOutput(offset: UInt32, initiallyHigh: Bool, drive: OutputDrive, consumer: String)
+        throws(PanelError) -> any GPIOOutput
     {
         guard let chip else { throw .lineUnavailable(offset: offset, role: consumer, Errno(rawValue: EBADF)) }
         try requireLine(offset, consumer, chip)
-        guard let request = cgpiod_request_output(chip, consumer, offset, initiallyHigh ? 1 : 0) else {
+        let openDrain: Int32 = drive == .openDrain ? 1 : 0
+        guard let request = cgpiod_request_output(chip, consumer, offset, initiallyHigh ? 1 : 0, openDrain) else {
             throw .lineUnavailable(offset: offset, role: consumer, .current)
         }
         let line = LibgpiodOutput(offset: offset, request: request, chip: self)

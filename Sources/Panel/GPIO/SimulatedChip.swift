@@ -49,13 +49,13 @@ public final class SimulatedChip: GPIOChip {
         return input
     }
 
-    public func requestOutput(offset: UInt32, initiallyHigh: Bool, consumer: String) throws(PanelError)
-        -> any GPIOOutput
+    public func requestOutput(offset: UInt32, initiallyHigh: Bool, drive: OutputDrive, consumer: String)
+        throws(PanelError) -> any GPIOOutput
     {
         if inputs[offset] != nil || outputs[offset] != nil {
             throw .lineUnavailable(offset: offset, role: consumer, .busy)
         }
-        let output = SimulatedOutput(offset: offset, high: initiallyHigh, chip: self)
+        let output = SimulatedOutput(offset: offset, high: initiallyHigh, drive: drive, chip: self)
         outputs[offset] = output
         settle()
         return output
@@ -104,7 +104,31 @@ public final class SimulatedChip: GPIOChip {
         }
     }
 
+    /// How many times two outputs, one driving high and one low, were joined through closed contacts on one
+    /// line (two keys of one keypad column with push-pull rows): a short that hardware would pass as current
+    /// through the keys, leaving the column at neither level.
+    public private(set) var shorts = 0
+    private var shorted: Set<Contact> = []
+
+    /// The pairs of outputs joined through one line's contacts where one drives high and the other low.
+    private func currentShorts() -> Set<Contact> {
+        var found: Set<Contact> = []
+        let lines = Set(contacts.flatMap { [$0.a, $0.b] })
+        for line in lines {
+            let joined = contacts.compactMap { (c) -> SimulatedOutput? in
+                c.a == line ? outputs[c.b] : (c.b == line ? outputs[c.a] : nil)
+            }
+            for high in joined where high.drivesHigh {
+                for low in joined where !low.high { found.insert(Contact(high.offset, low.offset)) }
+            }
+        }
+        return found
+    }
+
     fileprivate func settle() {
+        let now = currentShorts()
+        shorts += now.subtracting(shorted).count
+        shorted = now
         for input in inputs.values {
             let level = computedLevel(of: input)
             guard level != input.level else { continue }
@@ -174,13 +198,18 @@ final class SimulatedInput: GPIOInput {
 final class SimulatedOutput: GPIOOutput {
     let offset: UInt32
     var high: Bool
+    let drive: OutputDrive
     private weak var chip: SimulatedChip?
 
-    init(offset: UInt32, high: Bool, chip: SimulatedChip) {
+    init(offset: UInt32, high: Bool, drive: OutputDrive, chip: SimulatedChip) {
         self.offset = offset
         self.high = high
+        self.drive = drive
         self.chip = chip
     }
+
+    /// Driving its line high itself (an open-drain output set high only lets go of it).
+    var drivesHigh: Bool { high && drive == .pushPull }
 
     func set(high: Bool) throws(PanelError) {
         guard let chip else { throw .lineFailed(offset: offset, Errno(rawValue: 9)) }

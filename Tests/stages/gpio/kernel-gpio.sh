@@ -115,6 +115,12 @@ gpioinfo pinctrl-bcm2711 > lines-pi4.txt
 for consumer in go-button keypad-row1 keypad-col1 red yellow green blue buzzer; do
     grep -q "\"$consumer\"" lines-pi4.txt || fail "no line held by $consumer on the Pi 4 chip"
 done
+# Open drain: two keys of one column must not join a high row to the low one being read (hardware/pinmap.md).
+for row in 1 2 3 4; do
+    grep "\"keypad-row$row\"" lines-pi4.txt | grep -q 'open-drain' \
+        || fail "keypad row $row is not open drain: $(grep "\"keypad-row$row\"" lines-pi4.txt)"
+done
+grep '"red"' lines-pi4.txt | grep -q 'open-drain' && fail "the red lamp is open drain: it must be driven high"
 
 # checkin CHIP patient|ahead: the first key wakes the questionnaire (DESIGN §1 step 2), then five scores and #.
 # patient: waits for each item's count (N blinks, 600 ms each) before keying it, as the cue asks; ahead: keys a
