@@ -16,6 +16,12 @@ extension Daemon {
         guard changed else { return }
         changed = false
         let snapshot = routine.session.snapshot(atMs: now)
+        if snapshot.fault != loggedFault {
+            loggedFault = snapshot.fault
+            // A fault's sentence says what went wrong and what to do, never a value of the person's: it stays
+            // in the journal at the default level, where the panel's other sentences (the verdict) do not.
+            if let fault = snapshot.fault { logger.notice("the morning stopped (\(fault.code)): \(fault.sentence)") }
+        }
         observer?(.snapshot(snapshot))
         if let control, control.watcherCount > 0 { control.broadcast(snapshotJSON(snapshot)) }
         let status = statusText

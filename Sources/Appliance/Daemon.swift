@@ -100,6 +100,8 @@ public final class Daemon {
     var queue: [MorningRoutine.Event] = []
     var draining = false
     var lastIndication: Indication?
+    /// The session's fault last written to the journal.
+    var loggedFault: MorningFault?
     var lastStatus = ""
     var changed = false
     var watched: Set<FileDescriptor> = []

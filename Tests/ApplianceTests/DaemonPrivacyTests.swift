@@ -33,6 +33,27 @@ struct DaemonPrivacyTests {
         }
     }
 
+    @Test("A morning that stops on a fault says so in the journal at the default level, with the fault's sentence")
+    func faultsStayInTheJournal() throws {
+        // A clock the kernel has never set: GO ends in the clock's fault.
+        let h = try DaemonHarness(
+            edit: { $0.logLevel = .info },
+            options: { options in
+                options.environment = { $0 == SystemClock.testUnsynchronisedBootVariable ? "2000" : nil }
+            })
+        let stored = Questionnaire(date: DaemonHarness.today, scores: SubjectiveScores([2, 3, 2, 3, 2])!)
+        try h.store.saveQuestionnaire(stored, recordedAt: 1000)
+        h.press([(0, "go")])
+        #expect(h.run { h.sentences.contains(ClockGuard.sentence) })
+        h.run(limit: 50) { false }
+        #expect(h.phase == .showingFault)
+        let said = h.journal.lines.filter {
+            $0.hasPrefix("<5>") && $0.contains("the morning stopped (\(MorningFault.clockUnsynchronised.code))")
+        }
+        #expect(said.count == 1, "\(h.journal.lines)")
+        #expect(said.first?.contains(MorningFault.clockUnsynchronised.sentence) == true)
+    }
+
     @Test("A restore that holds the writes and never resumes stops blocking mornings after the pause's limit")
     func pauseEndsByItself() throws {
         let h = try DaemonHarness()
