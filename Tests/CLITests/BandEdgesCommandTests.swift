@@ -41,7 +41,9 @@ struct BandEdgesCommandTests {
     static func seeded(count: ClosedRange<Int> = -90...0, skipping: Set<Int> = []) throws -> RecoveryDeckProcess {
         let cli = try RecoveryDeckProcess()
         let store = try Store(path: cli.databasePath)
-        let records = count.filter { !skipping.contains($0) }.map { o in day(o, rmssd: o >= -7 ? 47 : (o % 2 == 0 ? 50 : 70)) }
+        let records = count.filter { !skipping.contains($0) }.map { o in
+            day(o, rmssd: o >= -7 ? 47 : (o % 2 == 0 ? 50 : 70))
+        }
         try store.saveImportedDays(records, source: "test", recordedAt: 0)
         return cli
     }
@@ -81,8 +83,9 @@ struct BandEdgesCommandTests {
 
         // One channel only; the others keep theirs. z −1.094 beyond 0.5 and within 1.1 … 03-31 is yellow again.
         #expect(try cli.run(["settings", "--band-edges", "rmssd=0.5,1.1"]).status == 0)
-        #expect(try json(try cli.run(["settings", "--json"]).stdout)["band_edges"] as? String
-            == "rmssd=0.5,1.1;lyingHR=1.2,1.8;gapPeak=1.2,1.8;gapAvg=1.2,1.8;subjective=1.2,1.8")
+        #expect(
+            try json(try cli.run(["settings", "--json"]).stdout)["band_edges"] as? String
+                == "rmssd=0.5,1.1;lyingHR=1.2,1.8;gapPeak=1.2,1.8;gapAvg=1.2,1.8;subjective=1.2,1.8")
         #expect(try rmssdLight(cli) == "yellow")
         // spec goes back to 1.0,1.5 and removes the setting.
         #expect(try cli.run(["settings", "--band-edges", "spec"]).status == 0)
@@ -117,7 +120,8 @@ struct BandEdgesCommandTests {
         let cli = try Self.seeded()
         defer { cli.remove() }
         let before = snapshot(cli)
-        for bad in ["1.5,1.0", "1,1", "0,1", "-1,2", "1,3.5", "1", "1,2,3", "a,b", "", "pulse=1,2", "rmssd=2", "1,nan"] {
+        for bad in ["1.5,1.0", "1,1", "0,1", "-1,2", "1,3.5", "1", "1,2,3", "a,b", "", "pulse=1,2", "rmssd=2", "1,nan"]
+        {
             let out = try cli.run(["settings", "--band-edges", bad])
             #expect(out.status == 64, "\(bad): \(out.stderr)")
             #expect(out.stderr.hasPrefix("recoverydeck settings: --band-edges: "), "\(bad): \(out.stderr)")
@@ -153,7 +157,8 @@ struct BandEdgesCommandTests {
         }
         #expect(snapshot(cli) == before, "lights changed the database")
 
-        let doc = try json(try cli.run(["lights", "--try", "rmssd=0.5,1.1", "--days", "7", "--json"] + Self.now).stdout)
+        let doc = try json(
+            try cli.run(["lights", "--try", "rmssd=0.5,1.1", "--days", "7", "--json"] + Self.now).stdout)
         let series = try #require(doc["series"] as? [[String: Any]])
         let rmssd = try #require(series.first { $0["series"] as? String == "rmssd" })
         // Under rmssd 0.5 / 1.1: 03-25 (|z| 0.4696) stays green; 03-26 (0.5042), 03-27 (0.7865) and 03-28 (0.8192)
@@ -226,17 +231,20 @@ struct BandEdgesCommandTests {
         let exported = try cli.run(["export", "--full", "-o", file] + Self.now)
         #expect(exported.status == 0, "\(exported.stderr)")
         let doc = try json(try String(contentsOfFile: file, encoding: .utf8))
-        #expect((doc["settings"] as? [String: String])?["band_edges"]
-            == "rmssd=1.2,1.8;lyingHR=1.0,1.5;gapPeak=1.0,1.5;gapAvg=1.0,1.5;subjective=1.0,1.5")
+        #expect(
+            (doc["settings"] as? [String: String])?["band_edges"]
+                == "rmssd=1.2,1.8;lyingHR=1.0,1.5;gapPeak=1.0,1.5;gapAvg=1.0,1.5;subjective=1.0,1.5")
         let readout = try #require(doc["readout"] as? [String: Any])
-        #expect(((readout["bandEdges"] as? [String: Any])?["rmssd"] as? [String: Double]) == ["yellow": 1.2, "red": 1.8])
+        #expect(
+            ((readout["bandEdges"] as? [String: Any])?["rmssd"] as? [String: Double]) == ["yellow": 1.2, "red": 1.8])
 
         let fresh = try RecoveryDeckProcess()
         defer { fresh.remove() }
         let restored = try fresh.run(["restore", file])
         #expect(restored.status == 0, "\(restored.stderr)")
-        #expect(try json(try fresh.run(["settings", "--json"]).stdout)["band_edges"] as? String
-            == "rmssd=1.2,1.8;lyingHR=1.0,1.5;gapPeak=1.0,1.5;gapAvg=1.0,1.5;subjective=1.0,1.5")
+        #expect(
+            try json(try fresh.run(["settings", "--json"]).stdout)["band_edges"] as? String
+                == "rmssd=1.2,1.8;lyingHR=1.0,1.5;gapPeak=1.0,1.5;gapAvg=1.0,1.5;subjective=1.0,1.5")
         #expect(try rmssdLight(fresh) == "green")
 
         // Hand-edited edges the box would refuse are refused on restore too, and nothing is written.

@@ -17,7 +17,9 @@ struct BandEdgesTests {
         #expect(e.light(z: -1.800001) == .red)
         #expect(try #require(BandEdges(yellow: 2.5, red: 3)).light(z: 3.0) == .yellow)
         // The spec's edges give exactly what TrafficLight(z:) always gave.
-        for z in stride(from: -3.0, through: 3.0, by: 0.05) { #expect(BandEdges.spec.light(z: z) == TrafficLight(z: z)) }
+        for z in stride(from: -3.0, through: 3.0, by: 0.05) {
+            #expect(BandEdges.spec.light(z: z) == TrafficLight(z: z))
+        }
     }
 
     @Test("the text form: A,B for all, channel=A,B for one over the rest, ; joins, spec resets; all or nothing")
@@ -75,9 +77,10 @@ struct BandEdgesTests {
         #expect(t.currentCounts[rmssd]!.yellow == 3 && t.trialCounts[rmssd]!.yellow == 0)
         #expect(t.trialCounts[rmssd]!.green == 6)
         #expect(t.currentCounts[.composite]!.green == 6 && t.currentCounts[.composite]!.unlit == 1)
-        #expect(t.changes.map { "\($0.date.iso) \($0.series) \($0.from)→\($0.to)" } == [
-            "2026-03-29 rmssd yellow→green", "2026-03-30 rmssd yellow→green", "2026-03-31 rmssd yellow→green",
-        ])
+        #expect(
+            t.changes.map { "\($0.date.iso) \($0.series) \($0.from)→\($0.to)" } == [
+                "2026-03-29 rmssd yellow→green", "2026-03-30 rmssd yellow→green", "2026-03-31 rmssd yellow→green",
+            ])
         let same = LightsBackTest(days: days, through: today, count: 60, current: trial, trial: trial)
         #expect(same.changes.isEmpty && same.currentCounts == same.trialCounts)
     }

@@ -67,7 +67,9 @@ public enum ReportChart {
                     return Point(index: i, value: value, acute: r.acute, bandLow: low, bandHigh: high)
                 })
         }
-        panels.append(Panel(id: "lnRMSSD", label: "ln rMSSD", unit: "ln ms", points: lnPoints(days: days, dates: dates),
+        panels.append(
+            Panel(
+                id: "lnRMSSD", label: "ln rMSSD", unit: "ln ms", points: lnPoints(days: days, dates: dates),
                 classPrefix: "ln-"))
         let lightsTop = top + Double(panels.count) * (panelHeight + panelGap)
         let height = lightsTop + 86
@@ -87,7 +89,8 @@ public enum ReportChart {
 
         o.append(
             "<text x=\"\(f(left))\" y=\"64\" font-size=\"12\" fill=\"#555\">ln rMSSD panel: orange: 7-day mean where at least \(LnRMSSDWeek.minimumValidMornings) of \(LnRMSSDWeek.window) mornings are valid · "
-                + "blue band: 60-day mean ± smallest worthwhile change (0.5 SD) · a line and a band, not a light</text>")
+                + "blue band: 60-day mean ± smallest worthwhile change (0.5 SD) · a line and a band, not a light</text>"
+        )
 
         for (p, panel) in panels.enumerated() {
             let y0 = top + Double(p) * (panelHeight + panelGap)
@@ -132,7 +135,9 @@ public enum ReportChart {
                         "\(f(x(run[0]) - 2)),\(f(y(points[run[0]].bandLow!)))",
                     ]
                     : upper + lower
-                o.append("<polygon class=\"\(panel.classPrefix)band\" points=\"\(pts.joined(separator: " "))\" fill=\"\(bandColor)\"/>")
+                o.append(
+                    "<polygon class=\"\(panel.classPrefix)band\" points=\"\(pts.joined(separator: " "))\" fill=\"\(bandColor)\"/>"
+                )
             }
             for run in runs(points.map { $0.acute != nil }) where run.count > 1 {
                 let pts = run.map { "\(f(x($0))),\(f(y(points[$0].acute!)))" }.joined(separator: " ")

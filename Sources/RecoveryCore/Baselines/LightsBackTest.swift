@@ -70,9 +70,10 @@ public struct LightsBackTest: Hashable, Sendable {
     /// Oldest first; within a day in `Series.all` order.
     public let changes: [Change]
 
-    public init(days: some Sequence<DayRecord>, through last: LocalDate, count: Int, current: LightEdges,
-                trial: LightEdges)
-    {
+    public init(
+        days: some Sequence<DayRecord>, through last: LocalDate, count: Int, current: LightEdges,
+        trial: LightEdges
+    ) {
         var byDay: [Int: DayRecord] = [:]
         for day in days { byDay[day.date.dayNumber] = day }
         let first = last.adding(days: -(count - 1))

@@ -21,7 +21,9 @@ struct SettingsCommand: Command {
         .value("habits", "NAME,NAME,…", help: "Replace the habit list (1 to 20 names, comma-separated)."),
         .value("display-name", "NAME", help: "Set the display name (at most 40 characters; \"\" removes it)."),
         .value("reminder", "HH:MM|off", help: "Set or turn off the morning reminder."),
-        .value("band-edges", "A,B|CHANNEL=A,B|spec", help: "Set the lights' yellow and red edges in SDs (default 1.0,1.5)."),
+        .value(
+            "band-edges", "A,B|CHANNEL=A,B|spec",
+            help: "Set the lights' yellow and red edges in SDs (default 1.0,1.5)."),
         .flag("json", help: "Print the settings as JSON."),
     ]
 
