@@ -88,8 +88,9 @@ public enum ReportChart {
                 + "gaps: no morning · \(escape(Baselines.compositeLabel))</text>")
 
         o.append(
-            "<text x=\"\(f(left))\" y=\"64\" font-size=\"12\" fill=\"#555\">ln rMSSD panel: orange: 7-day mean where at least \(LnRMSSDWeek.minimumValidMornings) of \(LnRMSSDWeek.window) mornings are valid · "
-                + "blue band: 60-day mean ± smallest worthwhile change (0.5 SD) · a line and a band, not a light</text>"
+            "<text x=\"\(f(left))\" y=\"62\" font-size=\"11\" fill=\"#555\">ln rMSSD: orange: 7-day mean (at least "
+                + "\(LnRMSSDWeek.minimumValidMornings) of \(LnRMSSDWeek.window) mornings valid) · blue band: "
+                + "60-day mean ± smallest worthwhile change (0.5 SD) · not a light</text>"
         )
 
         for (p, panel) in panels.enumerated() {
@@ -207,7 +208,9 @@ public enum ReportChart {
             let w = LnRMSSDWeek(days: days, through: dates[i])
             let n = dates[i].dayNumber
             let values = (n - LnRMSSDWeek.baselineWindow + 1...n).compactMap { ln[$0] }
-            let mean = values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+            // Like the channels' band: drawn once the 60 days hold 14 values (an SD of a handful is noise).
+            let mean =
+                values.count < Baselines.normMinimumValues ? nil : values.reduce(0, +) / Double(values.count)
             let swc = w.smallestWorthwhileChange
             return Point(
                 index: i, value: w.lnRMSSD, acute: w.isRollingMeanUnreliable ? nil : w.rollingMean,
