@@ -181,7 +181,9 @@ extension Daemon {
             }
         }
         days.sort { $0.date < $1.date }
-        return PanelReadout(Baselines.readout(days: days, today: date))
+        // The edges the person chose (`recoverydeck settings --band-edges`); the spec's when unreadable.
+        let edges = (try? store.lightEdges()) ?? .spec
+        return PanelReadout(Baselines.readout(days: days, today: date, edges: edges))
     }
 
     private func recordDate(_ record: WaitingRecord) -> LocalDate {

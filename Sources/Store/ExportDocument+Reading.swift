@@ -296,6 +296,12 @@ private struct Field {
             }
             return s
         case .strapAddress, .strapAddressType: return try text(limit: 64)
+        case .bandEdges:
+            let s = try text(limit: 200)
+            guard LightEdges(setting: s) != nil else {
+                throw error("is not a set of band edges (A,B with 0 < A < B ≤ 3, or channel=A,B joined by ;)")
+            }
+            return s
         default: return try text(limit: 2000)
         }
     }

@@ -68,8 +68,16 @@ import RecoveryCore
 ///           "stoppedDay": "2026-03-20" | null,       // stopped early: the first morning left out
 ///           "stoppedAt": 1773900000 | null,
 ///           "arms": ["habit", "without", …] }        // one per morning from firstDay, in order
-///       ]
+///       ],
+///       "readout": {                                 // derived, written by `recoverydeck export`; ignored
+///         "bandEdges": { "rmssd": { "yellow": 1.0, "red": 1.5 }, …, "spec": true },   // when read back
+///         "lnRMSSDWeek": [ { "date": "2026-03-10", "lnRMSSD": 3.875, "rollingMean7": 3.9, "cv7Percent": 2.1,
+///                            "smallestWorthwhileChange": 0.06, "validMornings": 6, "windowMornings": 7,
+///                            "rollingMeanUnreliable": false }, … ]   // one per stored day
+///       }
 ///     }
+///
+/// `readout` was added within version 2 as well (every export, full or not).
 ///
 /// `experiments` was added within version 2 (a new key changes no existing one); a full export without it
 /// holds no experiment.

@@ -14,6 +14,9 @@ public struct SettingKey: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let strapAddressType = SettingKey(rawValue: "strap_address_type")
     /// The morning reminder time, `HH:MM`, or `off` (`ReminderSetting.off`); unset = 06:30, the spec's default.
     public static let reminderTime = SettingKey(rawValue: "reminder_time")
+    /// The lights' band edges in SDs (`LightEdges`' text: "1.2,1.8" or "rmssd=1.2,1.8;lyingHR=1.0,1.5;…");
+    /// unset = the spec's 1.0,1.5.
+    public static let bandEdges = SettingKey(rawValue: "band_edges")
 }
 
 /// The values of the `reminder_time` setting besides a time.

@@ -36,6 +36,17 @@ extension Store {
         }
     }
 
+    /// The lights' band edges: the `band_edges` setting, or the spec's 1.0 / 1.5 SD while unset. A stored
+    /// value that does not read (`settings` and restore check every value they write) counts as unset.
+    public func lightEdges() throws(StoreError) -> LightEdges {
+        try setting(.bandEdges).flatMap(LightEdges.init(setting:)) ?? .spec
+    }
+
+    /// How many complete days (`DayRecord.isComplete`) are stored, over the whole history.
+    public func completeDayCount() throws(StoreError) -> Int {
+        try allDays().reduce(0) { $0 + ($1.isComplete ? 1 : 0) }
+    }
+
     /// The configured habit names, in the configured order; the starter list while unset.
     public func habitList() throws(StoreError) -> [String] {
         guard let text = try setting(.habits) else { return Questionnaire.starterHabits }

@@ -27,6 +27,7 @@ enum Registry {
             DeleteCommand.self,
             AnalyticsCommand.self,
             SettingsCommand.self,
+            LightsCommand.self,
             DemoCommand.self,
             MeasureCommand.self,
             CancelCommand.self,

@@ -28,7 +28,7 @@ struct ReportCommandTests {
         return cli
     }
 
-    @Test("report --svg writes an SVG of five series and a light per day; report prints five sparklines")
+    @Test("report --svg writes an SVG of five series, ln rMSSD and a light per day; report prints the sparklines")
     func chartAndSparklines() throws {
         let cli = try imported()
         defer { cli.remove() }
@@ -41,15 +41,24 @@ struct ReportCommandTests {
         #expect(text.components(separatedBy: "class=\"series\"").count - 1 == 5)
         #expect(text.components(separatedBy: "class=\"light\"").count - 1 == 14)
 
+        // The ln rMSSD panel: one more series, not a channel (no light of its own), a dot per morning.
+        #expect(text.components(separatedBy: "class=\"ln-series\"").count - 1 == 1)
+        #expect(text.components(separatedBy: "class=\"ln-day\"").count - 1 == 13)
+
         let lines = try cli.run(["report", "--now", "2026-04-09T08:00", "--days", "14"]).stdout.split(separator: "\n")
-        #expect(lines.count == 5)
+        #expect(lines.count == 8)
         // 14 marks, the tenth (2026-04-05) a gap, then the latest value.
-        for line in lines {
+        for line in lines.prefix(5) {
             let marks = Array(line.dropFirst(11).prefix(14))
             #expect(marks.count == 14 && marks[9] == " ", "\(line)")
             #expect(marks.enumerated().allSatisfy { $0.offset == 9 || "▁▂▃▄▅▆▇█".contains($0.element) }, "\(line)")
         }
         #expect(lines[0].hasPrefix("rMSSD      ") && lines[0].hasSuffix("  54"), "\(lines[0])")
+        // Then the 7-day mean of ln rMSSD (every week here has at least 3 valid mornings: no gap) and the last
+        // day's figures: ln 54 = 3.989; 04-03…04-09 without 04-05 is 6 mornings.
+        #expect(lines[5].hasPrefix("ln 7-day   ") && !lines[5].dropFirst(11).prefix(14).contains(" "), "\(lines[5])")
+        #expect(lines[6].hasPrefix("ln rMSSD      today 3.989, 7-day mean "), "\(lines[6])")
+        #expect(lines[7] == "              6 of the last 7 mornings valid", "\(lines[7])")
     }
 
     @Test("status shows the last four weeks as one sparkline per series, a gap for the missing morning")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Readout oracles: ln rMSSD, its 7-day rolling mean and CV, the 60-day SWC and "k of 7 valid" (issue 22)
-# against pandas' rolling windows. Needs python3-venv (deploy/dev-packages.txt) and PyPI; fails, never skips,
-# when either is missing. About 1 minute with a warm venv.
+# against pandas' rolling windows, in the core and through `recoverydeck history --json` and `lights --try`.
+# Needs python3-venv (deploy/dev-packages.txt) and PyPI; fails, never skips, when either is missing.
+# About 40 s with a warm venv.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -11,4 +12,6 @@ if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
 echo "50-readout-oracles: checking $venv against $here/50-readout-oracles.requirements.txt" >&2
 "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/50-readout-oracles.requirements.txt"
 swift build --product insights-bench >&2
-"$venv/bin/python" "$here/50-readout-oracles.py" "$(swift build --show-bin-path)/insights-bench"
+swift build --product recoverydeck >&2
+bin="$(swift build --show-bin-path)"
+"$venv/bin/python" "$here/50-readout-oracles.py" "$bin/insights-bench" "$bin/recoverydeck"

@@ -7,7 +7,7 @@ _recoverydeck() {
     _init_completion || return
 
     # Top-level words, and the members of command groups.
-    local commands="analytics calibrate cancel checkin compare delete demo doctor experiment export findings history import measure pair report restore rr scan settings status strap watch"
+    local commands="analytics calibrate cancel checkin compare delete demo doctor experiment export findings history import lights measure pair report restore rr scan settings status strap watch"
     local -A members=([import]="csv elitehrv hrv4training rr" [rr]="analyze" [experiment]="plan start tonight result stop")
     local global="--db --help"
 
@@ -88,7 +88,8 @@ _recoverydeck() {
         history) opts="--days --json" ;;
         export) opts="--format --full --output -o" ;;
         delete) opts="--all --day --yes" ;;
-        settings) opts="--habits --display-name --reminder --json" ;;
+        settings) opts="--habits --display-name --reminder --band-edges --json" ;;
+        lights) opts="--try --days --json" ;;
         demo) opts="--seed --speed --keep" ;;
         measure) opts="--overwrite --wait --json --socket" ;;
         watch) opts="--json --follow --socket" ;;

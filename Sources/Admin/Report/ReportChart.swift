@@ -1,8 +1,13 @@
+import Foundation
+import Insights
 import RecoveryCore
 
 /// `recoverydeck report --svg`: for each series (rMSSD, lying HR, gap peak, gap avg, subjective mean),
 /// the daily values, the 7-day mean, the 60-day mean ± 1 SD band (Couzens' normal band, spec §5.4),
-/// and a row with each day's overall light. Missing days are gaps: no line is drawn across them.
+/// and a row with each day's overall light; below them ln rMSSD with its 7-day mean (drawn only where at least
+/// 3 of the 7 mornings were valid, Plews 2014) and the smallest worthwhile change around the 60-day mean
+/// (± 0.5 SD, Plews 2012) as its band: a line and a band, not a light. Missing days are gaps: no line is drawn
+/// across them.
 /// Pure: the days and the last day are given; the result is SVG text.
 public enum ReportChart {
     /// The normal band's fill. Opaque, so a rendering has pixels of exactly this colour.
@@ -28,19 +33,44 @@ public enum ReportChart {
         var bandHigh: Double?
     }
 
-    public static func svg(days: [DayRecord], through last: LocalDate, count: Int, title: String = "RecoveryDeck")
-        -> String
-    {
+    /// One panel as drawn: a channel, or ln rMSSD.
+    struct Panel {
+        var id: String
+        var label: String
+        var unit: String
+        var points: [Point]
+        /// Prefix of the panel's element classes: "" for a channel, "ln-" for ln rMSSD (not a channel, no light).
+        var classPrefix = ""
+    }
+
+    public static func svg(
+        days: [DayRecord], through last: LocalDate, count: Int, title: String = "RecoveryDeck",
+        edges: LightEdges = .spec
+    ) -> String {
         let first = LocalDate(dayNumber: last.dayNumber - count + 1)
         let dates = (0..<count).map { LocalDate(dayNumber: first.dayNumber + $0) }
-        let readouts = dates.map { Baselines.readout(days: days, today: $0) }
+        let readouts = dates.map { Baselines.readout(days: days, today: $0, edges: edges) }
         var byDay: [Int: DayRecord] = [:]
         for d in days { byDay[d.date.dayNumber] = d }
 
         let plotWidth = width - left - right
         let step = count > 1 ? plotWidth / Double(count - 1) : 0
         let x = { (i: Int) in left + Double(i) * step }
-        let panels = Channel.allCases
+        var panels: [Panel] = Channel.allCases.map { channel in
+            Panel(
+                id: channel.rawValue, label: channel.label, unit: unit(channel),
+                points: dates.indices.map { i -> Point in
+                    let r = readouts[i][channel]
+                    let value = byDay[dates[i].dayNumber].flatMap(channel.value(in:))
+                    let low = r.normMean.flatMap { m in r.normSD.map { m - $0 } }
+                    let high = r.normMean.flatMap { m in r.normSD.map { m + $0 } }
+                    return Point(index: i, value: value, acute: r.acute, bandLow: low, bandHigh: high)
+                })
+        }
+        panels.append(
+            Panel(
+                id: "lnRMSSD", label: "ln rMSSD", unit: "ln ms", points: lnPoints(days: days, dates: dates),
+                classPrefix: "ln-"))
         let lightsTop = top + Double(panels.count) * (panelHeight + panelGap)
         let height = lightsTop + 86
 
@@ -57,15 +87,15 @@ public enum ReportChart {
             "<text x=\"\(f(left))\" y=\"48\" font-size=\"12\" fill=\"#555\">dots: daily value · orange: 7-day mean · blue band: 60-day mean ± 1 SD · "
                 + "gaps: no morning · \(escape(Baselines.compositeLabel))</text>")
 
-        for (p, channel) in panels.enumerated() {
+        o.append(
+            "<text x=\"\(f(left))\" y=\"62\" font-size=\"11\" fill=\"#555\">ln rMSSD: orange: 7-day mean (at least "
+                + "\(LnRMSSDWeek.minimumValidMornings) of \(LnRMSSDWeek.window) mornings valid) · blue band: "
+                + "60-day mean ± smallest worthwhile change (0.5 SD) · not a light</text>"
+        )
+
+        for (p, panel) in panels.enumerated() {
             let y0 = top + Double(p) * (panelHeight + panelGap)
-            let points = dates.indices.map { i -> Point in
-                let r = readouts[i][channel]
-                let value = byDay[dates[i].dayNumber].flatMap(channel.value(in:))
-                let low = r.normMean.flatMap { m in r.normSD.map { m - $0 } }
-                let high = r.normMean.flatMap { m in r.normSD.map { m + $0 } }
-                return Point(index: i, value: value, acute: r.acute, bandLow: low, bandHigh: high)
-            }
+            let points = panel.points
             let all = points.flatMap { [$0.value, $0.acute, $0.bandLow, $0.bandHigh].compactMap { $0 } }
             var lo = all.min() ?? 0
             var hi = all.max() ?? 1
@@ -78,12 +108,12 @@ public enum ReportChart {
             hi += pad
             let y = { (v: Double) in y0 + panelHeight - (v - lo) / (hi - lo) * panelHeight }
 
-            o.append("<g class=\"series\" id=\"\(channel.rawValue)\">")
+            o.append("<g class=\"\(panel.classPrefix)series\" id=\"\(panel.id)\">")
             o.append(
                 "<rect x=\"\(f(left))\" y=\"\(f(y0))\" width=\"\(f(plotWidth))\" height=\"\(f(panelHeight))\" fill=\"#fbfbfb\" stroke=\"#ddd\"/>"
             )
             o.append(
-                "<text x=\"\(f(left))\" y=\"\(f(y0 - 7))\" font-size=\"13\" fill=\"#222\"><tspan font-weight=\"bold\">\(escape(channel.label))</tspan> <tspan fill=\"#777\" font-size=\"11\">\(unit(channel))</tspan></text>"
+                "<text x=\"\(f(left))\" y=\"\(f(y0 - 7))\" font-size=\"13\" fill=\"#222\"><tspan font-weight=\"bold\">\(escape(panel.label))</tspan> <tspan fill=\"#777\" font-size=\"11\">\(panel.unit)</tspan></text>"
             )
             for t in ticks(lo, hi) {
                 o.append(
@@ -106,24 +136,26 @@ public enum ReportChart {
                         "\(f(x(run[0]) - 2)),\(f(y(points[run[0]].bandLow!)))",
                     ]
                     : upper + lower
-                o.append("<polygon class=\"band\" points=\"\(pts.joined(separator: " "))\" fill=\"\(bandColor)\"/>")
+                o.append(
+                    "<polygon class=\"\(panel.classPrefix)band\" points=\"\(pts.joined(separator: " "))\" fill=\"\(bandColor)\"/>"
+                )
             }
             for run in runs(points.map { $0.acute != nil }) where run.count > 1 {
                 let pts = run.map { "\(f(x($0))),\(f(y(points[$0].acute!)))" }.joined(separator: " ")
                 o.append(
-                    "<polyline class=\"acute\" points=\"\(pts)\" fill=\"none\" stroke=\"\(acuteColor)\" stroke-width=\"2.5\"/>"
+                    "<polyline class=\"\(panel.classPrefix)acute\" points=\"\(pts)\" fill=\"none\" stroke=\"\(acuteColor)\" stroke-width=\"2.5\"/>"
                 )
             }
             for run in runs(points.map { $0.value != nil }) where run.count > 1 {
                 let pts = run.map { "\(f(x($0))),\(f(y(points[$0].value!)))" }.joined(separator: " ")
                 o.append(
-                    "<polyline class=\"daily\" points=\"\(pts)\" fill=\"none\" stroke=\"\(valueColor)\" stroke-width=\"1\"/>"
+                    "<polyline class=\"\(panel.classPrefix)daily\" points=\"\(pts)\" fill=\"none\" stroke=\"\(valueColor)\" stroke-width=\"1\"/>"
                 )
             }
             for p in points {
                 guard let v = p.value else { continue }
                 o.append(
-                    "<circle class=\"day\" cx=\"\(f(x(p.index)))\" cy=\"\(f(y(v)))\" r=\"2.6\" fill=\"\(valueColor)\"/>"
+                    "<circle class=\"\(panel.classPrefix)day\" cx=\"\(f(x(p.index)))\" cy=\"\(f(y(v)))\" r=\"2.6\" fill=\"\(valueColor)\"/>"
                 )
             }
             o.append("</g>")
@@ -163,6 +195,27 @@ public enum ReportChart {
         )
         o.append("</svg>")
         return o.joined(separator: "\n") + "\n"
+    }
+
+    /// The ln rMSSD panel: each day's ln rMSSD, its 7-day mean where at least 3 of the 7 mornings were valid,
+    /// and the 60-day mean of ln rMSSD ± the smallest worthwhile change (0.5 × 60-day SD) as the band.
+    static func lnPoints(days: [DayRecord], dates: [LocalDate]) -> [Point] {
+        var ln: [Int: Double] = [:]
+        for d in days {
+            if let v = Channel.rmssd.value(in: d), v > 0, v.isFinite { ln[d.date.dayNumber] = Foundation.log(v) }
+        }
+        return dates.indices.map { i in
+            let w = LnRMSSDWeek(days: days, through: dates[i])
+            let n = dates[i].dayNumber
+            let values = (n - LnRMSSDWeek.baselineWindow + 1...n).compactMap { ln[$0] }
+            // Like the channels' band: drawn once the 60 days hold 14 values (an SD of a handful is noise).
+            let mean =
+                values.count < Baselines.normMinimumValues ? nil : values.reduce(0, +) / Double(values.count)
+            let swc = w.smallestWorthwhileChange
+            return Point(
+                index: i, value: w.lnRMSSD, acute: w.isRollingMeanUnreliable ? nil : w.rollingMean,
+                bandLow: mean.flatMap { m in swc.map { m - $0 } }, bandHigh: mean.flatMap { m in swc.map { m + $0 } })
+        }
     }
 
     /// Runs of consecutive indexes where `present` is true.

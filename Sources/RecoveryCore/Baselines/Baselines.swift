@@ -16,6 +16,8 @@
 /// - z = (acute − norm mean) / SD. The light is set by |z| in both directions: the spec keeps the concerning
 ///   directions "for tips / emphasis, not for ignoring the opposite side". The words name the side, and
 ///   `isConcerning` says whether it is the concerning one (low rMSSD, high lying HR, high gaps, low subjective).
+/// - The edges between the colours are the spec's 1.0 / 1.5 SD unless the caller gives others (`LightEdges`,
+///   the `band_edges` setting); the words ("rMSSD low") follow the same yellow edge.
 /// - Missing values are absent from both windows: never zero, never carried forward, never interpolated.
 public enum Baselines {
     public static let acuteDays = 7
@@ -27,7 +29,9 @@ public enum Baselines {
     public static let compositeLabel = "rough signal — not medical"
 
     /// The lights for `today` from the days given (any order; a date given twice counts once, the last wins).
-    public static func readout(days: some Sequence<DayRecord>, today: LocalDate) -> Readout {
+    public static func readout(
+        days: some Sequence<DayRecord>, today: LocalDate, edges: LightEdges = .spec
+    ) -> Readout {
         var byDay: [Int: DayRecord] = [:]
         for day in days { byDay[day.date.dayNumber] = day }
         let todayNumber = today.dayNumber
@@ -44,7 +48,7 @@ public enum Baselines {
             var readout = ChannelReadout(
                 channel: channel, state: .missing, todayValue: todayValue,
                 acute: acuteValues.count >= acuteMinimumValues ? mean(acuteValues) : nil, acuteCount: acuteValues.count,
-                normMean: nil, normSD: nil, normCount: normValues.count, z: nil)
+                normMean: nil, normSD: nil, normCount: normValues.count, z: nil, edges: edges[channel])
             if normValues.count >= normMinimumValues {
                 readout.normMean = mean(normValues)
                 readout.normSD = max(sampleSD(normValues), channel.sdFloor)
@@ -59,7 +63,7 @@ public enum Baselines {
                 if let acute = readout.acute {
                     let z = (acute - normMean) / sd
                     readout.z = z
-                    readout.state = .lit(TrafficLight(z: z))
+                    readout.state = .lit(edges[channel].light(z: z))
                 }
             } else {
                 readout.state = .building
@@ -110,6 +114,8 @@ public struct ChannelReadout: Hashable, Sendable {
     public var normSD: Double?
     public var normCount: Int
     public var z: Double?
+    /// The edges this light was judged with.
+    public var edges: BandEdges = .spec
 
     /// The light shown, when there is one (band or fallback).
     public var light: TrafficLight? {
@@ -119,9 +125,10 @@ public struct ChannelReadout: Hashable, Sendable {
         }
     }
 
-    /// The side of the norm the acute mean is on, when outside ±1 SD; nil inside the band or without a z.
+    /// The side of the norm the acute mean is on, when beyond the yellow edge (±1 SD by default); nil inside the
+    /// green band or without a z.
     public var deviation: Channel.Direction? {
-        guard let z, abs(z) > 1.0 else { return nil }
+        guard let z, abs(z) > edges.yellow else { return nil }
         return z < 0 ? .low : .high
     }
 

@@ -4,10 +4,9 @@ public enum TrafficLight: String, CaseIterable, Hashable, Sendable {
     case yellow
     case red
 
-    /// |z| ≤ 1 green, ≤ 1.5 yellow, > 1.5 red (RecoveryDeck spec §5.4).
+    /// |z| ≤ 1 green, ≤ 1.5 yellow, > 1.5 red (RecoveryDeck spec §5.4); `BandEdges.light(z:)` for other edges.
     public init(z: Double) {
-        let size = abs(z)
-        self = size <= 1.0 ? .green : (size <= 1.5 ? .yellow : .red)
+        self = BandEdges.spec.light(z: z)
     }
 
     /// Absolute subjective fallback while baselines build (spec §5.4): mean ≥ 5.0 green, ≥ 3.5 yellow, else red.

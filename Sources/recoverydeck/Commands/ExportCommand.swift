@@ -1,3 +1,4 @@
+import Insights
 import RecoveryCore
 import Store
 
@@ -9,7 +10,10 @@ struct ExportCommand: Command {
         JSON holds every stored day with its check-in and measurement, missing values as null; the
         schema is versioned by protocolVersion. CSV holds one row per day, missing values empty.
         --full adds the raw RR and heart-rate samples of each session, the settings, the local
-        analytics events and the experiments (JSON only). The file written with -o is readable by
+        analytics events and the experiments (JSON only). JSON also holds a derived "readout": the
+        band edges in use and, for each stored day, the ln rMSSD week (ln rMSSD, its 7-day mean and
+        CV, the smallest worthwhile change, how many of the 7 mornings were valid); restore ignores
+        it, as those figures are recomputed from the days. The file written with -o is readable by
         you alone (mode 0600).
         """
     static let options: [OptionSpec] = [
@@ -44,7 +48,12 @@ struct ExportCommand: Command {
             count = text.split(separator: "\n").count - 1
         } else {
             let document = try store.exportDocument(full: full, generatedAt: context.nowEpochSeconds)
-            text = document.json.serialized(pretty: true) + "\n"
+            var json = document.json
+            if case .object(var members) = json {
+                members.append(("readout", ExportCommand.readout(document.days, edges: try store.lightEdges())))
+                json = .object(members)
+            }
+            text = json.serialized(pretty: true) + "\n"
             count = document.days.count
         }
         if let output {
@@ -53,5 +62,25 @@ struct ExportCommand: Command {
         } else {
             context.outRaw(text)
         }
+    }
+
+    /// The derived figures (ignored on restore: they are recomputed from the days): the band edges in use and,
+    /// per stored day, the ln rMSSD week ending that day.
+    static func readout(_ days: [DayRecord], edges: LightEdges) -> JSONValue {
+        var rmssd: [Int: Double] = [:]
+        for day in days { rmssd[day.date.dayNumber] = Channel.rmssd.value(in: day) }
+        return .object([
+            ("bandEdges", ReadoutFigures.json(edges)),
+            (
+                "lnRMSSDWeek",
+                .array(
+                    days.map { day in
+                        let n = day.date.dayNumber
+                        let week = LnRMSSDWeek(rmssd: (n - LnRMSSDWeek.baselineWindow + 1...n).map { rmssd[$0] })
+                        guard case .object(let figures) = ReadoutFigures.json(week) else { return .null }
+                        return .object([("date", .string(day.date.iso))] + figures)
+                    })
+            ),
+        ])
     }
 }

@@ -8,7 +8,8 @@ struct HistoryCommand: Command {
     static let discussion = """
         Each line shows the day's check-in mean, rMSSD, lying HR, the orthostatic gaps, the capture's
         quality and the composite light as it stood that morning. Days with nothing stored say so:
-        missing values are never filled in.
+        missing values are never filled in. With --json each day also carries its ln rMSSD week
+        (lnRMSSDWeek: ln rMSSD, the 7-day mean and CV, the smallest worthwhile change, k of 7 valid).
 
         Nothing is shown until today's check-in is in (the gate).
         """

@@ -1,4 +1,5 @@
 import Admin
+import Insights
 import RecoveryCore
 import Store
 
@@ -14,11 +15,16 @@ struct ReportCommand: Command {
     static let synopsis: String? = "[--days N] [--svg FILE]"
     static let discussion = """
         For rMSSD, lying HR, gap peak, gap avg and the subjective mean: each day's value, the 7-day
-        mean, the 60-day mean ± 1 SD band, and a row with each day's overall light. A day without a
+        mean, the 60-day mean ± 1 SD band, and a row with each day's overall light (under the band
+        edges in use, 'recoverydeck settings --band-edges'). Below them, ln rMSSD: each day's value,
+        its 7-day mean where at least 3 of the 7 mornings were valid, and the 60-day mean ± the
+        smallest worthwhile change (0.5 SD) as its band; a line and a band, not a light. A day without a
         value is a gap; lines are never drawn across it. Copy the file off the box with scp and open
         it in a browser, or render it: rsvg-convert report.svg -o report.png.
 
-        Without --svg, prints one sparkline per series for the same days.
+        Without --svg, prints one sparkline per series for the same days, one for the 7-day mean of
+        ln rMSSD (a gap where fewer than 3 of the 7 mornings were valid), and the last day's ln rMSSD
+        figures.
         """
     static let options: [OptionSpec] = [
         .value("days", "N", help: "How many days up to today (7 to 730; default 90)."),
@@ -42,9 +48,14 @@ struct ReportCommand: Command {
         let records = try store.days(from: from, through: last)
         guard let svg else {
             for line in Sparkline.lines(days: records, through: last, count: days) { context.out(line) }
+            let weeks = (0..<days).map { LnRMSSDWeek(days: records, through: last.adding(days: $0 - days + 1)) }
+            let means = weeks.map { $0.isRollingMeanUnreliable ? nil : $0.rollingMean }
+            let latest = means.last.flatMap { $0 }.map { Formatting.fixed($0, digits: 3) } ?? Wording.dash
+            context.out("ln 7-day   \(Sparkline.render(means))  \(latest)")
+            for line in ReadoutFigures.lines(weeks.last!) { context.out(line) }
             return
         }
-        let text = ReportChart.svg(days: records, through: last, count: days)
+        let text = ReportChart.svg(days: records, through: last, count: days, edges: try store.lightEdges())
         if svg == "-" {
             context.outRaw(text)
             return

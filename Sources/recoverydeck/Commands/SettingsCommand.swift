@@ -5,26 +5,36 @@ import Store
 /// `recoverydeck settings`: show or change the box's settings (spec §7.1 AppSettings).
 struct SettingsCommand: Command {
     static let name = "settings"
-    static let summary = "Show the settings, or change the habit list, display name or reminder."
+    static let summary = "Show or change the settings: habits, name, reminder, band edges."
     static let discussion = """
         Without options, prints every setting. The habit list names the habit tags a check-in may
         carry (the keypad's habit chips and checkin --habit); names are lower-case letters, digits
         and -. The display name is used for "Good morning, NAME"; an empty name removes it. The
         reminder is the time the blue light starts its slow blink (before the reminder window's end,
-        10:00 unless recoverydeck.conf says otherwise), or off. A running daemon follows a change at
-        once.
+        10:00 unless recoverydeck.conf says otherwise), or off. The band edges are where each light
+        turns yellow and red, in SDs of the 60-day norm (the spec's 1.0,1.5): A,B for every channel,
+        CHANNEL=A,B for one (rmssd, lyingHR, gapPeak, gapAvg, subjective; several joined by ;), spec
+        to go back; 0 < A < B ≤ 3. They can be changed once 60 complete days are stored; try them
+        first with 'recoverydeck lights --try A,B'. A running daemon follows a change at once.
         """
     static let options: [OptionSpec] = [
         .value("habits", "NAME,NAME,…", help: "Replace the habit list (1 to 20 names, comma-separated)."),
         .value("display-name", "NAME", help: "Set the display name (at most 40 characters; \"\" removes it)."),
         .value("reminder", "HH:MM|off", help: "Set or turn off the morning reminder."),
+        .value(
+            "band-edges", "A,B|CHANNEL=A,B|spec",
+            help: "Set the lights' yellow and red edges in SDs (default 1.0,1.5)."),
         .flag("json", help: "Print the settings as JSON."),
     ]
 
     var habits: [String]?
     var displayName: String?
     var reminder: String??
+    var bandEdges: String?
     let json: Bool
+
+    /// Complete days stored before the edges may move (the spec: tune "after you have months of data").
+    static let bandEdgesMinimumDays = 60
 
     init(_ parsed: ParsedArguments) throws(CommandError) {
         habits = parsed.value("habits").map {
@@ -39,6 +49,10 @@ struct SettingsCommand: Command {
             } else {
                 throw .usage("--reminder must be a 24-hour time written HH:MM, or off, not \(quoted(text)).")
             }
+        }
+        bandEdges = parsed.value("band-edges")
+        if let bandEdges, case .failure(let error) = LightEdges.spec.applying(bandEdges) {
+            throw .usage("--band-edges: \(error)")
         }
         json = parsed.flag("json")
     }
@@ -75,6 +89,19 @@ struct SettingsCommand: Command {
         if let habits { changes.append((.habits, habits.joined(separator: ","))) }
         if let displayName { changes.append((.displayName, displayName.isEmpty ? nil : displayName)) }
         if let reminder { changes.append((.reminderTime, reminder)) }
+        if let bandEdges {
+            let edges = try store.lightEdges().applying(bandEdges).get()
+            if edges != .spec {
+                let complete = try store.completeDayCount()
+                guard complete >= Self.bandEdgesMinimumDays else {
+                    throw CommandError.failure(
+                        "The band edges stay at the spec's until \(Self.bandEdgesMinimumDays) complete days are "
+                            + "stored; there are \(complete), so \(Self.bandEdgesMinimumDays - complete) more to go "
+                            + "('recoverydeck lights --try' shows what other edges would do meanwhile).")
+                }
+            }
+            changes.append((.bandEdges, edges == .spec ? nil : edges.description))
+        }
         if !changes.isEmpty {
             try store.setSettings(changes)
             context.say("Saved \(changes.map { $0.0.rawValue }.joined(separator: ", ")).")

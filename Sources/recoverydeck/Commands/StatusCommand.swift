@@ -8,9 +8,14 @@ struct StatusCommand: Command {
     static let summary = "Show today: check-in, measurement, each channel's light and the composite."
     static let discussion = """
         Lights compare the 7-day mean of each channel (rMSSD, lying HR, gap peak, gap avg, subjective)
-        with your own 60-day normal band: within 1 SD green, within 1.5 SD yellow, beyond red. Until 14
-        complete days exist the baselines are building and only the subjective channel has an absolute
-        light. The composite is the majority of the channel lights: a rough signal, not medical.
+        with your own 60-day normal band: within 1 SD green, within 1.5 SD yellow, beyond red (the band
+        edges; 'recoverydeck settings --band-edges' moves them). Until 14 complete days exist the
+        baselines are building and only the subjective channel has an absolute light. The composite is
+        the majority of the channel lights: a rough signal, not medical.
+
+        Beside the lights: ln rMSSD, its 7-day mean and CV, the smallest worthwhile change (0.5 × the
+        60-day SD of ln rMSSD) and how many of the last 7 mornings were valid; under 3 the 7-day mean
+        is marked unreliable. These are figures, not another light.
 
         Nothing is shown until today's check-in is in (the gate).
         """

@@ -1,3 +1,4 @@
+import Insights
 import RecoveryCore
 import Store
 
@@ -8,6 +9,7 @@ struct HistoryReport {
         let date: LocalDate
         let record: DayRecord?
         let composite: Readout.Composite
+        let lnWeek: LnRMSSDWeek
     }
 
     let lines: [Line]
@@ -17,12 +19,15 @@ struct HistoryReport {
         let stored = try store.days(from: first.adding(days: -Baselines.normDays), through: today)
         var byDate: [LocalDate: DayRecord] = [:]
         for day in stored { byDate[day.date] = day }
+        let edges = try store.lightEdges()
         lines = (0..<count).map { offset in
             let date = first.adding(days: offset)
             let window = stored.filter { $0.date <= date && $0.date >= date.adding(days: -Baselines.normDays) }
             let record = byDate[date]
-            let composite = record == nil ? .missing : Baselines.readout(days: window, today: date).composite
-            return Line(date: date, record: record, composite: composite)
+            let composite =
+                record == nil ? .missing : Baselines.readout(days: window, today: date, edges: edges).composite
+            return Line(
+                date: date, record: record, composite: composite, lnWeek: LnRMSSDWeek(days: window, through: date))
         }
     }
 
@@ -86,6 +91,8 @@ struct HistoryReport {
                             ("orthostaticStatus", JSONValue(m?.orthostaticStatus.rawValue)),
                             ("complete", .bool(line.record?.isComplete ?? false)),
                             ("light", composite),
+                            // Derived: the ln rMSSD week ending this day (Plews 2012, 2014).
+                            ("lnRMSSDWeek", ReadoutFigures.json(line.lnWeek)),
                         ])
                     })
             )

@@ -8,13 +8,17 @@ struct StatusReport {
     let today: LocalDate
     let record: DayRecord
     let readout: Readout
+    let edges: LightEdges
+    let lnWeek: LnRMSSDWeek
     let displayName: String?
 
     init(store: Store, today: LocalDate) throws(StoreError) {
         let days = try store.days(from: today.adding(days: -Baselines.normDays), through: today)
         self.today = today
         self.record = days.last { $0.date == today } ?? DayRecord(date: today)
-        self.readout = Baselines.readout(days: days, today: today)
+        self.edges = try store.lightEdges()
+        self.readout = Baselines.readout(days: days, today: today, edges: edges)
+        self.lnWeek = LnRMSSDWeek(days: days, through: today)
         self.displayName = try store.setting(.displayName)
     }
 
@@ -53,6 +57,8 @@ struct StatusReport {
         lines.append("")
         lines.append("Composite     \(Wording.composite(readout.composite)) (\(Baselines.compositeLabel))")
         lines.append("Baselines     \(baselineWords)")
+        lines.append("Band edges    yellow / red beyond \(ReadoutFigures.words(edges))")
+        lines += ReadoutFigures.lines(lnWeek)
         lines += Insights.deviations(readout: readout).map { "T0            " + $0.sentence }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -124,6 +130,8 @@ struct StatusReport {
             ("building", .bool(readout.isBuilding)),
             ("completeDaysInNorm", JSONValue(readout.completeDaysInNorm)),
             ("completeDaysNeeded", JSONValue(Baselines.buildingCompleteDays)),
+            ("bandEdges", ReadoutFigures.json(edges)),
+            ("lnRMSSDWeek", ReadoutFigures.json(lnWeek)),
         ])
     }
 }

@@ -4,6 +4,7 @@
 //   insights-bench scan [--tests K] [--n N] [--resamples B] [--threads 1|all|both] [--repeat R]
 //   insights-bench experiment [--trials T] [--redraws R] [--seed S] [--rho list] [--days list] [--block K]
 //                             [--missing f] [--planted 0|1] [--json 1]
+//   insights-bench lights [--days N] [--try A,B] [--seed S] [--repeat R]
 import Dispatch
 import Glibc
 import Insights
@@ -204,6 +205,46 @@ case "person":
     }
     print("null survivors \(nullSurvivors) of \(nullTests) null tests; runs with any: \(runsWithFalse) of \(people)")
     print("mean false share (null survivors / survivors): \(fmt(falseShare / Double(people)))")
+case "lights":
+    // Times `lights --try`'s core (each day judged twice, under the spec's edges and the tried ones) and the ln
+    // rMSSD week per day (`history --json`) over N days of a synthetic person; prints the seconds of each repeat,
+    // their median, and the back-test's outcome.
+    let count = Int(options["days"] ?? "3650") ?? 3650
+    let repeats = Int(options["repeat"] ?? "5") ?? 5
+    let trial = LightEdges.spec.applying(options["try"] ?? "1.2,1.8")
+    guard case .success(let trialEdges) = trial else { fatalError("--try: \(trial)") }
+    let person = SyntheticPerson(seed: UInt64(options["seed"] ?? "10") ?? 10)
+    let days = person.plantedRecords(count: count)
+    let last = days.last!.date
+    var backTest: [Double] = []
+    var weeks: [Double] = []
+    var test: LightsBackTest?
+    for _ in 0..<repeats {
+        let t0 = monotonicSeconds()
+        test = LightsBackTest(days: days, through: last, count: count, current: .spec, trial: trialEdges)
+        let t1 = monotonicSeconds()
+        var valid = 0
+        for offset in 0..<count {
+            let date = last.adding(days: offset - count + 1)
+            let window = days[max(0, offset - LnRMSSDWeek.baselineWindow)...offset]
+            valid += LnRMSSDWeek(days: window, through: date).validMornings
+        }
+        let t2 = monotonicSeconds()
+        precondition(valid >= 0)
+        backTest.append(t1 - t0)
+        weeks.append(t2 - t1)
+        print("back-test \(fmt(t1 - t0, 3)) s, ln weeks \(fmt(t2 - t1, 3)) s")
+    }
+    print(
+        "median over \(repeats): back-test of \(count) days \(fmt(backTest.sorted()[repeats / 2], 3)) s, "
+            + "ln rMSSD weeks \(fmt(weeks.sorted()[repeats / 2], 3)) s")
+    if let test {
+        let r = test.currentCounts[.channel(.rmssd)]!
+        let c = test.currentCounts[.composite]!
+        print(
+            "rMSSD at 1.0/1.5: green \(r.green) yellow \(r.yellow) red \(r.red) unlit \(r.unlit); composite green "
+                + "\(c.green) yellow \(c.yellow) red \(c.red); \(test.changes.count) lights change under \(trialEdges)")
+    }
 case "scan":
     // Times the family step (engine test per pair + BH) on K pairs of AR(1) series, on one thread or all cores
     // (--threads 1|all|both); prints each repeat's seconds and their median.
