@@ -5,7 +5,7 @@ import Testing
     import Glibc
 #endif
 
-/// On a terminal, `checkin` asks for the scores left out (issue: "prompts for what is missing when on
+/// On a terminal, `checkin` asks for the scores left out (it "prompts for what is missing when on
 /// a terminal"); a wrong answer is asked again, and nothing is saved until all five are in.
 struct TerminalPromptTests {
     /// Runs `recoverydeck arguments…` with a pseudo-terminal as standard input, typing `typed` into it.

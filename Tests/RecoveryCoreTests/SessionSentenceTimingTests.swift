@@ -55,7 +55,7 @@ import Testing
         #expect(SessionTimings.spoken(1_500) == "1.5 s")
     }
 
-    /// Issue 23 item 7: the one "no 60 s of clean RR in time" failure has one sentence, built from the capture's
+    /// The one "no 60 s of clean RR in time" failure has one sentence, built from the capture's
     /// time, whether the session's fault or the stored morning's quality says it.
     @Test func tooFewBeatsIsOneSentenceBuiltFromTheCaptureTime() {
         let standard = "Too few clean beats within 90 s: lie still with the strap snug and wet, then retry."

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Readout oracles: ln rMSSD, its 7-day rolling mean and CV, the 60-day SWC and "k of 7 valid" (issue 22)
+# Readout oracles: ln rMSSD, its 7-day rolling mean and CV, the 60-day SWC and "k of 7 valid"
 # against pandas' rolling windows, in the core and through `recoverydeck history --json` and `lights --try`.
 # Needs python3-venv (deploy/dev-packages.txt) and PyPI; fails, never skips, when either is missing.
 # About 40 s with a warm venv.
