@@ -2,9 +2,7 @@
 # Insights oracles: BH q-values against statsmodels' fdr_bh, τ_int against emcee, Pearson against numpy, the
 # effective number of days on series with missing days against a numpy implementation.
 # Needs python3-venv (deploy/dev-packages.txt) and PyPI; about 1 minute with a warm venv, 2–3 cold.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-export PATH="/opt/swift/usr/bin:$PATH"
+. "$(dirname "$0")/preamble.bash"
 here=Tests/stages
 venv=.venv-insights
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi

@@ -3,9 +3,7 @@
 # against pandas' rolling windows, in the core and through `recoverydeck history --json` and `lights --try`.
 # Needs python3-venv (deploy/dev-packages.txt) and PyPI; fails, never skips, when either is missing.
 # About 40 s with a warm venv.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-export PATH="/opt/swift/usr/bin:$PATH"
+. "$(dirname "$0")/preamble.bash"
 here=Tests/stages
 venv=.build/venv-readout
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi

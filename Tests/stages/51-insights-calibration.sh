@@ -4,9 +4,7 @@
 # (change-point) test's false-positive rate on a 25-cell grid (1000 trials × 500 resamples); tolerances derived in
 # 51-insights-calibration.py. Release build of the small insights-bench product (~1–2 min cold) plus ~1–2 min of
 # simulation on 2 cores.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-export PATH="/opt/swift/usr/bin:$PATH"
+. "$(dirname "$0")/preamble.bash"
 started=$(date +%s)
 step() { echo "51-insights-calibration: $* ($(($(date +%s) - started)) s so far)" >&2; }
 step "building insights-bench (release)"

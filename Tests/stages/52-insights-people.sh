@@ -6,9 +6,7 @@
 # non-definitional finding compatible with <= 10 %; weekly: nothing reaches T3 unlabelled; planted: found in >= 80 %).
 # Then the T4 experiment's calibration: randomisation-test false-positive rate at alpha 0.05 and power against the
 # plan's promise (insights-bench experiment; the release build stage 51 made). About 1.5 min on 2 cores.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-export PATH="/opt/swift/usr/bin:$PATH"
+. "$(dirname "$0")/preamble.bash"
 swift build --product recoverydeck >&2
 cli="$(swift build --show-bin-path)/recoverydeck"
 work="$(mktemp -d)"

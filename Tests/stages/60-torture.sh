@@ -2,10 +2,6 @@
 # kill -9 recoverydeckd at 200 seeded random instants of simulated mornings (a quarter aimed at the moment
 # the morning is written); after each kill the database passes PRAGMA integrity_check and no day is
 # partial (Tests/stages/daemon/torture.py). Python's standard library only. About 2–3 minutes.
-set -euo pipefail
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$repo"
-export PATH="/opt/swift/usr/bin:$PATH"
-deploy/dev-setup --tests
+. "$(dirname "$0")/preamble.bash"
 swift build --product recoverydeckd
 python3 Tests/stages/daemon/torture.py --kills "${TORTURE_KILLS:-200}" --speed "${TORTURE_SPEED:-200}"

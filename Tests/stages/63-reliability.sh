@@ -6,11 +6,7 @@
 # measure refused with code 10). Fails if any morning is lost, the database is
 # damaged, or a status request takes over a second while a fault lasts. Python's standard library only.
 # About 2 minutes.
-set -euo pipefail
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$repo"
-export PATH="/opt/swift/usr/bin:$PATH"
-deploy/dev-setup --tests
+. "$(dirname "$0")/preamble.bash"
 swift build --product recoverydeckd
 swift build --product recoverydeck
 python3 Tests/stages/daemon/reliability.py --speed "${RELIABILITY_SPEED:-50}"

@@ -3,11 +3,7 @@
 # (contents, control data, 16 KiB-page alignment of its binaries), and a real install, upgrade,
 # remove and purge of it into a scratch root with dpkg's own maintainer-script handling.
 # Takes about as long as one release build of the package (it reuses .build/release when current).
-set -euo pipefail
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$repo"
-export PATH="/opt/swift/usr/bin:$PATH"
-deploy/dev-setup --tests >&2
+. "$(dirname "$0")/preamble.bash"
 
 started=$(date +%s)
 failures=0

@@ -1,11 +1,7 @@
-# Sourced by the VM stages (40-bluetooth-vm, 45-gpio-vm, 62-daemon-vm) first thing: sets $repo and moves
-# there, puts the Swift toolchain on PATH, notes $stage_start, installs the Debian packages and the pinned
+# Sourced by the VM stages (40-bluetooth-vm, 45-gpio-vm, 62-daemon-vm) first thing: the stages' preamble
+# (Tests/stages/preamble.bash: $repo, PATH, $stage_start, the Debian packages), then the pinned
 # virtme-ng venv the VM needs, builds the three binaries a scenario may run, and sets $bin to their folder.
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-cd "$repo"
-export PATH="/opt/swift/usr/bin:$PATH"
-stage_start=$(date +%s)
-deploy/dev-setup --tests
+. "$(dirname "${BASH_SOURCE[0]}")/../stages/preamble.bash"
 
 # virtme-ng, pinned, in its own venv; Debian's python3 (python3-venv) builds it.
 py=/usr/bin/python3
