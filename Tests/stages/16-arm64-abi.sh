@@ -8,8 +8,10 @@
 # figures both print with Tests/abi/expected-figures.txt (the values the Swift code and its tests expect).
 # Installs what it lacks itself: clang-14, lld-14 and qemu-user-static (listed in deploy/dev-packages.txt) and
 # the arm64 -dev packages, which are co-installable with the amd64 ones (Multi-Arch: same) but have no place on
-# a Pi, so they are not listed there. Takes about 5 s with the packages present (compile ~3 s, qemu run
-# <1 s); from a fresh Debian 12 about 1 min more for apt (~60 MB to download).
+# a Pi, so they are not listed there. Takes about 4 s with the packages present (compiles ~3 s, the qemu run
+# <1 s); 23 s with clang-14, lld-14 and the arm64 runtime libraries to install from apt's cache (LLVM 14's
+# library and the rest already there). From a bare Debian 12 the packages come to ~124 MB: most of the
+# time is apt's download and unpacking, about a minute on a 2-core machine with a fast mirror.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 start=$SECONDS
