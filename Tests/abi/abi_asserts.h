@@ -6,7 +6,7 @@
  * own constants, which must equal the kernel's, and the Swift literals noted beside them), and the
  * kernel ABI the shims themselves use (ioctl numbers and the layouts behind them), pinned so that a
  * header or architecture that laid them out otherwise is caught here rather than on a Pi.
- * Tests/abi/expected-figures.txt lists the same figures for the run-time comparison. */
+ * Tests/abi/expected-figures.txt lists the main ones again for the run-time comparison under qemu-user. */
 #ifndef RECOVERYDECK_ABI_ASSERTS_H
 #define RECOVERYDECK_ABI_ASSERTS_H
 

@@ -1,5 +1,5 @@
 /* A run of the C shims without Bluetooth or GPIO hardware, for the host and (under qemu-user) for
- * aarch64: the pure helpers give the expected bytes, the hardware calls fail cleanly with errno, the
+ * aarch64: the pure functions give the expected bytes, the hardware calls fail cleanly with errno, the
  * system calls of the Platform shim work, SQLite opens and binds through the CSQLite shim. Then it
  * prints the layout figures, one "NAME VALUE" a line on standard output, for the stage to compare with
  * Tests/abi/expected-figures.txt. Exits 1 after the first failed check, naming it on standard error. */
