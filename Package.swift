@@ -32,7 +32,9 @@ let package = Package(
         .target(name: "BlueZ", dependencies: ["CBlueZ", "Platform", "HeartRateProtocol"], swiftSettings: strict),
         .target(name: "Panel", dependencies: ["CGPIOD", "Platform", "RecoveryCore"], swiftSettings: strict),
         // Administration over SSH: readiness checks, charts, history import (doctor, report, import).
-        .target(name: "Admin", dependencies: ["Store", "RecoveryCore", "Insights", "Platform", "Panel"], swiftSettings: strict),
+        .target(
+            name: "Admin", dependencies: ["Store", "RecoveryCore", "Insights", "Platform", "Panel", "CBlueZ", "CGPIOD"],
+            swiftSettings: strict),
         .target(
             name: "Appliance",
             dependencies: ["RecoveryCore", "HeartRateProtocol", "Platform", "Store", "BlueZ", "Panel"],

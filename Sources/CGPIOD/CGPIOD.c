@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <linux/gpio.h>
+#include <sys/ioctl.h>
 
 #if defined(GPIOD_LINE_BULK_MAX_LINES)
 #define CGPIOD_V1 1
@@ -376,3 +378,24 @@ void cgpiod_request_release(cgpiod_request *request) {
 }
 
 #endif
+
+int cgpiod_chip_facts_read(int fd, cgpiod_chip_facts *out) {
+    struct gpiochip_info info;
+    memset(&info, 0, sizeof info);
+    if (ioctl(fd, GPIO_GET_CHIPINFO_IOCTL, &info) < 0) return -1;
+    memset(out, 0, sizeof *out);
+    memcpy(out->label, info.label, sizeof info.label);
+    out->lines = info.lines;
+    return 0;
+}
+
+int cgpiod_line_facts_read(int fd, uint32_t offset, cgpiod_line_facts *out) {
+    struct gpioline_info info;
+    memset(&info, 0, sizeof info);
+    info.line_offset = offset;
+    if (ioctl(fd, GPIO_GET_LINEINFO_IOCTL, &info) < 0) return -1;
+    memset(out, 0, sizeof *out);
+    out->used = (info.flags & GPIOLINE_FLAG_KERNEL) != 0;
+    memcpy(out->consumer, info.consumer, sizeof info.consumer);
+    return 0;
+}

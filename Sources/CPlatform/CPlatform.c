@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
+#include <sys/timex.h>
 #include <unistd.h>
 
 int cplatform_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
@@ -119,3 +120,11 @@ int cplatform_peer_groups(int fd, uint32_t *out, int capacity, int *needed) {
 int cplatform_set_dumpable(int value) { return prctl(PR_SET_DUMPABLE, (unsigned long)value, 0, 0, 0); }
 
 int cplatform_get_dumpable(void) { return prctl(PR_GET_DUMPABLE, 0, 0, 0, 0); }
+
+int cplatform_kernel_clock_synchronized(void) {
+    struct timex tx;
+    memset(&tx, 0, sizeof tx);
+    int state = adjtimex(&tx);
+    if (state < 0) return -1;
+    return state != TIME_ERROR && (tx.status & STA_UNSYNC) == 0;
+}

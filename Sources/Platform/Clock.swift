@@ -1,3 +1,4 @@
+import CPlatform
 import RecoveryCore
 
 #if canImport(Glibc)
@@ -10,21 +11,11 @@ import RecoveryCore
 public enum SystemClock {
     /// Whether the kernel says its clock is synchronised: adjtimex(2) with no changes: TIME_ERROR or STA_UNSYNC means it is not. Nil when it cannot
     /// tell (a seccomp filter such as the unit's ProtectClock refuses adjtimex with EPERM).
-    /// <sys/timex.h> is not in Swift's Glibc module, so the function comes from libc by name; struct timex
-    /// is laid out alike on LP64 Linux (x86-64, aarch64): `modes` at 0, `status` (int) at 40, 208 bytes.
+    /// <sys/timex.h> is not in Swift's Glibc module; the shim makes the call, so `struct timex` is laid out by the C headers of the
+    /// architecture it is built for.
     public static func kernelSynchronized() -> Bool? {
-        typealias Adjtimex = @convention(c) (UnsafeMutableRawPointer) -> Int32
-        guard MemoryLayout<Int>.size == 8, let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "adjtimex") else {
-            return nil
-        }
-        let adjtimex = unsafeBitCast(symbol, to: Adjtimex.self)
-        var tx = [UInt8](repeating: 0, count: 256)
-        let state = tx.withUnsafeMutableBytes { adjtimex($0.baseAddress!) }
-        guard state >= 0 else { return nil }
-        let status = tx.withUnsafeBytes { $0.load(fromByteOffset: 40, as: Int32.self) }
-        let timeError: Int32 = 5  // TIME_ERROR
-        let unsynchronised: Int32 = 0x0040  // STA_UNSYNC
-        return state != timeError && status & unsynchronised == 0
+        let state = cplatform_kernel_clock_synchronized()
+        return state < 0 ? nil : state == 1
     }
 
     /// What the clock guard asks of the kernel (RecoveryCore `ClockGuard`): whether the clock is

@@ -19,19 +19,19 @@ public struct EventLoop: Hashable, Sendable {
     /// Starts watching `fd` (level-triggered).
     /// The corresponding C function is `epoll_ctl` with `EPOLL_CTL_ADD`.
     public func register(_ fd: FileDescriptor, for events: IOEvents = .readable) throws(Errno) {
-        _ = try valueOrErrno { system_epoll_ctl(descriptor.rawValue, 1, fd.rawValue, events.rawValue) }
+        _ = try valueOrErrno { system_epoll_ctl(descriptor.rawValue, CInt(CPLATFORM_EPOLL_CTL_ADD), fd.rawValue, events.rawValue) }
     }
 
     /// Changes what is watched on an already registered `fd`.
     /// The corresponding C function is `epoll_ctl` with `EPOLL_CTL_MOD`.
     public func modify(_ fd: FileDescriptor, for events: IOEvents) throws(Errno) {
-        _ = try valueOrErrno { system_epoll_ctl(descriptor.rawValue, 3, fd.rawValue, events.rawValue) }
+        _ = try valueOrErrno { system_epoll_ctl(descriptor.rawValue, CInt(CPLATFORM_EPOLL_CTL_MOD), fd.rawValue, events.rawValue) }
     }
 
     /// Stops watching `fd`. Unregister before closing: a descriptor duplicated elsewhere stays watched.
     /// The corresponding C function is `epoll_ctl` with `EPOLL_CTL_DEL`.
     public func unregister(_ fd: FileDescriptor) throws(Errno) {
-        _ = try valueOrErrno { system_epoll_ctl(descriptor.rawValue, 2, fd.rawValue, 0) }
+        _ = try valueOrErrno { system_epoll_ctl(descriptor.rawValue, CInt(CPLATFORM_EPOLL_CTL_DEL), fd.rawValue, 0) }
     }
 
     /// Waits until a registered descriptor is ready or `timeoutMs` passes (nil: no timeout, 0: just look).

@@ -26,7 +26,9 @@ struct TestPackagesTests {
         "wc": "coreutils", "expr": "coreutils", "paste": "coreutils", "rmdir": "coreutils", "sha256sum": "coreutils",
         "dpkg-query": "dpkg", "mountpoint": "util-linux", "ldd": "libc-bin", "make": "build-essential",
         "patch": "patch", "insmod": "kmod", "lsmod": "kmod", "gpiodetect": "gpiod", "gpioinfo": "gpiod",
-        "gpioset": "gpiod", "chgrp": "coreutils", "getent": "libc-bin", "sqlite3": "sqlite3",
+        "gpioset": "gpiod", "apt-get": "apt", "diff": "diffutils", "od": "coreutils", "clang-14": "clang-14",
+        "qemu-aarch64-static": "qemu-user-static",
+        "chgrp": "coreutils", "getent": "libc-bin", "sqlite3": "sqlite3",
         // Called by the tools the stages run, not by our scripts: virtme-ng runs `file` on the kernel and
         // builds its initramfs from busybox; it boots qemu.
         "file": "file", "busybox": "busybox-static", "qemu-system-x86_64": "qemu-system-x86",
@@ -35,7 +37,7 @@ struct TestPackagesTests {
     /// Priority "required" packages: debootstrap's minbase variant installs them, so the list need not.
     static let base: Set<String> = [
         "bash", "coreutils", "debianutils", "diffutils", "dpkg", "findutils", "grep", "gzip", "mawk", "mount", "sed",
-        "tar", "util-linux", "libc-bin",
+        "tar", "util-linux", "libc-bin", "apt",
     ]
 
     /// Words in command position that are not Debian commands: shell builtins and keywords, and the

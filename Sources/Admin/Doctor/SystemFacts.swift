@@ -1,3 +1,5 @@
+import CBlueZ
+import CGPIOD
 import Platform
 import Store
 
@@ -83,7 +85,7 @@ public struct SystemFacts {
     }
 
     static func bluetoothSocketsExist() -> Bool {
-        let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 1 /* BTPROTO_HCI */)
+        let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
         if fd >= 0 {
             close(fd)
             return true
@@ -91,19 +93,14 @@ public struct SystemFacts {
         return errno != EAFNOSUPPORT
     }
 
-    /// HCI_UP and the controller's address from HCIGETDEVINFO (include/net/bluetooth/hci_sock.h: struct
-    /// hci_dev_info: dev_id at 0, name[8] at 2, bdaddr at 10 (least significant byte first), flags at 16).
+    /// HCI_UP and the controller's address from HCIGETDEVINFO (the shim makes the call with the headers'
+    /// ioctl number and struct hci_dev_info).
     static func adapterInfo(_ index: Int) -> (isUp: Bool, address: String)? {
-        let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 1)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = [UInt8](repeating: 0, count: 128)
-        info[0] = UInt8(index & 0xff)
-        info[1] = UInt8(index >> 8)
-        let hciGetDevInfo: UInt = 0x8004_48D3  // _IOR('H', 211, int)
-        let result = info.withUnsafeMutableBytes { ioctl(fd, hciGetDevInfo, $0.baseAddress!) }
-        guard result == 0 else { return nil }
-        return (info[16] & 1 != 0, address(bdaddr: info[10..<16]))  // HCI_UP is bit 0 of flags
+        guard let dev = UInt16(exactly: index) else { return nil }
+        var facts = cbluez_adapter_facts()
+        guard cbluez_adapter_facts_read(dev, &facts) == 0 else { return nil }
+        let bytes = withUnsafeBytes(of: facts.address) { Array($0) }
+        return (facts.is_up != 0, address(bdaddr: bytes))
     }
 
     /// "AA:BB:CC:DD:EE:FF" from a bdaddr_t, whose bytes run least significant first.
@@ -181,7 +178,7 @@ public struct SystemFacts {
         return slash == file.startIndex ? "/" : String(file[..<slash])
     }
 
-    // MARK: GPIO (linux/gpio.h character device, v1 ABI as libgpiod 1.6 uses it)
+    // MARK: GPIO (linux/gpio.h character device, v1 ABI as libgpiod 1.6 uses it, through the shim)
 
     /// The chips under /dev this process may not open, with the reason.
     func unopenedGPIOChips() -> [(path: String, reason: String)] {
@@ -206,12 +203,10 @@ public struct SystemFacts {
             let fd = open(device, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { continue }
             defer { close(fd) }
-            // struct gpiochip_info { char name[32]; char label[32]; __u32 lines; }
-            var info = [UInt8](repeating: 0, count: 68)
-            let chipInfo: UInt = 0x8044_B401  // _IOR(0xB4, 0x01, struct gpiochip_info)
-            guard info.withUnsafeMutableBytes({ ioctl(fd, chipInfo, $0.baseAddress!) }) == 0 else { continue }
-            let label = String(decoding: info[32..<64].prefix { $0 != 0 }, as: UTF8.self)
-            let count = Int(info[64]) | Int(info[65]) << 8 | Int(info[66]) << 16 | Int(info[67]) << 24
+            var info = cgpiod_chip_facts()
+            guard cgpiod_chip_facts_read(fd, &info) == 0 else { continue }
+            let label = Self.string(cString: info.label)
+            let count = Int(info.lines)
             chips.append(DoctorFacts.GPIOChip(path: "/dev/" + name, label: label, lineCount: count))
         }
         guard let chip = labels.lazy.compactMap({ l in chips.first { $0.label == l } }).first else {
@@ -222,19 +217,20 @@ public struct SystemFacts {
         defer { close(fd) }
         var result = lines
         for i in result.indices where result[i].offset < chip.lineCount {
-            // struct gpioline_info { __u32 line_offset; __u32 flags; char name[32]; char consumer[32]; }
-            var info = [UInt8](repeating: 0, count: 72)
-            let offset = UInt32(result[i].offset)
-            for b in 0..<4 { info[b] = UInt8((offset >> (8 * UInt32(b))) & 0xff) }
-            let lineInfo: UInt = 0xC048_B402  // _IOWR(0xB4, 0x02, struct gpioline_info)
-            guard info.withUnsafeMutableBytes({ ioctl(fd, lineInfo, $0.baseAddress!) }) == 0 else {
+            var info = cgpiod_line_facts()
+            guard cgpiod_line_facts_read(fd, UInt32(result[i].offset), &info) == 0 else {
                 return (chips, lines, String(cString: strerror(errno)))
             }
-            let used = info[4] & 1 != 0  // GPIOLINE_FLAG_KERNEL
-            let consumer = String(decoding: info[40..<72].prefix { $0 != 0 }, as: UTF8.self)
+            let used = info.used != 0
+            let consumer = Self.string(cString: info.consumer)
             result[i].consumer = used ? (consumer.isEmpty ? "the kernel" : consumer) : nil
         }
         return (chips, result, nil)
+    }
+
+    /// The text of a NUL-terminated fixed-size C array (imported as a tuple).
+    static func string<T>(cString tuple: T) -> String {
+        withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
     // MARK: Database

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <bluetooth/bluetooth.h>
 #include <bluetooth/hci.h>
@@ -123,6 +124,30 @@ static inline int cbluez_l2cap_connection_handle(int fd) {
     memset(&info, 0, sizeof info);
     if (getsockopt(fd, SOL_L2CAP, L2CAP_CONNINFO, &info, &length) < 0) return -1;
     return info.hci_handle;
+}
+
+/* What `recoverydeck doctor` reads of one controller (HCIGETDEVINFO on a raw HCI socket). */
+typedef struct {
+    /* The controller's address, least significant byte first (bdaddr_t). */
+    uint8_t address[6];
+    /* 1 when the controller is up (HCI_UP in the device flags). */
+    uint8_t is_up;
+} cbluez_adapter_facts;
+
+/* Fills `out` for controller `dev` (hciN); -1 with errno when there is no such controller or no
+ * Bluetooth in the kernel. The ioctl number and struct hci_dev_info come from <bluetooth/hci.h>. */
+static inline int cbluez_adapter_facts_read(uint16_t dev, cbluez_adapter_facts *out) {
+    int fd = socket(PF_BLUETOOTH, SOCK_RAW | SOCK_CLOEXEC, BTPROTO_HCI);
+    if (fd < 0) return -1;
+    struct hci_dev_info info;
+    memset(&info, 0, sizeof info);
+    info.dev_id = dev;
+    int result = ioctl(fd, HCIGETDEVINFO, &info);
+    cbluez_close_keeping_errno(fd);
+    if (result < 0) return -1;
+    memcpy(out->address, &info.bdaddr, 6);
+    out->is_up = (info.flags & (1u << HCI_UP)) != 0;
+    return 0;
 }
 
 /* The pending error of a socket (SO_ERROR): 0 when a non-blocking connect succeeded. */

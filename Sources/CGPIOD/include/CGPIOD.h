@@ -65,4 +65,21 @@ int cgpiod_request_set_value(cgpiod_request *request, int value);
 int cgpiod_request_read_events(cgpiod_request *request, cgpiod_edge_event *out, int capacity);
 void cgpiod_request_release(cgpiod_request *request);
 
+/* What `recoverydeck doctor` reads of a chip and its lines straight from the kernel (the character
+ * device's v1 ioctls, <linux/gpio.h>), on a descriptor of /dev/gpiochipN opened read-only; no line is
+ * requested. Strings are NUL-terminated. -1 with errno on failure. */
+typedef struct {
+    char label[33];
+    uint32_t lines;
+} cgpiod_chip_facts;
+
+typedef struct {
+    /* 1 when the line is in use (GPIOLINE_FLAG_KERNEL: by a driver or another process). */
+    int32_t used;
+    char consumer[33];
+} cgpiod_line_facts;
+
+int cgpiod_chip_facts_read(int fd, cgpiod_chip_facts *out);
+int cgpiod_line_facts_read(int fd, uint32_t offset, cgpiod_line_facts *out);
+
 #endif

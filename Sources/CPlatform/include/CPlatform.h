@@ -17,6 +17,13 @@ enum {
     CPLATFORM_EPOLLRDHUP = 0x2000,
 };
 
+/* epoll_ctl operations (EPOLL_CTL_*). */
+enum {
+    CPLATFORM_EPOLL_CTL_ADD = 1,
+    CPLATFORM_EPOLL_CTL_DEL = 2,
+    CPLATFORM_EPOLL_CTL_MOD = 3,
+};
+
 typedef struct {
     int32_t fd;
     uint32_t events;
@@ -65,6 +72,10 @@ int cplatform_peer_credentials(int fd, cplatform_credentials *out);
 /* The peer's supplementary groups at connect time (SO_PEERGROUPS, Linux 4.13): up to `capacity` into
    `out`; returns the count, or -1 with errno (ERANGE: `*needed` holds the count). */
 int cplatform_peer_groups(int fd, uint32_t *out, int capacity, int *needed);
+
+/* adjtimex(2) with no changes: 1 when the kernel's clock is synchronised, 0 when it says it is not
+   (TIME_ERROR, or STA_UNSYNC in the status), -1 with errno when it will not say (EPERM under ProtectClock). */
+int cplatform_kernel_clock_synchronized(void);
 
 /* prctl(PR_SET_DUMPABLE, value): 0 refuses core dumps and ptrace by the same user. */
 int cplatform_set_dumpable(int value);
