@@ -12,8 +12,7 @@
 # <1 s); 23 s with clang-14, lld-14 and the arm64 runtime libraries to install from apt's cache (LLVM 14's
 # library and the rest already there). From a bare Debian 12 the packages come to ~124 MB: most of the
 # time is apt's download and unpacking, about a minute on a 2-core machine with a fast mirror.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/preamble.bash"
 start=$SECONDS
 work=$(mktemp -d /tmp/recoverydeck-arm64-abi.XXXXXX)
 trap 'rm -rf "$work"' EXIT
