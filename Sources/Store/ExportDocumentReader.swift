@@ -24,9 +24,10 @@ public struct ExportHeader: Hashable, Sendable {
 /// Bounds (each refused with a sentence naming the element): a day's element `maximumDayBytes`, any other
 /// element or member `maximumElementBytes`, nesting `JSONStream.maximumDepth`. Members this version does not know are read past, keeping nothing.
 public struct ExportDocumentReader {
-    /// A day with every beat of 24 hours at 120 bpm, with raw RR and heart-rate samples, is about 4.5 MiB of text;
-    /// a morning of the box's own is some 10 KiB.
-    public static let maximumDayBytes = 8 << 20
+    /// A morning of the box's own is some 10 KiB; an imported recording of three days and nights (some 290,000
+    /// intervals with their times) about 4 MiB. Held as `JSONValue`s, a day this large peaks near 50 MB
+    /// (Tests/Benchmarks/InputMemory/run.sh).
+    public static let maximumDayBytes = 4 << 20
     /// A setting is at most 2000 characters, an analytics event or experiment a few hundred bytes.
     public static let maximumElementBytes = 1 << 20
 
