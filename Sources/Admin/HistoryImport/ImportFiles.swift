@@ -7,9 +7,9 @@ import RecoveryCore
 
 /// Reading import files from disk: the only I/O of the import; everything after is pure.
 public enum ImportFiles {
-    /// Files larger than this are refused: ten years of daily rows (HRV4Training's wide rows, 64 columns:
-    /// about 4 MiB) or a week of RR intervals are smaller; a larger file would cost the reader a multiple of
-    /// its size in memory on a 1 GB Pi.
+    /// CSV files larger than this are refused: ten years of daily rows (HRV4Training's wide rows, 64 columns:
+    /// about 4 MiB) are smaller; a larger file would cost the reader a multiple of its size in memory on a 1 GB
+    /// Pi. RR files are read as they stream (`rrFile`), bounded by `RRFileReader`'s limits instead.
     public static let maximumBytes = 8 << 20
 
     /// The whole file as UTF-8 text.
