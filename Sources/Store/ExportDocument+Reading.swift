@@ -9,54 +9,54 @@ public struct ExportError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension ExportDocument {
-    /// Reads an export written by `json` (any protocol version up to this program's). Derived keys
-    /// (`subjectiveMean`, `gapAvg`, `gapPeak`) are ignored; unknown keys are ignored.
+    /// Reads an export written by `json` (any protocol version up to this program's), whole, through the same
+    /// checks as a streamed restore (`ExportDocumentReader`). Derived keys (`subjectiveMean`, `gapAvg`,
+    /// `gapPeak`) are ignored; unknown keys are ignored.
     public init(parsing text: String) throws(ExportError) {
-        let root: JSONValue
-        do { root = try JSONValue.parse(text) } catch { throw ExportError(path: "", reason: "is not JSON (\(error))") }
-        try self.init(root)
-    }
-
-    public init(_ root: JSONValue) throws(ExportError) {
-        let r = Field(value: root, path: "")
-        let version = try r["protocolVersion"].int()
-        guard version <= ExportDocument.protocolVersion else {
-            throw ExportError(
-                path: "",
-                reason: "was written by a newer RecoveryDeck (protocolVersion \(version); this one reads up to "
-                    + "\(ExportDocument.protocolVersion)): update RecoveryDeck first")
-        }
-        guard version >= 1 else { throw r["protocolVersion"].error("is \(version); RecoveryDeck writes 1 and up") }
-        let generatedAt = try r["generatedAt"].int64(in: 0...Plausible.epochSeconds.upperBound, " seconds since 1970")
-        let full = try r["full"].bool()
-        let habits = try r["habits"].array().map { (f) throws(ExportError) in try f.habitName() }
-        let days = try r["days"].array().map { (f) throws(ExportError) in try ExportDocument.day(f) }
+        var reader = ExportDocumentReader(JSONStream(bytes: Array(text.utf8)))
+        var days: [DayRecord] = []
         var settings: [String: String] = [:]
         var analytics: [AnalyticsEvent] = []
         var experiments: [StoredExperiment] = []
-        if full {
-            for (key, value) in try r["settings"].members() { settings[key] = try value.setting(key) }
-            analytics = try r["analytics"].array().map { (e) throws(ExportError) in
-                AnalyticsEvent(
-                    at: try e["at"].int64(), day: try e["day"].optional { (f) throws(ExportError) in try f.date() },
-                    kind: AnalyticsKind(rawValue: try e["kind"].string()),
-                    value: try e["value"].optional { (f) throws(ExportError) in try f.int64() },
-                    payload: try e["payload"].optional { (f) throws(ExportError) in try f.text(limit: 2000) })
-            }
-            // Absent from files written before experiments were exported: those hold none.
-            if r.has("experiments") {
-                experiments = try r["experiments"].array().map { (e) throws(ExportError) in
-                    try ExportDocument.experiment(e)
-                }
+        while let item = try reader.next() {
+            switch item {
+            case .day(let day): days.append(day)
+            case .settings(let pairs): for (key, value) in pairs { settings[key] = value }
+            case .event(let event): analytics.append(event)
+            case .experiment(let experiment): experiments.append(experiment)
             }
         }
+        let header = try reader.header()
+        if !header.full {
+            settings = [:]
+            analytics = []
+            experiments = []
+        }
         self.init(
-            generatedAt: generatedAt, full: full, habits: habits, days: days, settings: settings, analytics: analytics,
-            experiments: experiments)
+            generatedAt: header.generatedAt, full: header.full, habits: header.habits, days: days, settings: settings,
+            analytics: analytics, experiments: experiments)
+    }
+
+    static func habits(_ f: Field) throws(ExportError) -> [String] {
+        try f.array().map { (f) throws(ExportError) in try f.habitName() }
+    }
+
+    static func settings(_ f: Field) throws(ExportError) -> [(String, String)] {
+        var pairs: [(String, String)] = []
+        for (key, value) in try f.members() { pairs.append((key, try value.setting(key))) }
+        return pairs.sorted { $0.0 < $1.0 }
+    }
+
+    static func event(_ e: Field) throws(ExportError) -> AnalyticsEvent {
+        AnalyticsEvent(
+            at: try e["at"].int64(), day: try e["day"].optional { (f) throws(ExportError) in try f.date() },
+            kind: AnalyticsKind(rawValue: try e["kind"].string()),
+            value: try e["value"].optional { (f) throws(ExportError) in try f.int64() },
+            payload: try e["payload"].optional { (f) throws(ExportError) in try f.text(limit: 2000) })
     }
 
     /// The schema checks habit, outcome, days, block and arm values on restore; here only what it cannot see.
-    private static func experiment(_ e: Field) throws(ExportError) -> StoredExperiment {
+    static func experiment(_ e: Field) throws(ExportError) -> StoredExperiment {
         guard let seed = UInt64(try e["seed"].string()) else {
             throw e["seed"].error("must be a whole number from 0 to 18446744073709551615, written as text")
         }
@@ -71,7 +71,7 @@ extension ExportDocument {
             stoppedAt: try e["stoppedAt"].optional { (f) throws(ExportError) in try f.int64() }, arms: arms)
     }
 
-    private static func day(_ f: Field) throws(ExportError) -> DayRecord {
+    static func day(_ f: Field) throws(ExportError) -> DayRecord {
         let date = try f["date"].date()
         guard date >= LocalDate.earliestMorning, date <= Plausible.latestMorning else {
             throw f["date"].error(
@@ -155,20 +155,30 @@ extension ExportDocument {
             standEndMs: try p["standEndMs"].optional { (v) throws(ExportError) in try v.int64(in: Plausible.sessionMs, " ms") })
         var rawRR: [RRInterval] = []
         if m.has("rr") {
-            let raw = try m["rr"]["raw"].array()
-            let at = try m["rr"]["receivedAtMs"].array()
+            let raw = try m["rr"]["raw"].list()
+            let at = try m["rr"]["receivedAtMs"].list()
             guard raw.count == at.count else { throw m["rr"].error("has \(raw.count) values but \(at.count) times") }
-            for (v, t) in zip(raw, at) { rawRR.append(RRInterval(raw: try v.uint16(), receivedAtMs: try t.int64(in: Plausible.sessionMs, " ms"))) }
+            rawRR.reserveCapacity(raw.count)
+            for i in raw.indices {
+                rawRR.append(
+                    RRInterval(
+                        raw: try m["rr"]["raw"].uint16(raw[i], at: i),
+                        receivedAtMs: try m["rr"]["receivedAtMs"].sessionMs(at[i], at: i)))
+            }
         }
         var heartRates: [HeartRateReading] = []
         if m.has("heartRate") {
-            let bpm = try m["heartRate"]["bpm"].array()
-            let at = try m["heartRate"]["receivedAtMs"].array()
+            let bpm = try m["heartRate"]["bpm"].list()
+            let at = try m["heartRate"]["receivedAtMs"].list()
             guard bpm.count == at.count else {
                 throw m["heartRate"].error("has \(bpm.count) values but \(at.count) times")
             }
-            for (v, t) in zip(bpm, at) {
-                heartRates.append(HeartRateReading(bpm: try v.uint16(), receivedAtMs: try t.int64(in: Plausible.sessionMs, " ms")))
+            heartRates.reserveCapacity(bpm.count)
+            for i in bpm.indices {
+                heartRates.append(
+                    HeartRateReading(
+                        bpm: try m["heartRate"]["bpm"].uint16(bpm[i], at: i),
+                        receivedAtMs: try m["heartRate"]["receivedAtMs"].sessionMs(at[i], at: i)))
             }
         }
         return MorningMeasurement(
@@ -184,7 +194,7 @@ extension ExportDocument {
 }
 
 /// A value inside the document together with its path, for error sentences that say where.
-private struct Field {
+struct Field {
     let value: JSONValue?
     let path: String
 
@@ -319,6 +329,23 @@ private struct Field {
     func time() throws(ExportError) -> MinuteOfDay {
         guard let t = MinuteOfDay(hhmm: try string()) else { throw error("must be a time written HH:MM") }
         return t
+    }
+
+    /// The items of a list, without a `Field` each: a morning's samples are hundreds of thousands of values.
+    func list() throws(ExportError) -> [JSONValue] {
+        guard let items = try required().arrayValue else { throw error("must be a list") }
+        return items
+    }
+
+    /// Item `i` of this list as a sample value (the path is written only when it is wrong).
+    func uint16(_ item: JSONValue, at i: Int) throws(ExportError) -> UInt16 {
+        if case .integer(let v) = item, let small = UInt16(exactly: v) { return small }
+        return try Field(value: item, path: "\(path)[\(i)]").uint16()
+    }
+
+    func sessionMs(_ item: JSONValue, at i: Int) throws(ExportError) -> Int64 {
+        if case .integer(let v) = item, Plausible.sessionMs.contains(v) { return v }
+        return try Field(value: item, path: "\(path)[\(i)]").int64(in: Plausible.sessionMs, " ms")
     }
 
     func array() throws(ExportError) -> [Field] {

@@ -61,10 +61,4 @@ extension Store {
         guard Set(names).count == names.count else { throw .invalid("the habit list names a habit twice") }
         try setSetting(.habits, names.joined(separator: ","))
     }
-
-    /// True for 1–32 characters of `a–z`, `0–9` and `-`.
-    public static func isHabitName(_ name: String) -> Bool {
-        (1...32).contains(name.utf8.count)
-            && name.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }
-    }
 }

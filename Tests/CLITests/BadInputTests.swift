@@ -91,7 +91,7 @@ struct BadInputTests {
             arguments: ["rr", "analyze", "no-rr-column.csv"], status: 1,
             says: "expected RR in ms or a header with an rr column"),
         Case(arguments: ["rr", "analyze", "short-row.csv"], status: 1, says: "short-row.csv line 3 has no rr value."),
-        Case(arguments: ["rr", "analyze", "binary.bin"], status: 1, says: "binary.bin is not a text file."),
+        Case(arguments: ["rr", "analyze", "binary.bin"], status: 1, says: "binary.bin line 1 is not UTF-8 text."),
         Case(
             arguments: ["rr", "analyze", "good.txt", "--window", "evening"], status: 64,
             says: "--window must be one of whole, morning, not 'evening'."),

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer decoder targets over HeartRateProtocol's sources (once, into
-# .build/fuzz/decoders) and runs one of them.
-#   Tests/Fuzz/run.sh TARGET [libFuzzer options…]      TARGET: heart-rate | att | advertising | mgmt | hci
+# Builds the libFuzzer targets (once each, into .build/fuzz): the Bluetooth decoders over HeartRateProtocol's
+# sources (.build/fuzz/decoders), and the input-file readers (.build/fuzz/inputs: RecoveryCore's sources with the
+# Store's export reader and the Admin history readers, one module, since swiftc builds them without the database
+# or the disk), and runs one target.
+#   Tests/Fuzz/run.sh TARGET [libFuzzer options…]
+#   TARGET: heart-rate | att | advertising | mgmt | hci | restore | csv | rr
 # e.g. Tests/Fuzz/run.sh att -runs=10000000   or   Tests/Fuzz/run.sh mgmt -max_total_time=20
 # The seed corpus in Tests/Fuzz/corpus/TARGET is copied to a scratch corpus under .build/fuzz, so a
 # run never writes into the repository. Exits non-zero when libFuzzer finds a crash; the input is
@@ -10,23 +13,32 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
-target="${1:?usage: Tests/Fuzz/run.sh heart-rate|att|advertising|mgmt|hci [libFuzzer options]}"
+target="${1:?usage: Tests/Fuzz/run.sh heart-rate|att|advertising|mgmt|hci|restore|csv|rr [libFuzzer options]}"
 shift
 case "$target" in
-    heart-rate|att|advertising|mgmt|hci) ;;
-    *) echo "run.sh: unknown target '$target' (heart-rate, att, advertising, mgmt, hci)" >&2; exit 64 ;;
+    heart-rate|att|advertising|mgmt|hci)
+        binary=decoders module=HeartRateProtocol
+        sources=$(find Sources/HeartRateProtocol Tests/Fuzz -path Tests/Fuzz/Inputs -prune -o -name '*.swift' -print | sort) ;;
+    restore|csv|rr)
+        # The pure readers only: the export reader's files, and the history readers without ImportFiles (the disk).
+        binary=inputs module=RecoveryCore
+        sources="$(find Sources/RecoveryCore Tests/Fuzz/Inputs -name '*.swift' | sort) $(printf 'Sources/Store/%s.swift ' \
+            JSONValue JSONStream ExportDocument ExportDocument+Reading ExportDocumentReader AnalyticsEvent SettingKey \
+            StoredExperiment Store+HabitName) $(find Sources/Admin/HistoryImport -name '*.swift' ! -name ImportFiles.swift | sort)" ;;
+    *) echo "run.sh: unknown target '$target' (heart-rate, att, advertising, mgmt, hci, restore, csv, rr)" >&2; exit 64 ;;
 esac
 
 out=.build/fuzz
 mkdir -p "$out/corpus-$target" "$out/artifacts-$target"
-binary="$out/decoders"
-sources=$(find Sources/HeartRateProtocol Tests/Fuzz -name '*.swift' | sort)
+binary="$out/$binary"
 # Rebuild when any source, or this script, is newer than the binary.
+# shellcheck disable=SC2086
 if [ ! -x "$binary" ] || [ -n "$(find $sources "$0" -newer "$binary" | head -1)" ]; then
     echo "run.sh: building $binary" >&2
+    # Files of other modules import RecoveryCore: in one module that import names the module itself.
     # shellcheck disable=SC2086
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -module-name HeartRateProtocol \
-        $sources -o "$binary.tmp"
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -module-name "$module" \
+        -suppress-warnings $sources -o "$binary.tmp"
     mv "$binary.tmp" "$binary"
 fi
 cp -n "Tests/Fuzz/corpus/$target"/* "$out/corpus-$target/" 2>/dev/null || true

@@ -200,3 +200,108 @@ struct StoreRestoreTests {
         #expect(try store.events().isEmpty)
     }
 }
+
+/// Restore as the CLI runs it: the document streamed in small chunks, checked and written one element at a time.
+struct StreamingRestoreTests {
+    static func reader(_ text: String, chunkSize: Int = 97) -> ExportDocumentReader {
+        ExportDocumentReader(JSONStream(bytes: Array(text.utf8), chunkSize: chunkSize))
+    }
+
+    @Test("a real export streamed back in 97-byte chunks restores to the same document, with its counts")
+    func roundTrip() throws {
+        let dir = try TemporaryDirectory()
+        let store = try StoreRestoreTests.filled(dir)
+        let before = try store.exportDocument(full: true, generatedAt: 1_773_200_000)
+        let text = before.json.serialized(pretty: true)
+        try store.deleteAll()
+        var reader = Self.reader(text)
+        let summary = try store.restore(&reader, replace: false)
+        #expect(try store.exportDocument(full: true, generatedAt: 1_773_200_000).json.serialized(pretty: true) == text)
+        #expect(summary.days == before.days.count && summary.experiments == 2 && summary.full)
+        #expect(summary.rrIntervals == before.days.reduce(0) { $0 + ($1.measurement?.rawRR.count ?? 0) })
+    }
+
+    /// A long export: `count` days with a check-in each, after the store's own.
+    static func longExport(_ store: Store, days count: Int) throws -> String {
+        var document = try store.exportDocument(full: true, generatedAt: 1_773_200_000)
+        let last = document.days.map(\.date).max()!
+        for i in 1...count {
+            document.days.append(DayRecord(date: last.adding(days: i), questionnaire: Fixture.questionnaire(last.adding(days: i))))
+        }
+        return document.json.serialized()
+    }
+
+    @Test("a bad element late in a long file (day 2,990 of 3,000) changes nothing, and the sentence names it")
+    func badElementLate() throws {
+        let dir = try TemporaryDirectory()
+        let store = try StoreRestoreTests.filled(dir)
+        let held = try store.exportDocument(full: true, generatedAt: 7)
+        var text = try Self.longExport(store, days: 3_000)
+        // The 2,990th added day's fatigue: the last occurrences are the added days, in order.
+        let marker = "\"fatigue\":5"
+        var ranges: [Range<String.Index>] = []
+        var from = text.startIndex
+        while let r = text.range(of: marker, range: from..<text.endIndex) {
+            ranges.append(r)
+            from = r.upperBound
+        }
+        text.replaceSubrange(ranges[ranges.count - 11], with: "\"fatigue\":9")
+        var reader = Self.reader(text, chunkSize: 4096)
+        do {
+            _ = try store.restore(&reader, replace: true)
+            Issue.record("a fatigue of 9 was restored")
+        } catch {
+            guard case .document(let e) = error else {
+                Issue.record("not refused as a document: \(error)")
+                return
+            }
+            #expect(e.path.hasSuffix(".questionnaire.fatigue") && e.reason.contains("not 9"), "\(e)")
+        }
+        #expect(try store.exportDocument(full: true, generatedAt: 7) == held)
+    }
+
+    @Test("a truncated document, a duplicated member and a day element over its bound change nothing")
+    func refusals() throws {
+        let dir = try TemporaryDirectory()
+        let store = try StoreRestoreTests.filled(dir)
+        let held = try store.exportDocument(full: true, generatedAt: 7)
+        let text = held.json.serialized()
+        let big = String(repeating: "1000,", count: ExportDocumentReader.maximumDayBytes / 5) + "1000"
+        let cases: [(String, String)] = [
+            (String(text.dropLast(40)), "The export is not JSON (The JSON is malformed at byte"),
+            (String(text.dropLast()) + ",\"full\":true}", "The export's full appears twice."),
+            (
+                #"{"protocolVersion":2,"generatedAt":7,"full":false,"habits":[],"days":[{"rr":["# + big + "]}]}",
+                "The export's days[0] is larger than 4 MiB"
+            ),
+            (#"{"protocolVersion":2,"generatedAt":7,"full":false,"habits":[]}"#, "The export's days is missing."),
+        ]
+        for (document, sentence) in cases {
+            var reader = Self.reader(document, chunkSize: 1000)
+            do {
+                _ = try store.restore(&reader, replace: true)
+                Issue.record("restored: \(sentence)")
+            } catch {
+                guard case .document(let e) = error else {
+                    Issue.record("\(error)")
+                    continue
+                }
+                #expect(e.description.hasPrefix(sentence), "\(e)")
+            }
+            #expect(try store.exportDocument(full: true, generatedAt: 7) == held)
+        }
+    }
+
+    @Test("members in any order: days before generatedAt and full still restore the same document")
+    func memberOrder() throws {
+        let dir = try TemporaryDirectory()
+        let store = try StoreRestoreTests.filled(dir)
+        let before = try store.exportDocument(full: true, generatedAt: 1_773_200_000)
+        guard case .object(let members) = before.json else { return }
+        let reordered = JSONValue.object(members.reversed())
+        try store.deleteAll()
+        var reader = Self.reader(reordered.serialized())
+        _ = try store.restore(&reader, replace: false)
+        #expect(try store.exportDocument(full: true, generatedAt: 1_773_200_000) == before)
+    }
+}

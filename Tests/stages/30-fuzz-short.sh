@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Short seeded fuzzing of the Bluetooth decoders (HR Measurement, ATT, advertising/EIR,
 # management, the virtual strap's raw HCI input) with libFuzzer + AddressSanitizer from the Swift toolchain: one instrumented build
-# (~20 s on 2 cores), then 20 s per target. About 120 s in all. Any crash fails the stage.
+# (~20 s on 2 cores), then 20 s per target. Then the input-file readers (the restore document, CSV history, RR
+# files): a second instrumented build over RecoveryCore and the readers (about 60 s of CPU), then 10 s per
+# target. Any crash fails the stage.
 # Long runs: Tests/Fuzz/run.sh TARGET -runs=10000000 (see Tests/Fuzz/run.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -11,9 +13,10 @@ if ! ls /opt/swift/usr/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2
     echo "30-fuzz-short: the Swift toolchain has no libFuzzer runtime (libclang_rt.fuzzer); install the swift.org toolchain" >&2
     exit 1
 fi
-for target in heart-rate att advertising mgmt hci; do
-    echo "30-fuzz-short: $target, 20 s" >&2
-    if ! Tests/Fuzz/run.sh "$target" -max_total_time=20 -seed=1 -timeout=10 >".build/fuzz-$target.log" 2>&1; then
+for target in heart-rate att advertising mgmt hci restore csv rr; do
+    case "$target" in restore|csv|rr) seconds=10 ;; *) seconds=20 ;; esac
+    echo "30-fuzz-short: $target, $seconds s" >&2
+    if ! Tests/Fuzz/run.sh "$target" -max_total_time="$seconds" -seed=1 -timeout=10 >".build/fuzz-$target.log" 2>&1; then
         tail -40 ".build/fuzz-$target.log" >&2
         echo "30-fuzz-short: libFuzzer found a failing input for $target (kept in .build/fuzz/artifacts-$target/)" >&2
         exit 1

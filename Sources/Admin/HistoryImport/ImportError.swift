@@ -1,6 +1,6 @@
 /// Why an import file was refused. The message is one sentence naming the first bad line; nothing
 /// was written when one of these is thrown.
-public struct ImportError: Error, Equatable, CustomStringConvertible {
+public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
 
     public init(_ message: String) { self.message = message }

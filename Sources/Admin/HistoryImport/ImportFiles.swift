@@ -1,4 +1,5 @@
 import Platform
+import RecoveryCore
 
 #if canImport(Glibc)
     import Glibc
@@ -6,9 +7,9 @@ import Platform
 
 /// Reading import files from disk: the only I/O of the import; everything after is pure.
 public enum ImportFiles {
-    /// Files larger than this are refused: ten years of daily rows (HRV4Training's wide rows, 64 columns:
-    /// about 4 MiB) or a week of RR intervals are smaller; a larger file would cost the reader a multiple of
-    /// its size in memory on a 1 GB Pi.
+    /// CSV files larger than this are refused: ten years of daily rows (HRV4Training's wide rows, 64 columns:
+    /// about 4 MiB) are smaller; a larger file would cost the reader a multiple of its size in memory on a 1 GB
+    /// Pi. RR files are read as they stream (`rrFile`), bounded by `RRFileReader`'s limits instead.
     public static let maximumBytes = 8 << 20
 
     /// The whole file as UTF-8 text.
@@ -21,6 +22,40 @@ public enum ImportFiles {
             throw ImportError("\(path) is not UTF-8 text.")
         }
         return text
+    }
+
+    /// An RR file read as it streams in (`RRFileReader`): memory follows the intervals it holds, not its length.
+    /// `name` goes into the sentences.
+    public static func rrFile(_ fd: FileDescriptor, name: String) throws(ImportError) -> RRFileFormat {
+        var reader = RRFileReader()
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        do {
+            while true {
+                let result = chunk.withUnsafeMutableBytes { b in Result { () throws(Errno) -> Int in try fd.read(into: b) } }
+                let n: Int
+                do throws(Errno) { n = try result.get() } catch {
+                    throw ImportError(FileReadError(path: name, reason: .system(error)).description)
+                }
+                if n == 0 { return try reader.finish() }
+                try reader.take(chunk[0..<n])
+            }
+        } catch let problem as RRFileFormat.Problem {
+            throw ImportError(problem.sentence(file: name))
+        } catch let error as ImportError {
+            throw error
+        } catch {
+            throw ImportError("cannot read \(name).")
+        }
+    }
+
+    /// An RR file at `path`, opened and closed here (`rrFile(_:name:)`).
+    public static func rrFile(atPath path: String, name: String) throws(ImportError) -> RRFileFormat {
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(readingFrom: path) } catch {
+            throw ImportError(FileReadError(path: path, reason: .system(error)).description)
+        }
+        defer { fd.close() }
+        return try rrFile(fd, name: name)
     }
 
     /// The regular files of a folder, by name, without hidden ones. The corresponding C function is `readdir`.
@@ -41,7 +76,8 @@ public enum ImportFiles {
         closedir(dir)
         var files: [RRHistory.File] = []
         for name in names.sorted() {
-            files.append(RRHistory.File(name: name, text: try text(atPath: path + "/" + name)))
+            let full = path + "/" + name
+            files.append(RRHistory.File(name: name, format: Result { () throws(ImportError) in try rrFile(atPath: full, name: full) }))
         }
         return files
     }

@@ -8,11 +8,22 @@ import RecoveryCore
 public enum RRHistory {
     public struct File: Sendable {
         public var name: String
-        public var text: String
+        /// The file's text, or the file already read as it streamed in (`ImportFiles.rrFile`).
+        public var content: Content
+
+        public enum Content: Sendable {
+            case text(String)
+            case read(Swift.Result<RRFileFormat, ImportError>)
+        }
 
         public init(name: String, text: String) {
             self.name = name
-            self.text = text
+            content = .text(text)
+        }
+
+        public init(name: String, format: Swift.Result<RRFileFormat, ImportError>) {
+            self.name = name
+            content = .read(format)
         }
     }
 
@@ -67,10 +78,14 @@ public enum RRHistory {
     /// The intervals of one file (`RRFileFormat`); the first bad line throws.
     static func parse(_ file: File, directory: String) throws(ImportError) -> RRFileFormat {
         let format: RRFileFormat
-        do {
-            format = try RRFileFormat.read(file.text)
-        } catch {
-            throw ImportError(error.sentence(file: "\(directory)/\(file.name)"))
+        switch file.content {
+        case .text(let text):
+            do {
+                format = try RRFileFormat.read(text)
+            } catch {
+                throw ImportError(error.sentence(file: "\(directory)/\(file.name)"))
+            }
+        case .read(let result): format = try result.get()
         }
         guard format.intervalsMs.count >= 2 else {
             throw ImportError(

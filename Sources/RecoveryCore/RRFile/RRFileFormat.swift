@@ -37,7 +37,8 @@ public struct RRFileFormat: Hashable, Sendable {
         /// The sentence naming the file (and line): "NAME line 3: 'abc' is not …", "NAME holds no RR intervals".
         public func sentence(file name: String) -> String {
             guard let line else { return "\(name) \(reason)." }
-            return reason.hasPrefix("has ") ? "\(name) line \(line) \(reason)." : "\(name) line \(line): \(reason)."
+            return reason.hasPrefix("has ") || reason.hasPrefix("is ")
+                ? "\(name) line \(line) \(reason)." : "\(name) line \(line): \(reason)."
         }
     }
 
@@ -61,58 +62,11 @@ public struct RRFileFormat: Hashable, Sendable {
     /// 16 bits of 1/1024 s: the longest RR a strap can report (Bluetooth HRS §3.1.1.5).
     public static let impossibleFromMs = 64_000.0
 
+    /// The whole of a file's text (`RRFileReader` over its bytes).
     public static func read(_ text: String) throws(Problem) -> RRFileFormat {
-        var body = Substring(text)
-        if body.first == "\u{FEFF}" { body = body.dropFirst() }
-        var values: [Double] = []
-        var valueLines: [Int] = []
-        var header: (index: Int, separator: Character, name: String, unit: Unit?)?
-        var layout = Layout.oneValueALine
-        var lineNumber = 0
-        // `\r\n` is one Character in Swift, so splitting on newlines takes CRLF whole.
-        for rawLine in body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            lineNumber += 1
-            let line = rawLine.trimmingCharacters(in: " \t\r")
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            if let h = header {
-                let cells = line.split(separator: h.separator, omittingEmptySubsequences: false)
-                guard h.index < cells.count else {
-                    throw Problem(line: lineNumber, reason: "has no \(h.name) value")
-                }
-                let cell = cells[h.index].trimmingCharacters(in: " \t\"")
-                values.append(try number(cell, line: lineNumber))
-                valueLines.append(lineNumber)
-                continue
-            }
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            let numeric = words.allSatisfy { Double($0) != nil }
-            if values.isEmpty && (!numeric || line.contains(",") || line.contains(";")) {
-                header = try headerRow(line, line: lineNumber)
-                layout = .column
-                continue
-            }
-            if words.count > 1 { layout = .valuesSeparatedByWhitespace }
-            for word in words {
-                values.append(try number(String(word), line: lineNumber))
-                valueLines.append(lineNumber)
-            }
-        }
-        guard !values.isEmpty else { throw Problem(line: nil, reason: "holds no RR intervals") }
-        let statedUnit = header?.unit
-        let unit = statedUnit ?? (values.allSatisfy { $0 < secondsBelow } ? .seconds : .milliseconds)
-        if unit == .seconds { values = values.map { $0 * 1000 } }
-        for (value, line) in zip(values, valueLines) where value >= impossibleFromMs {
-            throw Problem(line: line, reason: "RR interval \(value) ms is impossible (a strap reports under 64 s)")
-        }
-        if values.count > 1, let first = values.first, values.allSatisfy({ $0 == first }) {
-            throw Problem(
-                line: nil,
-                reason: "has every interval equal (\(values.count) × \(first) ms): a constant series is a test "
-                    + "pattern, not a heart's rhythm, so it is not a morning")
-        }
-        return RRFileFormat(
-            intervalsMs: values, layout: layout, unit: unit, columnName: header?.name,
-            unitGuessed: statedUnit == nil)
+        var reader = RRFileReader()
+        try reader.take(Array(text.utf8))
+        return try reader.finish()
     }
 
     /// A positive number (a cell or a word of a values line).
@@ -141,13 +95,13 @@ public struct RRFileFormat: Hashable, Sendable {
                 ? .milliseconds : lower.contains("[s]") || lower.contains("(s)") ? .seconds : nil
             return (index, separator, name, unit)
         }
-        throw Problem(line: number, reason: "expected RR in ms or a header with an rr column, not '\(line)'")
+        throw Problem(line: number, reason: "expected RR in ms or a header with an rr column, not \(echoed(line))")
     }
 }
 
 extension StringProtocol {
     /// The text without the given characters at either end.
-    fileprivate func trimmingCharacters(in set: String) -> String {
+    func trimmingCharacters(in set: String) -> String {
         let trimmed = drop { set.contains($0) }
         var end = trimmed.endIndex
         while end > trimmed.startIndex, set.contains(trimmed[trimmed.index(before: end)]) {

@@ -1,3 +1,4 @@
+import Admin
 import RecoveryCore
 import Store
 
@@ -47,7 +48,10 @@ struct RRAnalyzeCommand: Command {
 
     func run(_ context: Context) throws {
         let name = file == "-" ? "standard input" : file
-        let format = try RRFile.intervals(Files.read(file, limit: Files.maximumRRFileBytes), name: name)
+        let fd = try Files.openForReading(file)
+        defer { if file != "-" { fd.close() } }
+        let format: RRFileFormat
+        do { format = try ImportFiles.rrFile(fd, name: name) } catch { throw CommandError.failure(error.message) }
         if let note = format.note { context.say("\(name): \(note)") }
         let intervals = format.intervalsMs
         let result = HRVAnalysis.analyze(intervals, window: window)
@@ -100,16 +104,3 @@ struct RRAnalyzeCommand: Command {
     }
 }
 
-/// Reads an RR file for `rr analyze` (`RRFileFormat`: the formats other tools write).
-enum RRFile {
-    static func intervals(_ bytes: [UInt8], name: String) throws(CommandError) -> RRFileFormat {
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw .failure("\(name) is not a text file.")
-        }
-        do {
-            return try RRFileFormat.read(text)
-        } catch {
-            throw .failure(error.sentence(file: name))
-        }
-    }
-}

@@ -1,4 +1,5 @@
 import Appliance
+import Platform
 import RecoveryCore
 import Store
 
@@ -19,7 +20,8 @@ struct RestoreCommand: Command {
         habit list.
 
         Into a database with no data, or over one with --replace (what it held is deleted). The
-        file is read and checked whole first; a malformed one changes nothing. A running daemon
+        file is read one day at a time and every value checked before anything is kept; a
+        malformed one, anywhere in the file, changes nothing. A running daemon
         is asked to pause its writes while the database is rewritten; while a morning session is
         running, restore refuses.
         """
@@ -44,14 +46,14 @@ struct RestoreCommand: Command {
     }
 
     func run(_ context: Context) throws {
-        let bytes = try Files.read(file)
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw CommandError.failure("\(file) is not UTF-8 text; nothing was restored.")
-        }
-        let document: ExportDocument
-        do { document = try ExportDocument(parsing: text) } catch {
-            throw CommandError.failure("\(file): \(error.description) Nothing was restored.")
-        }
+        let name = file == "-" ? "standard input" : file
+        let fd = try Files.openForReading(file)
+        defer { if file != "-" { fd.close() } }
+        var chunks = Files.Chunks(fd, name: name, limit: Files.maximumRestoreBytes)
+        var reader = ExportDocumentReader(
+            JSONStream(source: { () throws(JSONStreamError) -> [UInt8]? in
+                do throws(FileReadError) { return try chunks.next().map(Array.init) } catch { throw .unreadable(error.description) }
+            }))
         let store = try context.store()
         if !replace, !(try store.holdsNoData()) {
             throw CommandError.failure(
@@ -60,18 +62,21 @@ struct RestoreCommand: Command {
         }
         let daemon = try DaemonWrites.pause(SessionFollower.socketPath(socket, context))
         defer { daemon?.resume() }
-        do { try store.restore(document, replace: replace) } catch {
-            throw CommandError.failure("cannot restore: \(error.message). Nothing was restored.")
+        let summary: RestoreSummary
+        do throws(RestoreError) { summary = try store.restore(&reader, replace: replace) } catch {
+            switch error {
+            case .document(let e): throw CommandError.failure("\(file): \(e.description) Nothing was restored.")
+            case .store(let e): throw CommandError.failure("cannot restore: \(e.message). Nothing was restored.")
+            }
         }
-        let samples = document.days.reduce(0) { $0 + ($1.measurement?.rawRR.count ?? 0) }
-        var what = "\(document.days.count) day\(document.days.count == 1 ? "" : "s")"
-        if document.full {
+        var what = "\(summary.days) day\(summary.days == 1 ? "" : "s")"
+        if summary.full {
             what +=
-                ", \(samples) RR intervals, \(document.settings.count) settings, "
-                + "\(document.analytics.count) analytics events, \(document.experiments.count) experiments"
+                ", \(summary.rrIntervals) RR intervals, \(summary.settings) settings, "
+                + "\(summary.analytics) analytics events, \(summary.experiments) experiments"
         }
         context.say("Restored \(what) from \(file).")
-        if !document.full {
+        if !summary.full {
             context.say("The export is not a full one: it holds no raw RR, settings, analytics or experiments (export --full does).")
         }
     }

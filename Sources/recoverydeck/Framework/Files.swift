@@ -6,29 +6,51 @@ import Platform
 
 /// Whole-file reads and writes for commands, through libc (no Foundation), each failure one sentence.
 enum Files {
-    /// Inputs larger than this are refused: three years of the box's own full export with every raw RR is
-    /// about 15 MiB. (A restore still holds about ten times its file in memory while it parses.)
-    static let maximumBytes = 32 << 20
+    /// A restore document larger than this is refused: three years of the box's own full export with every raw
+    /// RR is about 15 MiB, so a century of mornings fits. Memory does not follow the file (the restore reads it
+    /// one element at a time, `ExportDocumentReader`); the bound is on the time and the disk the write-ahead log
+    /// takes while the restore runs.
+    static let maximumRestoreBytes = 1 << 30
 
-    /// An RR file larger than this is refused: a whole day and night of RR intervals (about 100,000 beats) is
-    /// about 500 KiB, a morning a few KiB, and the analysis holds some 16 times the file's size (a 2 MiB file
-    /// peaks under 64 MB: Tests/Benchmarks/InputMemory/run.sh).
-    static let maximumRRFileBytes = 2 << 20
-
-    /// The bytes of `path`, or of standard input for `-`. A file the person named is opened with their own
-    /// rights, also when root acts as the box's owner.
-    static func read(_ path: String, limit: Int = maximumBytes) throws(CommandError) -> [UInt8] {
-        try ProcessIdentity.asInvoker { () throws(CommandError) -> [UInt8] in try readAsIs(path, limit: limit) }
+    /// An open file to read in chunks, or standard input for `-`. A file the person named is opened with their
+    /// own rights, also when root acts as the box's owner. The caller closes it.
+    static func openForReading(_ path: String) throws(CommandError) -> FileDescriptor {
+        if path == "-" { return .standardInput }
+        return try ProcessIdentity.asInvoker { () throws(CommandError) -> FileDescriptor in
+            do throws(Errno) { return try FileDescriptor.open(readingFrom: path) } catch {
+                throw .failure(FileReadError(path: path, reason: .system(error)).description)
+            }
+        }
     }
 
-    private static func readAsIs(_ path: String, limit: Int) throws(CommandError) -> [UInt8] {
-        do {
-            if path == "-" {
-                return try FileDescriptor.standardInput.readToEnd(limit: limit, name: "standard input")
+    /// Reads `fd` `chunkSize` bytes at a time, retrying `EINTR`; each call fills and returns `buffer`'s first
+    /// bytes (empty at the end of the file). More than `limit` bytes in all is refused.
+    struct Chunks {
+        let fd: FileDescriptor
+        let name: String
+        let limit: Int
+        private(set) var total = 0
+        private var buffer: [UInt8]
+
+        init(_ fd: FileDescriptor, name: String, limit: Int, chunkSize: Int = 65_536) {
+            self.fd = fd
+            self.name = name
+            self.limit = limit
+            buffer = [UInt8](repeating: 0, count: chunkSize)
+        }
+
+        /// The next bytes, or nil at the end of the file.
+        mutating func next() throws(FileReadError) -> ArraySlice<UInt8>? {
+            let descriptor = fd
+            let result = buffer.withUnsafeMutableBytes { b in
+                Result { () throws(Errno) -> Int in try descriptor.read(into: b) }
             }
-            return try FileDescriptor.readContents(atPath: path, limit: limit)
-        } catch {
-            throw .failure(error.description)
+            let n: Int
+            do { n = try result.get() } catch { throw FileReadError(path: name, reason: .system(error)) }
+            if n == 0 { return nil }
+            total += n
+            guard total <= limit else { throw FileReadError(path: name, reason: .tooLarge(limit: limit)) }
+            return buffer[0..<n]
         }
     }
 
