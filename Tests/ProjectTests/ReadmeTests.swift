@@ -1,14 +1,19 @@
 import Foundation
 import Testing
 
-/// The README is the first thing a newcomer reads: its two set-up-and-go commands must exist, and its
-/// generated sections (the panel's lights and sounds, the daemon's configuration keys) must say what the box
-/// really does. Regenerate with `Tests/Tools/update-readme` after a change to either.
+/// The README is the first thing a newcomer reads: its two set-up-and-go commands must exist, it stays short
+/// enough to read in ten minutes, and the generated sections of the documents beside it (the panel's lights and
+/// sounds in docs/panel.md, the daemon's configuration keys in docs/daemon.md) must say what the box really
+/// does. Regenerate with `Tests/Tools/update-readme` after a change to either.
 struct ReadmeTests {
     static let root = NoNetworkCodeTests.repositoryRoot
 
     static var readme: String {
-        get throws { try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8) }
+        get throws { try document("README.md") }
+    }
+
+    static func document(_ path: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
     }
 
     /// The text between `<!-- name:begin -->` and `<!-- name:end -->`.
@@ -64,21 +69,39 @@ struct ReadmeTests {
         #expect(ci.contains("Tests/run-all"), ".ci/run must call the README's test command")
     }
 
-    @Test("the README's light and sound tables are the daemon's own (recoverydeckd --print-light-table)")
+    @Test("the README is at most 250 lines, and every document it links to exists")
+    func readmeIsShortAndItsLinksHold() throws {
+        let text = try Self.readme
+        #expect(text.split(separator: "\n", omittingEmptySubsequences: false).count <= 250)
+        var links: [String] = []
+        var rest = Substring(text)
+        while let open = rest.range(of: "]("), let close = rest[open.upperBound...].firstIndex(of: ")") {
+            links.append(String(rest[open.upperBound..<close]))
+            rest = rest[close...]
+        }
+        #expect(!links.isEmpty)
+        for link in links where !link.hasPrefix("http") {
+            let path = String(link.split(separator: "#", maxSplits: 1).first ?? "")
+            #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(path).path), "\(link)")
+        }
+    }
+
+    @Test("docs/panel.md's light and sound tables are the daemon's own (recoverydeckd --print-light-table)")
     func lightTableMatches() throws {
         let generated = try Self.daemonOutput("--print-light-table").split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasPrefix("# ") && !$0.hasPrefix("<!--") }
-            .map { $0.hasPrefix("## ") ? "#" + $0 : String($0) }
             .joined(separator: "\n")
-        let section = try #require(Self.section("light-table", in: Self.readme), "README has no light-table section")
+        let section = try #require(
+            Self.section("light-table", in: try Self.document("docs/panel.md")), "docs/panel.md has no light-table section")
         #expect(Self.trimmed(section) == Self.trimmed(generated), "run Tests/Tools/update-readme")
         #expect(section.contains("| 2 | `questionnaire_missing` |"), "the gate's code is in the table")
     }
 
-    @Test("the README's configuration table is the daemon's own (recoverydeckd --print-config-table)")
+    @Test("docs/daemon.md's configuration table is the daemon's own (recoverydeckd --print-config-table)")
     func configTableMatches() throws {
         let generated = try Self.daemonOutput("--print-config-table")
-        let section = try #require(Self.section("config-table", in: Self.readme), "README has no config-table section")
+        let section = try #require(
+            Self.section("config-table", in: try Self.document("docs/daemon.md")), "docs/daemon.md has no config-table section")
         #expect(Self.trimmed(section) == Self.trimmed(generated), "run Tests/Tools/update-readme")
         #expect(section.contains("| `pin_go` | `17` |"))
     }

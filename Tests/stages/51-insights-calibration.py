@@ -19,7 +19,7 @@ test), and asserts:
 4. Power at rho = 0.7, n = 365 (the effect lines): the engine's test rejects r = 0.3 in >= 75 % and r = 0.4 in
    >= 97 % of trials, each minus 3 binomial SEs at the observed rate. With the |r| >= 0.25 floor a finding also
    needs, no test can do better than the floor alone (|r^| >= 0.25 in 0.731 of trials at r = 0.3 and 0.971 at
-   r = 0.4, from 400 000 simulated pairs; see the README): the check asserts that the engine loses at most
+   r = 0.4, from 400 000 simulated pairs; see docs/insights.md): the check asserts that the engine loses at most
    1 percentage point to the floor-only ceiling measured on the same trials.
    The same lines check that the engine's 95 % CI covers the true r in 0.95 +/- 3.40 SE of the trials.
 5. Shift test (change point), rho in {0, .3, .5, .7, .85} x n in {45, 60, 90, 120, 365}: false-positive rate in

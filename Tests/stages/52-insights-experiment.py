@@ -8,7 +8,7 @@
    detect with 80 % power. Printed against the promise; the stage fails when a cell's power falls below
    0.80 - 0.10 - 3 SE. The 0.10 is what a plan made from 60 mornings costs (its SD and day-to-day changes are
    estimates; averaged over people, power at an estimated MDE is below the power at the true one): measured
-   0.73-0.77 here, see the README.
+   0.73-0.77 here, see docs/insights.md.
 3. The 95 % CI (test inversion) covers the true change in 0.95 +/- z*SE of the trials in every cell.
 """
 import json

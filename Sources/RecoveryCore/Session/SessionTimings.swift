@@ -17,7 +17,7 @@ public struct SessionTimings: Hashable, Sendable {
     /// Standing heart rate, from the long tone.
     public var standingMs: Int64 = MorningProtocol.standingMs
 
-    // The box's own (documented in deploy/LIGHTS.md and the README).
+    // The box's own (documented in deploy/LIGHTS.md and docs/panel.md).
     /// GO to a live strap: after this the session ends with `strapNotFound`.
     public var connectTimeoutMs: Int64 = 30_000
     /// Connected: if heart rate arrives without RR for this long the session goes on in degraded mode;

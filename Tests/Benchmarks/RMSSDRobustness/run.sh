@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rMSSD robustness benchmark (README "rMSSD against artifacts"): seeded artifacts in pyhrv's real RR series, our
+# rMSSD robustness benchmark (docs/artifacts.md): seeded artifacts in pyhrv's real RR series, our
 # rMSSD beside the old rule, hrv-analysis and NeuroKit2, 20 seeds per rate. Prints a table; asserts no timing.
 #   Tests/Benchmarks/RMSSDRobustness/run.sh [--seeds N]
 # Needs what Tests/stages/10-hrv-oracles.sh needs (python3-venv, build-essential, python3-dev); makes

@@ -1,4 +1,4 @@
-"""Figures for the README (a benchmark, not a test; run on a release build linked as the package links it,
+"""Figures for docs/figures.md (a benchmark, not a test; run on a release build linked as the package links it,
 with the Swift runtime static: deploy/build-deb):
 
     swift build -c release --static-swift-stdlib --product recoverydeckd

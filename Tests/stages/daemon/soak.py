@@ -5,7 +5,7 @@ day's 06:00. Afterwards every day must be stored and complete, and the daemon's 
     python3 soak.py [--mornings N] [--speed S] [--work DIR]
 
 Prints the RSS after the first morning, its range over the mornings after a warm-up of 30, and the
-figures the README reports."""
+figures docs/figures.md reports."""
 
 import argparse
 import datetime
