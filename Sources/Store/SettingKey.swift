@@ -14,6 +14,8 @@ public struct SettingKey: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let strapAddressType = SettingKey(rawValue: "strap_address_type")
     /// The morning reminder time, `HH:MM`, or `off` (`ReminderSetting.off`); unset = 06:30, the spec's default.
     public static let reminderTime = SettingKey(rawValue: "reminder_time")
+    /// The artifact rule, `pattern` (unset: the default) or `spec-20` (the spec's 20 % rule); docs/artifacts.md.
+    public static let artifactRule = SettingKey(rawValue: "artifact_rule")
 }
 
 /// The values of the `reminder_time` setting besides a time.

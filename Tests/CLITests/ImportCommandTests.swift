@@ -86,10 +86,11 @@ struct ImportCommandTests {
         defer { cli.remove() }
         let folder = cli.directory.appendingPathComponent("rr")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        // 100 beats alternating 1000/1020 with one 1400 (rejected: 5·380 > 1020) in the middle: 98 pairs of ±20
+        // 100 beats alternating 1000/1020 with one 1600 (rejected by either rule: 5·580 > 1020, and 57 % above both
+        // neighbours) in the middle: 98 pairs of ±20
         // → rMSSD 20 exactly (the old rule would span the rejected beat with a difference of 0 or 40).
         var beats = (0..<100).map { $0 % 2 == 0 ? 1000.0 : 1020.0 }
-        beats[50] = 1400
+        beats[50] = 1600
         let polar =
             "Phone timestamp;RR-interval [ms]\n"
             + beats.enumerated().map { "2026-03-05T06:40:\($0 % 60).000;\(Int($1))" }.joined(separator: "\n")
