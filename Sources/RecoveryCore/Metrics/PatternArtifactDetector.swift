@@ -11,7 +11,8 @@
 ///    pieces' mean distance from it (a split beat sums to one interval; two sinus beats sum to two). A piece
 ///    below 300 ms counts as a piece when the sum is nearer both neighbours than half the beat alone is;
 /// 4. ectopic beat: a premature beat and its compensatory pause. The short beat is below the line between its
-///    neighbours, the pause above it, the pair apart by more than the person's threshold, and the pair's sum is
+///    neighbours and half the threshold below the beat before, the pause above the line and longer than the beat
+///    after (a rising breath has no such pause), the pair apart by more than the threshold, and the pair's sum is
 ///    nearer the two beats' worth of time the neighbours predict than half the pair's distance from that line;
 ///    a short beat below both neighbours followed by a pause longer than both neighbours is one too;
 /// 5. outlier: a lone beat away from both neighbours on the same side, by more than the threshold (short) or by
@@ -185,7 +186,7 @@ public struct PatternArtifactDetector: Sendable {
             if abs(s - a) < c * (abs(x - a) + abs(n - a)) / 2 { return finish(.extraBeat, .extraBeat) }
             let e1 = p + (after - p) / 3
             let e2 = p + 2 * (after - p) / 3
-            if x < e1 - 0.5 * t * p && n > e2 && n - x > t * p
+            if x < e1 - 0.5 * t * p && x < p * (1 - t / 2) && n > e2 && n > after && n - x > t * p
                 && abs(s - (p + after)) < c * (abs(x - e1) + abs(n - e2))
             {
                 return finish(.ectopicBeat, .ectopicBeat)

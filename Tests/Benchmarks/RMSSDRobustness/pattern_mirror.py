@@ -62,7 +62,7 @@ def detect(rr, k=3.0, lo=0.2, hi=0.35, ring_n=64, c=0.5, spike=0.45, ect=0.5, pa
                 reject('e', 2); continue
             # premature beat and its compensatory pause: the pair keeps the time of two beats
             e1 = p + (after - p) / 3; e2 = p + 2 * (after - p) / 3
-            if x < e1 - ect * T * p and n > e2 and n - x > T * p and \
+            if x < e1 - ect * T * p and x < p * (1 - T / 2) and n > e2 and n > after and n - x > T * p and \
                     abs(s - (p + after)) < c * (abs(x - e1) + abs(n - e2)):
                 reject('x', 2); continue
         # a lone beat away from both neighbours on the same side
