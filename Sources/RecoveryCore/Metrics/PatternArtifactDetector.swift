@@ -129,8 +129,11 @@ public struct PatternArtifactDetector: Sendable {
 
     mutating func judgeHead(final: Bool, emit: (Double, Verdict, Bool) -> Void) {
         let x = pending[0]
-        func finish(_ verdicts: Verdict...) {
-            for (k, verdict) in verdicts.enumerated() {
+        // One or two beats judged (no variadic array: nothing on the per-beat path allocates).
+        func finish(_ first: Verdict, _ second: Verdict? = nil) {
+            let count = second == nil ? 1 : 2
+            for k in 0..<count {
+                let verdict = k == 0 ? first : second!
                 let rr = pending[k]
                 emit(rr, verdict, pendingGap[k])
                 if verdict == .accepted {
@@ -145,7 +148,7 @@ public struct PatternArtifactDetector: Sendable {
                 previousRaw = rr
                 previousWasOutOfRange = verdict == .outOfRange
             }
-            drop(verdicts.count)
+            drop(count)
         }
         guard ArtifactFilter.isInRange(x) else { return finish(.outOfRange) }
         guard !last.isNaN else { return finish(.accepted) }
