@@ -244,4 +244,17 @@ struct ImportCommandTests {
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains("quality ok") && status.stdout.contains("; " + note), "\(status.stdout)")
     }
+
+    @Test("settings --artifact-rule stores the rule by name and refuses another word with one sentence")
+    func artifactRuleSetting() throws {
+        let cli = try prepared()
+        defer { cli.remove() }
+        let set = try cli.run(["settings", "--artifact-rule", "spec-20"])
+        #expect(set.status == 0, "\(set.stderr)")
+        let shown = try cli.run(["settings"])
+        #expect(shown.stdout.contains("artifact_rule") && shown.stdout.contains("spec-20"), "\(shown.stdout)")
+        let refused = try cli.run(["settings", "--artifact-rule", "twenty"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("--artifact-rule must be one of pattern, spec-20"), "\(refused.stderr)")
+    }
 }

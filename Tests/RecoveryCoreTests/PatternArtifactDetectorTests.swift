@@ -109,3 +109,17 @@ import Testing
         #expect(ArtifactRule(rawValue: "spec-20") == .spec20 && ArtifactRule.default == .pattern)
     }
 }
+
+/// The routine's configuration carries the artifact rule to the session's window.
+@Suite struct ArtifactRuleRoutineTests {
+    @Test("a routine configured with the spec rule gives its session windows judged by it; the default is pattern")
+    func routineCarriesTheRule() {
+        let day = DayContext(today: SessionHarness.today, questionnaire: SessionHarness.questionnaire, measured: false)
+        var configuration = MorningRoutine.Configuration()
+        #expect(MorningRoutine(configuration: configuration, day: day, reminderFiredOn: nil)
+            .session.windowConfiguration.artifactRule == .pattern)
+        configuration.artifactRule = .spec20
+        let routine = MorningRoutine(configuration: configuration, day: day, reminderFiredOn: nil)
+        #expect(routine.session.windowConfiguration.artifactRule == .spec20)
+    }
+}

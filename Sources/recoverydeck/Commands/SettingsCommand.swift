@@ -12,18 +12,22 @@ struct SettingsCommand: Command {
         and -. The display name is used for "Good morning, NAME"; an empty name removes it. The
         reminder is the time the blue light starts its slow blink (before the reminder window's end,
         10:00 unless recoverydeck.conf says otherwise), or off. A running daemon follows a change at
-        once.
+        once. The artifact rule is pattern (the default: missed, extra and ectopic beats found by
+        their local pattern) or spec-20 (the spec's 20 % rule); the daemon uses it from its next
+        start, and mornings already stored keep their values (docs/artifacts.md).
         """
     static let options: [OptionSpec] = [
         .value("habits", "NAME,NAME,…", help: "Replace the habit list (1 to 20 names, comma-separated)."),
         .value("display-name", "NAME", help: "Set the display name (at most 40 characters; \"\" removes it)."),
         .value("reminder", "HH:MM|off", help: "Set or turn off the morning reminder."),
+        .value("artifact-rule", "pattern|spec-20", help: "Choose the artifact rule (see the discussion)."),
         .flag("json", help: "Print the settings as JSON."),
     ]
 
     var habits: [String]?
     var displayName: String?
     var reminder: String??
+    var artifactRule: ArtifactRule?
     let json: Bool
 
     init(_ parsed: ParsedArguments) throws(CommandError) {
@@ -40,6 +44,8 @@ struct SettingsCommand: Command {
                 throw .usage("--reminder must be a 24-hour time written HH:MM, or off, not \(quoted(text)).")
             }
         }
+        artifactRule = try parsed.choice("artifact-rule", of: ArtifactRule.allCases.map(\.rawValue))
+            .flatMap(ArtifactRule.init(rawValue:))
         json = parsed.flag("json")
     }
 
@@ -75,6 +81,7 @@ struct SettingsCommand: Command {
         if let habits { changes.append((.habits, habits.joined(separator: ","))) }
         if let displayName { changes.append((.displayName, displayName.isEmpty ? nil : displayName)) }
         if let reminder { changes.append((.reminderTime, reminder)) }
+        if let artifactRule { changes.append((.artifactRule, artifactRule.rawValue)) }
         if !changes.isEmpty {
             try store.setSettings(changes)
             context.say("Saved \(changes.map { $0.0.rawValue }.joined(separator: ", ")).")
