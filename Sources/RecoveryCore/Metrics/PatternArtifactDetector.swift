@@ -5,15 +5,15 @@
 /// beats better than sinus rhythm does, so a large but smooth respiratory swing is kept:
 /// 1. range: outside 300...2000 ms (the spec's rule 1);
 /// 2. missed beat: one interval where two belong. It is taken as missed when it is longer than both neighbours
-///    and its distance from their sum is under half its distance from their mean (`c`): about 1.67× the
+///    and its distance from their sum is under `fit` (0.6) of its distance from their mean: about 1.63× the
 ///    neighbours or more;
-/// 3. extra beat: two intervals where one belongs. Their sum is nearer the neighbours' mean than half the
+/// 3. extra beat: two intervals where one belongs. Their sum is nearer the neighbours' mean than 0.6 of the
 ///    pieces' mean distance from it (a split beat sums to one interval; two sinus beats sum to two). A piece
-///    below 300 ms counts as a piece when the sum is nearer both neighbours than half the beat alone is;
+///    below 300 ms counts as a piece when the sum is nearer both neighbours than 0.6 of the beat alone is;
 /// 4. ectopic beat: a premature beat and its compensatory pause. The short beat is below the line between its
 ///    neighbours and half the threshold below the beat before, the pause above the line and longer than the beat
 ///    after (a rising breath has no such pause), the pair apart by more than the threshold, and the pair's sum is
-///    nearer the two beats' worth of time the neighbours predict than half the pair's distance from that line;
+///    nearer the two beats' worth of time the neighbours predict than 0.6 of the pair's distance from that line;
 ///    a short beat below both neighbours followed by a pause longer than both neighbours is one too;
 /// 5. outlier: a lone beat away from both neighbours on the same side, by more than the threshold (short) or by
 ///    more than 45 % and the threshold (long: genuine lone long beats are common in resting recordings).
@@ -32,7 +32,7 @@ public struct PatternArtifactDetector: Sendable {
     }
 
     /// Fit factor of the pattern tests (see the type's notes).
-    public static let fit = 0.5
+    public static let fit = 0.6
     public static let thresholdFactor = 3.0
     public static let thresholdFloor = 0.20
     public static let thresholdCeiling = 0.35

@@ -10,7 +10,7 @@ def threshold(ring, k, lo, hi):
     if len(ring) < 8: return lo
     return min(hi, max(lo, k * float(np.median(ring))))
 
-def detect(rr, k=3.0, lo=0.2, hi=0.35, ring_n=64, c=0.5, spike=0.45, ect=0.5, pause=0.5, prime=()):
+def detect(rr, k=3.0, lo=0.2, hi=0.35, ring_n=64, c=0.6, spike=0.45, ect=0.5, pause=0.5, prime=()):
     rr = list(map(float, rr)); N = len(rr)
     v = [None] * N
     p = None; ring = []; adjacent = False
