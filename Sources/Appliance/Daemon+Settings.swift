@@ -27,6 +27,7 @@ extension Daemon {
         var habits: [String]
         var reminder: MorningReminder.Schedule
         var warning: String?
+        var artifactRule: ArtifactRule = .default
     }
 
     static func morningSettings(_ configuration: DaemonConfiguration, _ store: Store) throws(StoreError)
@@ -54,7 +55,16 @@ extension Daemon {
         }
         let habits: [String]
         if let configured = configuration.habits { habits = configured } else { habits = try store.habitList() }
-        return MorningSettings(habits: habits, reminder: schedule, warning: warning)
+        var settings = MorningSettings(habits: habits, reminder: schedule, warning: warning)
+        if let stored = try store.setting(.artifactRule) {
+            if let rule = ArtifactRule(rawValue: stored) {
+                settings.artifactRule = rule
+            } else {
+                settings.warning = (warning.map { $0 + " " } ?? "")
+                    + "The stored artifact rule \"\(stored)\" is not pattern or spec-20, so mornings use pattern."
+            }
+        }
+        return settings
     }
 }
 

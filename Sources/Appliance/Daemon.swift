@@ -177,9 +177,10 @@ public final class Daemon {
             throw .startup("Cannot read the database \(configuration.database): \(error).")
         }
         if let warning = settings.warning { logger.warning(warning) }
-        routine = MorningRoutine(
-            configuration: .init(timings: .standard, habits: settings.habits, reminder: settings.reminder), day: day,
-            reminderFiredOn: firedOn)
+        var routineConfiguration = MorningRoutine.Configuration(
+            timings: .standard, habits: settings.habits, reminder: settings.reminder)
+        routineConfiguration.artifactRule = settings.artifactRule
+        routine = MorningRoutine(configuration: routineConfiguration, day: day, reminderFiredOn: firedOn)
 
         do {
             switch configuration.panel {

@@ -35,7 +35,8 @@ import RecoveryCore
 ///               "rmssdMethod": "adjacent_pairs" | "accepted_list" | "external",  // see RMSSDMethod
 ///               "rmssdPairs": 68 | null,    // the adjacent pairs rMSSD was taken over
 ///               "meanRRMs": 1020.5 | null, "meanHRBpm": 58.8 | null,
-///               "sdnnMs": 52.0 | null, "accepted": 70, "rejected": 1, "artifactRatio": 0.014
+///               "sdnnMs": 52.0 | null, "accepted": 70, "rejected": 1, "artifactRatio": 0.014,
+///               "grade": "good" | "fair", "gradeNote": "fair (7.3 % of beats rejected)" | null  // over 5 % rejected
 ///             },
 ///             "meanHRBpm": 58.8 | null,      // mean HR over the capture (degraded mode keeps this and the
 ///                                            // orthostatic part, both from BPM samples; "hrv" is null)
@@ -168,6 +169,7 @@ public struct ExportDocument: Hashable, Sendable {
                     ("meanHRBpm", JSONValue($0.meanHRBpm)), ("sdnnMs", JSONValue($0.sdnnMs)),
                     ("accepted", JSONValue($0.accepted)), ("rejected", JSONValue($0.rejected)),
                     ("artifactRatio", .number($0.artifactRatio)),
+                    ("grade", .string($0.isFair ? "fair" : "good")), ("gradeNote", JSONValue($0.fairNote)),
                 ])
             } ?? .null
         let orthostatic: JSONValue =

@@ -54,11 +54,11 @@ enum RMSSDRecomputation {
         }
     }
 
-    /// The window of a stored morning under today's rules.
-    static func recomputed(_ rr: [RRInterval], marks: PhaseMarks) -> HRVWindowResult {
+    /// The window of a stored morning under `rule` (the spec's 20 % rule: what the counts were stored with).
+    static func recomputed(_ rr: [RRInterval], marks: PhaseMarks, rule: ArtifactRule = .spec20) -> HRVWindowResult {
         let fromFile = marks.settleStartMs == 0 && marks.captureStartMs == 0 && marks.captureEndMs == 0
-        guard fromFile else { return HRVAnalysis.reanalyze(rawRR: rr, marks: marks) }
-        let analysis = HRVAnalysis.analyze(rr.map(\.milliseconds), window: .morning)
+        guard fromFile else { return HRVAnalysis.reanalyze(rawRR: rr, marks: marks, rule: rule) }
+        let analysis = HRVAnalysis.analyze(rr.map(\.milliseconds), window: .morning, rule: rule)
         return HRVWindowResult(
             metrics: analysis.metrics, quality: analysis.quality, acceptedSumMs: analysis.acceptedSumMs,
             captureStartMs: analysis.captureStartMs ?? 0, captureEndMs: analysis.captureEndMs ?? 0)

@@ -8,7 +8,21 @@ enum Schema {
         Migration(
             identifier: "0002-rmssd-adjacent-pairs", sql: rmssdMethod, recompute: RMSSDRecomputation.apply),
         Migration(identifier: "0003-experiments", sql: experiments),
+        Migration(
+            identifier: "0004-artifact-rule", sql: artifactRecomputation, recompute: ArtifactRuleRecomputation.apply),
     ]
+
+    /// The artifact rule's recomputation (docs/artifacts.md): which stored mornings it moved, and by how much.
+    private static let artifactRecomputation = """
+        CREATE TABLE rmssd_recomputation (
+            day TEXT PRIMARY KEY NOT NULL \(day),
+            rule TEXT NOT NULL,
+            before_rmssd_ms REAL,
+            after_rmssd_ms REAL,
+            before_rejected INTEGER,
+            after_rejected INTEGER
+        ) WITHOUT ROWID;
+        """
 
     private static let day = "CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]')"
 

@@ -17,6 +17,8 @@ public struct SettingKey: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// The lights' band edges in SDs (`LightEdges`' text: "1.2,1.8" or "rmssd=1.2,1.8;lyingHR=1.0,1.5;…");
     /// unset = the spec's 1.0,1.5.
     public static let bandEdges = SettingKey(rawValue: "band_edges")
+    /// The artifact rule, `pattern` (unset: the default) or `spec-20` (the spec's 20 % rule); docs/artifacts.md.
+    public static let artifactRule = SettingKey(rawValue: "artifact_rule")
 }
 
 /// The values of the `reminder_time` setting besides a time.

@@ -16,10 +16,12 @@ public enum SyntheticHistory {
     /// Day `n`'s morning for `person`, started at `startedAtEpoch`.
     public static func morning(
         person: SyntheticPerson, day n: Int, startedAtEpoch: Int64, options: SyntheticHeart.Options = .init(),
-        skipOrthostatic: Bool = false
+        skipOrthostatic: Bool = false, rule: ArtifactRule = .default
     ) -> MorningMeasurement {
         var heart = person.heart(day: n, options: options)
-        var window = RMSSDWindow(startMs: 0)
+        var configuration = RMSSDWindow.Configuration.morning
+        configuration.artifactRule = rule
+        var window = RMSSDWindow(startMs: 0, configuration: configuration)
         var beats: [SyntheticBeat] = []
         var capture: HRVWindowResult?
         var endMs: Int64 = .max

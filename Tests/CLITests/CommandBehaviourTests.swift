@@ -115,7 +115,7 @@ struct CommandBehaviourTests {
         let csv = "time_s,rr,hr\r\n" + Self.vector.enumerated().map { "\($0),\($1),60" }.joined(separator: "\r\n")
         try csv.write(to: cli.directory.appendingPathComponent("rr.csv"), atomically: true, encoding: .utf8)
         for (args, input) in [(["rr.txt"], ""), (["rr.csv"], ""), (["-"], list)] {
-            let outcome = try cli.run(["rr", "analyze", "--json"] + args, input: input)
+            let outcome = try cli.run(["rr", "analyze", "--json", "--rule", "spec-20"] + args, input: input)
             #expect(outcome.status == 0, "\(args): \(outcome.stderr)")
             let r = try json(outcome.stdout)
             let tolerance = 1e-6
@@ -131,7 +131,7 @@ struct CommandBehaviourTests {
                 outcome.stderr
                     == "Quality fails: 2 of 8 intervals rejected as artifacts (25.0 %); more than 20 % fails.\n")
         }
-        let text = try cli.run(["rr", "analyze", "rr.txt"])
+        let text = try cli.run(["rr", "analyze", "--rule", "spec-20", "rr.txt"])
         #expect(text.stdout.contains("rmssd_ms        15.811\n"))
         #expect(text.stdout.contains("quality         too_many_artifacts\n"))
         #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "rr analyze does not need the database")
@@ -172,7 +172,7 @@ struct CommandBehaviourTests {
         ]
         for (name, text) in files {
             try text.write(to: cli.directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
-            let outcome = try cli.run(["rr", "analyze", "--json", name])
+            let outcome = try cli.run(["rr", "analyze", "--json", "--rule", "spec-20", name])
             #expect(outcome.status == 0, "\(name): \(outcome.stderr)")
             let r = try json(outcome.stdout)
             #expect(abs((r["rmssd_ms"] as? Double ?? 0) - 15.811388) < 1e-6, "\(name)")

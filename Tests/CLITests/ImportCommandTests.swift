@@ -86,10 +86,11 @@ struct ImportCommandTests {
         defer { cli.remove() }
         let folder = cli.directory.appendingPathComponent("rr")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        // 100 beats alternating 1000/1020 with one 1400 (rejected: 5·380 > 1020) in the middle: 98 pairs of ±20
+        // 100 beats alternating 1000/1020 with one 1600 (rejected by either rule: 5·580 > 1020, and 57 % above both
+        // neighbours) in the middle: 98 pairs of ±20
         // → rMSSD 20 exactly (the old rule would span the rejected beat with a difference of 0 or 40).
         var beats = (0..<100).map { $0 % 2 == 0 ? 1000.0 : 1020.0 }
-        beats[50] = 1400
+        beats[50] = 1600
         let polar =
             "Phone timestamp;RR-interval [ms]\n"
             + beats.enumerated().map { "2026-03-05T06:40:\($0 % 60).000;\(Int($1))" }.joined(separator: "\n")
@@ -211,5 +212,49 @@ struct ImportCommandTests {
         #expect(
             history.stdout.contains("\"lyingHR\":52") || history.stdout.contains("\"lyingHR\": 52"), "\(history.stdout)"
         )
+    }
+
+    @Test("a morning with over 5 % of its beats rejected is counted but graded fair, with the share, in status and export")
+    func fairGrade() throws {
+        let cli = try prepared()
+        defer { cli.remove() }
+        let folder = cli.directory.appendingPathComponent("rr")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Alternating 1000/1020 with a missed beat (1000 + 1020 read as one) every 10th interval: about 1 in 10
+        // beats rejected, well over 5 % and under the 20 % that fails.
+        var beats: [Int] = []
+        for i in 0..<200 { beats.append(i % 10 == 9 ? 2020 : (i % 2 == 0 ? 1000 : 1020)) }
+        try beats.map(String.init).joined(separator: "\n").write(
+            to: folder.appendingPathComponent("2026-03-02.txt"), atomically: true, encoding: .utf8)
+        // --force: the day's check-in made a box record, which the imported morning replaces.
+        let imported = try cli.run(["import", "rr", "--force", folder.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let exported = try cli.run(["export"])
+        let document = try JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)) as? [String: Any]
+        let day = (document?["days"] as? [[String: Any]] ?? []).first { $0["date"] as? String == "2026-03-02" }
+        let measurement = day?["measurement"] as? [String: Any]
+        let hrv = measurement?["hrv"] as? [String: Any]
+        #expect(measurement?["quality"] as? String == "ok", "still counted: \(String(describing: measurement))")
+        let ratio = hrv?["artifactRatio"] as? Double ?? 0
+        #expect(ratio > 0.05 && ratio <= 0.20)
+        #expect(hrv?["grade"] as? String == "fair")
+        let note = try #require(hrv?["gradeNote"] as? String)
+        #expect(note.hasPrefix("fair (") && note.hasSuffix(" % of beats rejected)"))
+        let status = try cli.run(["status", "--now", "2026-03-02T09:00"])
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("quality ok") && status.stdout.contains("; " + note), "\(status.stdout)")
+    }
+
+    @Test("settings --artifact-rule stores the rule by name and refuses another word with one sentence")
+    func artifactRuleSetting() throws {
+        let cli = try prepared()
+        defer { cli.remove() }
+        let set = try cli.run(["settings", "--artifact-rule", "spec-20"])
+        #expect(set.status == 0, "\(set.stderr)")
+        let shown = try cli.run(["settings"])
+        #expect(shown.stdout.contains("artifact_rule") && shown.stdout.contains("spec-20"), "\(shown.stdout)")
+        let refused = try cli.run(["settings", "--artifact-rule", "twenty"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("--artifact-rule must be one of pattern, spec-20"), "\(refused.stderr)")
     }
 }

@@ -15,7 +15,7 @@ import Testing
         // Differences 10, −20, 10; squares 100 + 400 + 100 = 600; N − 1 = 3 → 200; √200 = 14.142135623730951.
         // Mean RR 3200 / 4 = 800; mean HR 60000 / 800 = 75.
         // Deviations 0, 10, −10, 0; squares 200; sample SD √(200 / 3) = 8.16496580927726.
-        let result = HRVAnalysis.analyze([800, 810, 790, 800])
+        let result = HRVAnalysis.analyze([800, 810, 790, 800], rule: .spec20)
         #expect(result.accepted == [800, 810, 790, 800])
         #expect(close(result.metrics.rmssdMs, 14.142135623730951))
         #expect(close(result.metrics.sdnnMs, 8.16496580927726))
@@ -36,7 +36,7 @@ import Testing
         // rejected beat between its members. One pair, difference 0 → rMSSD 0 (the old rule took 0, 10, −20, 10
         // → √150). Mean RR 5000 / 5 = 1000 → 60 bpm.
         // Deviations 0, 0, 10, −10, 0 → 200 / 4 = 50; √50 = 7.0710678118654755. Ratio 3 / 8 = 0.375.
-        let result = HRVAnalysis.analyze([1000, 1000, 250, 1010, 1300, 990, 2100, 1000])
+        let result = HRVAnalysis.analyze([1000, 1000, 250, 1010, 1300, 990, 2100, 1000], rule: .spec20)
         #expect(result.accepted == [1000, 1000, 1010, 990, 1000])
         #expect(result.metrics.pairs == 1)
         #expect(result.metrics.rmssdMs == 0)
@@ -52,7 +52,7 @@ import Testing
         // 60 beats, 59 differences each ±50 → mean square 2500 → rMSSD 50. Sum 30·1000 + 30·1050 = 61 500 ≥ 60 000.
         // Mean RR 1025 → HR 60000/1025 = 58.536585365853654. Deviations ±25 → 60·625 / 59 → SDNN 25.21252...
         let rr = (0..<60).map { $0 % 2 == 0 ? 1000.0 : 1050.0 }
-        let result = HRVAnalysis.analyze(rr)
+        let result = HRVAnalysis.analyze(rr, rule: .spec20)
         #expect(close(result.metrics.rmssdMs, 50))
         #expect(close(result.metrics.meanHRBpm, 60_000.0 / 1025.0))
         #expect(close(result.metrics.sdnnMs, (60.0 * 625.0 / 59.0).squareRoot()))
@@ -61,11 +61,11 @@ import Testing
 
     @Test("one accepted interval gives no rMSSD and no SDNN: missing, never zero (spec §5.1)")
     func tooShortIsMissing() {
-        let result = HRVAnalysis.analyze([1000])
+        let result = HRVAnalysis.analyze([1000], rule: .spec20)
         #expect(result.metrics.rmssdMs == nil)
         #expect(result.metrics.sdnnMs == nil)
         #expect(result.metrics.meanRRMs == 1000)
-        let empty = HRVAnalysis.analyze([])
+        let empty = HRVAnalysis.analyze([], rule: .spec20)
         #expect(empty.metrics.meanHRBpm == nil)
         #expect(empty.quality == .fail(.rrUnavailable))
     }

@@ -15,7 +15,7 @@ import Testing
         // 1000 ok (no reference), 1010 ok (5·10 ≤ 1000), 1300 ✗ (5·290 > 1010), 1040 ok (5·30 ≤ 1010), 1030 ok.
         // Accepted 1000, 1010, 1040, 1030; adjacent pairs (1000, 1010) and (1040, 1030): squares 100 + 100,
         // P = 2 → √100 = 10. The old rule took 10, 30, −10 → √(1100 / 3) = 19.148542155126762.
-        let result = HRVAnalysis.analyze([1000, 1010, 1300, 1040, 1030])
+        let result = HRVAnalysis.analyze([1000, 1010, 1300, 1040, 1030], rule: .spec20)
         #expect(result.accepted == [1000, 1010, 1040, 1030])
         #expect(result.metrics.pairs == 2)
         #expect(close(result.metrics.rmssdMs, 10))
@@ -28,7 +28,7 @@ import Testing
     @Test("an out-of-range beat between two accepted ones breaks their pair: rMSSD 10 over 2 pairs")
     func outOfRangeBetween() {
         // 250 < 300 (rule 1) sits where 1300 sat above: same accepted list, same pairs, same √100.
-        let result = HRVAnalysis.analyze([1000, 1010, 250, 1040, 1030])
+        let result = HRVAnalysis.analyze([1000, 1010, 250, 1040, 1030], rule: .spec20)
         #expect(result.metrics.rejected == 1)
         #expect(result.metrics.pairs == 2)
         #expect(close(result.metrics.rmssdMs, 10))
@@ -39,7 +39,7 @@ import Testing
         // 1000, 1020 ok; 1500, 1600, 1550 ✗ (each > 20 % from 1020, the run's third re-anchors on 1550);
         // 1010 vs 1550: 5·540 > 1550 ✗ (a fourth rejection); 1000 vs 1010 ok; 990 ok.
         // Accepted 1000, 1020, 1000, 990: pairs (1000, 1020) and (1000, 990): 400 + 100 → √250.
-        let result = HRVAnalysis.analyze([1000, 1020, 1500, 1600, 1550, 1010, 1000, 990])
+        let result = HRVAnalysis.analyze([1000, 1020, 1500, 1600, 1550, 1010, 1000, 990], rule: .spec20)
         #expect(result.accepted == [1000, 1020, 1000, 990])
         #expect(result.metrics.pairs == 2)
         #expect(close(result.metrics.rmssdMs, 250.0.squareRoot()))

@@ -269,8 +269,8 @@ struct SessionMorningFlowTests {
     @Test("Too many artifacts: quality fail, nothing saved, GO within 30 s retries from the settle (spec §5.1 step 4)")
     func qualityFailRetry() throws {
         var h = SessionHarness()
-        // Every third beat 40 % longer: rejected by the 20 % rule, ratio well above 0.20.
-        h.strap.pattern = [1024, 1024, 1434]
+        // Every third beat a missed beat (twice its neighbours): rejected, ratio well above 0.20.
+        h.strap.pattern = [1024, 1024, 2048]
         h.startMorning()
         h.run(until: .offeringRetry)
         #expect(h.session.indication == .offerRetry(.tooManyArtifacts))
@@ -292,7 +292,7 @@ struct SessionMorningFlowTests {
     @Test("Quality fail with no answer ends the session after 30 s with nothing saved and the strap released")
     func qualityFailTimeout() {
         var h = SessionHarness()
-        h.strap.pattern = [1024, 1024, 1434]
+        h.strap.pattern = [1024, 1024, 2048]
         h.startMorning()
         let failedAt = h.run(until: .offeringRetry)!
         h.run(untilMs: failedAt + 29_999)

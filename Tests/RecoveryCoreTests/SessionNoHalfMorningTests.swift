@@ -13,7 +13,7 @@ struct SessionNoHalfMorningTests {
             var h = SessionHarness()
             h.startMorning()
             if random.chance(0.2) { h.strap.rrIncluded = false }
-            if random.chance(0.15) { h.strap.pattern = [1024, 1024, 1434] }
+            if random.chance(0.15) { h.strap.pattern = [1024, 1024, 2048] }
             var steps = 0
             while h.saves.isEmpty && steps < 12 && h.session.phase != .idle {
                 steps += 1

@@ -26,7 +26,7 @@ import Testing
 
     @Test func aRetryOfferNamesItsTime() {
         var h = SessionHarness(timings: Self.changed)
-        h.strap.pattern = [1024, 1024, 1434]
+        h.strap.pattern = [1024, 1024, 2048]
         h.startMorning()
         h.run(until: .offeringRetry)
         #expect(h.sentences.last?.hasSuffix(" Press GO within 45 s to retry.") == true, "\(h.sentences)")

@@ -68,7 +68,7 @@ struct SessionTransitionTableTests {
             h.strap.lastNotifyMs = nil
             h.run(until: .offeringResume)
         case .offeringRetry:
-            h.strap.pattern = [1024, 1024, 1434]
+            h.strap.pattern = [1024, 1024, 2048]
             h.startMorning()
             h.run(until: .offeringRetry)
         case .readout:

@@ -67,7 +67,7 @@ struct RMSSDMigrationTests {
         // Ectopic beats and detection artifacts, so the two rules differ on most days.
         let options = SyntheticHeart.Options(ectopicProbability: 0.04, artifactProbability: 0.03)
         let mornings = (0..<6).map {
-            SyntheticHistory.morning(person: person, day: $0, startedAtEpoch: 1_773_000_000, options: options)
+            SyntheticHistory.morning(person: person, day: $0, startedAtEpoch: 1_773_000_000, options: options, rule: .spec20)
         }
         var expected: [LocalDate: (rmssd: Double, pairs: Int)] = [:]
         do {
@@ -85,6 +85,10 @@ struct RMSSDMigrationTests {
             try Self.writeOld(external, rmssd: 55.5, into: database)
             // A morning whose raw RR cannot reproduce its counts (70 accepted claimed, 80 identical beats given).
             try Self.writeOld(Fixture.morning(LocalDate(year: 2026, month: 2, day: 2)!), rmssd: 48.25, into: database)
+            // The spec's rule stays chosen, so the later artifact-rule step recomputes the same values.
+            try database.run(
+                "INSERT INTO setting (key, value) VALUES (?1, ?2)",
+                [.text(SettingKey.artifactRule.rawValue), .text(ArtifactRule.spec20.rawValue)])
         }
         let store = try Store(path: dir.databasePath)
         #expect(try store.appliedMigrations() == Store.knownMigrations)
@@ -96,7 +100,7 @@ struct RMSSDMigrationTests {
             #expect(stored.pairs == truth.pairs)
             #expect(abs((stored.rmssdMs ?? .nan) - truth.rmssd) <= 1e-9 * truth.rmssd, "\(m.date)")
             // Recomputed by the box's own replay, as a session computes it.
-            #expect(stored.rmssdMs == HRVAnalysis.reanalyze(rawRR: m.rawRR, marks: m.marks).metrics.rmssdMs)
+            #expect(stored.rmssdMs == HRVAnalysis.reanalyze(rawRR: m.rawRR, marks: m.marks, rule: .spec20).metrics.rmssdMs)
             if abs(Self.oldRule(Self.pairRule(m).accepted) - truth.rmssd) > 0.01 { differed += 1 }
         }
         #expect(differed >= 3, "the artifacts made the old and new rules differ on most days (\(differed) of 6)")
@@ -120,5 +124,45 @@ struct RMSSDMigrationTests {
             .replacingOccurrences(of: "\"rmssdMethod\":\"adjacent_pairs\",", with: "")
         let read = try ExportDocument(parsing: text)
         #expect(read.days.first?.measurement?.hrv?.rmssdMethod == .acceptedList)
+    }
+
+    @Test("the artifact-rule step recomputes stored mornings from raw RR under the pattern rule and says which moved")
+    func artifactRuleRecomputation() throws {
+        let dir = try TemporaryDirectory()
+        let person = SyntheticPerson(seed: 31)
+        let options = SyntheticHeart.Options(ectopicProbability: 0.04, artifactProbability: 0.03)
+        let mornings = (0..<6).map {
+            SyntheticHistory.morning(person: person, day: $0, startedAtEpoch: 1_773_000_000, options: options)
+        }
+        do {
+            // A box with the first three steps: mornings recorded and recomputed under the spec's 20 % rule.
+            let database = try Database(path: dir.databasePath)
+            try database.migrate(Array(Schema.migrations.prefix(1)))
+            for m in mornings {
+                let old = HRVAnalysis.reanalyze(rawRR: m.rawRR, marks: m.marks, rule: .spec20)
+                var stored = m
+                stored.hrv = old.metrics
+                try Self.writeOld(stored, rmssd: old.metrics.rmssdMs, into: database)
+            }
+            try database.migrate(Array(Schema.migrations.prefix(3)))
+        }
+        let store = try Store(path: dir.databasePath)
+        #expect(try store.appliedMigrations() == Store.knownMigrations)
+        let moved = try store.recomputedDays()
+        var expectedMoved: [String] = []
+        for m in mornings {
+            let before = HRVAnalysis.reanalyze(rawRR: m.rawRR, marks: m.marks, rule: .spec20).metrics
+            let after = HRVAnalysis.reanalyze(rawRR: m.rawRR, marks: m.marks, rule: .pattern).metrics
+            let stored = try #require(try store.measurement(on: m.date)?.hrv)
+            #expect(stored.rmssdMs == after.rmssdMs && stored.rejected == after.rejected, "\(m.date)")
+            if before.rmssdMs != after.rmssdMs || before.rejected != after.rejected {
+                expectedMoved.append(m.date.iso)
+                let day = try #require(moved.first { $0.day == m.date.iso })
+                #expect(day.beforeRMSSDMs == before.rmssdMs && day.afterRMSSDMs == after.rmssdMs)
+                #expect(day.rule == "pattern")
+            }
+        }
+        #expect(moved.map(\.day) == expectedMoved)
+        #expect(!moved.isEmpty, "ectopic beats and artifacts make the rules differ on some day")
     }
 }

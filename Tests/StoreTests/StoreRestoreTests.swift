@@ -150,7 +150,7 @@ struct StoreRestoreTests {
         let person = SyntheticPerson(seed: 12)
         let options = SyntheticHeart.Options(ectopicProbability: 0.04, artifactProbability: 0.03)
         let mornings = (0..<4).map {
-            SyntheticHistory.morning(person: person, day: $0, startedAtEpoch: 1_773_000_000, options: options)
+            SyntheticHistory.morning(person: person, day: $0, startedAtEpoch: 1_773_000_000, options: options, rule: .spec20)
         }
         let sourceDir = try TemporaryDirectory()
         let source = try Store(path: sourceDir.databasePath)

@@ -44,6 +44,10 @@ _recoverydeck() {
             COMPREPLY=($(compgen -W "public random" -- "$cur"))
             return
             ;;
+        --rule | --artifact-rule)
+            COMPREPLY=($(compgen -W "pattern spec-20" -- "$cur"))
+            return
+            ;;
         --date-format)
             COMPREPLY=($(compgen -W "YYYY-MM-DD YYYY-DD-MM DD/MM/YYYY MM/DD/YYYY" -- "$cur"))
             return
@@ -88,7 +92,7 @@ _recoverydeck() {
         history) opts="--days --json" ;;
         export) opts="--format --full --output -o" ;;
         delete) opts="--all --day --yes" ;;
-        settings) opts="--habits --display-name --reminder --band-edges --json" ;;
+        settings) opts="--habits --display-name --reminder --band-edges --artifact-rule --json" ;;
         lights) opts="--try --days --json" ;;
         demo) opts="--seed --speed --keep" ;;
         measure) opts="--overwrite --wait --json --socket" ;;
@@ -102,7 +106,7 @@ _recoverydeck() {
             fi
             ;;
         "rr analyze")
-            opts="--window --json"
+            opts="--window --rule --json"
             if [[ "$cur" != -* ]]; then
                 _filedir
                 return

@@ -4,8 +4,11 @@ extension HRVAnalysis {
     /// session received them (RR with the same `receivedAtMs` came in one notification), from the last settle's
     /// start, through a window whose settle lasts as the stored one did; the replay ends where the stored capture
     /// ended. A morning recorded with these rules gives back what the session computed.
-    public static func reanalyze(rawRR: some Collection<RRInterval>, marks: PhaseMarks) -> HRVWindowResult {
+    public static func reanalyze(
+        rawRR: some Collection<RRInterval>, marks: PhaseMarks, rule: ArtifactRule = .default
+    ) -> HRVWindowResult {
         var configuration = RMSSDWindow.Configuration.morning
+        configuration.artifactRule = rule
         configuration.settleMs = max(0, marks.captureStartMs - marks.settleStartMs)
         var window = RMSSDWindow(startMs: marks.settleStartMs, configuration: configuration)
         var index = rawRR.startIndex

@@ -21,20 +21,24 @@ public enum HRVAnalysis {
         public var captureEndMs: Int64?
     }
 
-    public static func analyze(_ rrMs: some Sequence<Double>, window: Window = .whole) -> Result {
+    public static func analyze(
+        _ rrMs: some Sequence<Double>, window: Window = .whole, rule: ArtifactRule = .default
+    ) -> Result {
         switch window {
         case .whole:
-            var filter = ArtifactFilter()
+            var filter = ArtifactScreen(rule: rule)
             var accumulator = HRVAccumulator()
             var accepted: [Double] = []
-            for rr in rrMs {
-                if filter.judge(rr) == .accepted {
+            func take(_ rr: Double, _ kept: Bool, _: Bool) {
+                if kept {
                     accumulator.add(rr)
                     accepted.append(rr)
                 } else {
                     accumulator.breakRun()  // not adjacent across a rejected beat (spec §5.1)
                 }
             }
+            for rr in rrMs { filter.push(rr, gapBefore: false, emit: take) }
+            filter.flush(emit: take)
             return Result(
                 metrics: accumulator.metrics(rejected: filter.rejected),
                 quality: Quality.verdict(
@@ -42,7 +46,9 @@ public enum HRVAnalysis {
                     pairs: accumulator.pairs),
                 acceptedSumMs: accumulator.sumMs, accepted: accepted, captureStartMs: nil, captureEndMs: nil)
         case .morning:
-            var morning = RMSSDWindow(startMs: 0)
+            var configuration = RMSSDWindow.Configuration.morning
+            configuration.artifactRule = rule
+            var morning = RMSSDWindow(startMs: 0, configuration: configuration)
             var clock = 0.0
             var closed: HRVWindowResult?
             for rr in rrMs {

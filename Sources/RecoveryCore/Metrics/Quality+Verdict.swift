@@ -67,3 +67,19 @@ extension QualityFailure {
         }
     }
 }
+
+extension HRVMetrics {
+    /// A morning with more than this share of its beats rejected is graded "fair": still counted in the baselines,
+    /// but the readout and the export say so with the share (docs/artifacts.md).
+    public static let fairAboveRatio = 0.05
+
+    /// More than 5 % of the beats rejected, within the 20 % a pass allows.
+    public var isFair: Bool { artifactRatio > Self.fairAboveRatio && artifactRatio <= 0.20 }
+
+    /// "fair (7.3 % of beats rejected)", or nil for a morning with 5 % or fewer rejected.
+    public var fairNote: String? {
+        guard isFair else { return nil }
+        let tenths = Int((artifactRatio * 1000).rounded())
+        return "fair (\(tenths / 10).\(tenths % 10) % of beats rejected)"
+    }
+}

@@ -23,6 +23,8 @@ public struct RMSSDWindow: Sendable {
         public var maximumCaptureMs: Int64 = MorningProtocol.captureMaxMs
         public var minimumAccepted: Int = Quality.minimumAccepted
         public var minimumAcceptedSumMs: Double = Quality.minimumAcceptedSumMs
+        /// Which artifact rule judges the beats (the `artifact_rule` setting).
+        public var artifactRule: ArtifactRule = .default
 
         public init() {}
         /// The spec's morning window.
@@ -46,7 +48,12 @@ public struct RMSSDWindow: Sendable {
     /// `start + settleMs` and `captureStart + maximumCaptureMs`, kept so that a beat compares without adding.
     @usableFromInline var captureStart: Int64
     @usableFromInline var deadline: Int64
-    @usableFromInline var artifactFilter = ArtifactFilter()
+    @usableFromInline var artifactFilter: ArtifactScreen
+    /// A gap in the stream was announced since the last beat was received: the next beat carries it.
+    @usableFromInline var gapPending = false
+    /// Beats the rule rejected and the window counted (the rule's own count may include beats judged after the
+    /// window completed).
+    @usableFromInline var rejectedCount = 0
     @usableFromInline var running = HRVAccumulator()
     @usableFromInline var continuity = StreamContinuity()
     /// The accepted RR of the capture, in order: the n-th accepted RR (n = 0, 1, …, `running.count` − 1) is in
@@ -59,8 +66,11 @@ public struct RMSSDWindow: Sendable {
     @usableFromInline var openUntil: Int64
 
     public var startMs: Int64 { start }
-    public var filter: ArtifactFilter { artifactFilter }
+    /// The artifact rule's counts (beats still waiting for their look-ahead are in neither).
+    public var filter: ArtifactScreen { artifactFilter }
     public var accumulator: HRVAccumulator { running }
+    /// Beats rejected and counted in this window so far.
+    public var rejected: Int { rejectedCount }
     /// The accepted RR of the capture, in order, with the count of any that did not fit. A copy made on request
     /// (it allocates; the per-beat path keeps them inline).
     public var acceptedIntervals: RingBuffer<Double> {
@@ -81,6 +91,7 @@ public struct RMSSDWindow: Sendable {
         self.captureStart = startMs + configuration.settleMs
         self.deadline = captureStart + configuration.maximumCaptureMs
         self.openUntil = deadline
+        self.artifactFilter = ArtifactScreen(rule: configuration.artifactRule)
     }
 
     /// Starts over at `startMs` (a retry after a quality fail), reusing the slots.
@@ -89,7 +100,9 @@ public struct RMSSDWindow: Sendable {
         captureStart = startMs + configuration.settleMs
         deadline = captureStart + configuration.maximumCaptureMs
         openUntil = deadline
-        artifactFilter = ArtifactFilter()
+        artifactFilter = ArtifactScreen(rule: configuration.artifactRule)
+        gapPending = false
+        rejectedCount = 0
         running = HRVAccumulator()
         continuity = StreamContinuity()
         closed = nil
@@ -105,7 +118,7 @@ public struct RMSSDWindow: Sendable {
     /// gap before it (beats lost) breaks the pair between the last accepted beat and the next one.
     @inlinable @inline(__always)
     public mutating func beginNotification(rrSumMs: Double, at nowMs: Int64) {
-        if continuity.notification(rrSumMs: rrSumMs, at: nowMs) { running.breakRun() }
+        if continuity.notification(rrSumMs: rrSumMs, at: nowMs) { gapPending = true }
     }
 
     /// Feeds one RR interval (ms) received at `nowMs`.
@@ -119,18 +132,32 @@ public struct RMSSDWindow: Sendable {
             artifactFilter.prime(rrMs)
             return .settling
         }
-        if artifactFilter.judge(rrMs) == .accepted {
-            let slot = running.count
-            running.add(rrMs)
-            // Unsigned compare: also proves slot ≥ 0, so the subscript's own check folds away.
-            if UInt(bitPattern: slot) < UInt(AcceptedSlots.count) { acceptedSlots[slot] = rrMs }
-            if running.count >= configuration.minimumAccepted && running.sumMs >= configuration.minimumAcceptedSumMs {
-                return .complete(close(at: nowMs))
-            }
-        } else {
-            running.breakRun()  // a rejected beat came between: its neighbours are not adjacent (spec §5.1)
+        let gap = gapPending
+        gapPending = false
+        var completed = false
+        var screen = artifactFilter  // the rule's beats are counted here while it runs: no overlapping access
+        screen.push(rrMs, gapBefore: gap) { rr, accepted, gapBefore in
+            if !completed && take(rr, accepted: accepted, gapBefore: gapBefore) { completed = true }
         }
+        artifactFilter = screen
+        if completed { return .complete(close(at: nowMs, flush: false)) }
         return .capturing
+    }
+
+    /// Counts one judged beat; true when the window's floors are reached on it.
+    @usableFromInline
+    mutating func take(_ rrMs: Double, accepted: Bool, gapBefore: Bool) -> Bool {
+        if gapBefore { running.breakRun() }
+        guard accepted else {
+            rejectedCount += 1
+            running.breakRun()  // a rejected beat came between: its neighbours are not adjacent (spec §5.1)
+            return false
+        }
+        let slot = running.count
+        running.add(rrMs)
+        // Unsigned compare: also proves slot ≥ 0, so the subscript's own check folds away.
+        if UInt(bitPattern: slot) < UInt(AcceptedSlots.count) { acceptedSlots[slot] = rrMs }
+        return running.count >= configuration.minimumAccepted && running.sumMs >= configuration.minimumAcceptedSumMs
     }
 
     /// `append` for a closed window or a beat at or after the deadline, in the order the rules are checked: a
@@ -160,13 +187,23 @@ public struct RMSSDWindow: Sendable {
         return close(at: max(captureStartMs, min(nowMs, deadlineMs)))
     }
 
+    /// Closes the window. `flush`: the beats still waiting for their look-ahead are judged first (the stream
+    /// ended); not when the window completed on a beat (those waiting came after it).
     @usableFromInline
-    mutating func close(at endMs: Int64) -> HRVWindowResult {
+    mutating func close(at endMs: Int64, flush: Bool = true) -> HRVWindowResult {
+        if flush {
+            var completed = false
+            var screen = artifactFilter
+            screen.flush { rr, accepted, gapBefore in
+                if !completed && take(rr, accepted: accepted, gapBefore: gapBefore) { completed = true }
+            }
+            artifactFilter = screen
+        }
         let quality = Quality.verdict(
-            accepted: running.count, rejected: artifactFilter.rejected, acceptedSumMs: running.sumMs,
+            accepted: running.count, rejected: rejectedCount, acceptedSumMs: running.sumMs,
             pairs: running.pairs)
         let result = HRVWindowResult(
-            metrics: running.metrics(rejected: artifactFilter.rejected), quality: quality,
+            metrics: running.metrics(rejected: rejectedCount), quality: quality,
             acceptedSumMs: running.sumMs, captureStartMs: captureStartMs, captureEndMs: endMs)
         closed = result
         openUntil = .min

@@ -16,6 +16,8 @@ public struct MorningRoutine: Sendable {
         /// The habit chips in key order (habit mode: key N toggles `habits[N - 1]`).
         public var habits: [String]
         public var reminder: MorningReminder.Schedule
+        /// The artifact rule of the morning's rMSSD window.
+        public var artifactRule: ArtifactRule = .default
 
         public init(
             timings: SessionTimings = .standard, habits: [String] = Questionnaire.starterHabits,
@@ -98,6 +100,7 @@ public struct MorningRoutine: Sendable {
     public init(configuration: Configuration, day: DayContext, reminderFiredOn: LocalDate?) {
         self.configuration = configuration
         self.session = MorningSession(day: day, timings: configuration.timings)
+        self.session.artifactRule = configuration.artifactRule
         self.reminder = MorningReminder(schedule: configuration.reminder, firedOn: reminderFiredOn)
     }
 

@@ -254,6 +254,7 @@ extension MorningSession {
         var configuration = RMSSDWindow.Configuration.morning
         configuration.settleMs = timings.settleMs
         configuration.maximumCaptureMs = timings.captureMaxMs
+        configuration.artifactRule = artifactRule
         return configuration
     }
 

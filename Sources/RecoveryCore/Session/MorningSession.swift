@@ -102,6 +102,8 @@ public struct MorningSession: Sendable {
     }
 
     public let timings: SessionTimings
+    /// The artifact rule the rMSSD window judges beats with (the `artifact_rule` setting; docs/artifacts.md).
+    public var artifactRule: ArtifactRule = .default
     public internal(set) var phase = Phase.idle
     public internal(set) var day: DayContext
 

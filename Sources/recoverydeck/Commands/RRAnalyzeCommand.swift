@@ -18,6 +18,10 @@ struct RRAnalyzeCommand: Command {
         window instead (15 s settle, then until 60 s of accepted RR with at least 45 beats, at most
         90 s), taking the running sum of the intervals as the clock.
 
+        --rule picks the artifact rule: pattern (the default: missed, extra and ectopic beats found
+        by their local pattern, with a threshold scaled to the person's own variability) or spec-20
+        (drop an interval more than 20 % away from the previous one). docs/artifacts.md says why.
+
         rMSSD is taken over pairs of accepted intervals adjacent in the file: a rejected interval
         between two accepted ones breaks their pair. Prints rmssd_ms, mean_rr_ms, mean_hr_bpm,
         sdnn_ms, accepted, rejected, pairs, artifact_ratio and quality: ok, too_few_beats (under 45
@@ -27,18 +31,21 @@ struct RRAnalyzeCommand: Command {
         """
     static let options: [OptionSpec] = [
         .value("window", "whole|morning", help: "Which intervals to use (default whole)."),
+        .value("rule", "pattern|spec-20", help: "The artifact rule (default pattern)."),
         .flag("json", help: "Print the result as JSON with full precision."),
     ]
     static let arguments = [ArgumentSpec("FILE", help: "The RR file, or - for standard input.")]
 
     let file: String
     let window: HRVAnalysis.Window
+    let rule: ArtifactRule
     let json: Bool
 
     init(_ parsed: ParsedArguments) throws(CommandError) {
         file = parsed.positional(0) ?? "-"
         let choice = try parsed.choice("window", of: HRVAnalysis.Window.allCases.map(\.rawValue))
         window = choice.flatMap(HRVAnalysis.Window.init(rawValue:)) ?? .whole
+        rule = try parsed.choice("rule", of: ArtifactRule.allCases.map(\.rawValue)).flatMap(ArtifactRule.init) ?? .default
         json = parsed.flag("json")
     }
 
@@ -54,7 +61,7 @@ struct RRAnalyzeCommand: Command {
         do { format = try ImportFiles.rrFile(fd, name: name) } catch { throw CommandError.failure(error.message) }
         if let note = format.note { context.say("\(name): \(note)") }
         let intervals = format.intervalsMs
-        let result = HRVAnalysis.analyze(intervals, window: window)
+        let result = HRVAnalysis.analyze(intervals, window: window, rule: rule)
         let m = result.metrics
         let fields: [(String, JSONValue)] = [
             ("rmssd_ms", JSONValue(m.rmssdMs)), ("mean_rr_ms", JSONValue(m.meanRRMs)),
@@ -65,6 +72,7 @@ struct RRAnalyzeCommand: Command {
         if json {
             var all = fields
             all.append(("window", .string(window.rawValue)))
+            all.append(("rule", .string(rule.rawValue)))
             all.append(("intervals", JSONValue(intervals.count)))
             all.append(("rmssd_method", .string(m.rmssdMethod.rawValue)))
             all.append(("format", .string(format.layout.rawValue)))

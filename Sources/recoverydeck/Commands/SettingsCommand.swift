@@ -15,7 +15,10 @@ struct SettingsCommand: Command {
         turns yellow and red, in SDs of the 60-day norm (the spec's 1.0,1.5): A,B for every channel,
         CHANNEL=A,B for one (rmssd, lyingHR, gapPeak, gapAvg, subjective; several joined by ;), spec
         to go back; 0 < A < B ≤ 3. They can be changed once 60 complete days are stored; try them
-        first with 'recoverydeck lights --try A,B'. A running daemon follows a change at once.
+        first with 'recoverydeck lights --try A,B'. A running daemon follows a change at once. The
+        artifact rule is pattern (the default: missed, extra and ectopic beats found by their local
+        pattern) or spec-20 (the spec's 20 % rule); the daemon uses it from its next start, and
+        mornings already stored keep their values (docs/artifacts.md).
         """
     static let options: [OptionSpec] = [
         .value("habits", "NAME,NAME,…", help: "Replace the habit list (1 to 20 names, comma-separated)."),
@@ -24,6 +27,7 @@ struct SettingsCommand: Command {
         .value(
             "band-edges", "A,B|CHANNEL=A,B|spec",
             help: "Set the lights' yellow and red edges in SDs (default 1.0,1.5)."),
+        .value("artifact-rule", "pattern|spec-20", help: "Choose the artifact rule (see the discussion)."),
         .flag("json", help: "Print the settings as JSON."),
     ]
 
@@ -31,6 +35,7 @@ struct SettingsCommand: Command {
     var displayName: String?
     var reminder: String??
     var bandEdges: String?
+    var artifactRule: ArtifactRule?
     let json: Bool
 
     /// Complete days stored before the edges may move (the spec: tune "after you have months of data").
@@ -54,6 +59,8 @@ struct SettingsCommand: Command {
         if let bandEdges, case .failure(let error) = LightEdges.spec.applying(bandEdges) {
             throw .usage("--band-edges: \(error)")
         }
+        artifactRule = try parsed.choice("artifact-rule", of: ArtifactRule.allCases.map(\.rawValue))
+            .flatMap(ArtifactRule.init(rawValue:))
         json = parsed.flag("json")
     }
 
@@ -102,6 +109,7 @@ struct SettingsCommand: Command {
             }
             changes.append((.bandEdges, edges == .spec ? nil : edges.description))
         }
+        if let artifactRule { changes.append((.artifactRule, artifactRule.rawValue)) }
         if !changes.isEmpty {
             try store.setSettings(changes)
             context.say("Saved \(changes.map { $0.0.rawValue }.joined(separator: ", ")).")

@@ -72,6 +72,8 @@ struct StatusReport {
             : "Measurement   \(Wording.clock(m.startedAtEpoch)), quality \(m.quality.code)"
         if let rmssd = m.hrv?.rmssdMs { first += ": rMSSD \(Formatting.fixed(rmssd, digits: 1)) ms" }
         if let hr = m.meanHRBpm { first += ", mean HR \(Formatting.fixed(hr, digits: 0)) bpm" }
+        // Over 5 % of beats rejected: counted, but said (docs/artifacts.md).
+        if m.quality == .ok, let note = m.hrv?.fairNote { first += "; " + note }
         var lines = [first]
         if case .fail(let reason) = m.quality { lines.append("              " + reason.sentence) }
         switch m.orthostaticStatus {

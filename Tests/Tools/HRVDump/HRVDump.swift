@@ -1,6 +1,6 @@
 // hrv-dump: the HRV oracle stage's view of RecoveryCore (Tests/stages/10-hrv-oracles.sh). Not shipped.
 //
-//   hrv-dump [--window whole|morning] < rr.txt        RR in ms, one per line
+//   hrv-dump [--window whole|morning] [--rule pattern|spec-20] < rr.txt        RR in ms, one per line
 //   hrv-dump --synthetic SEED --day N [--ectopic P] [--artifact P] [--duration-ms MS] [--window ...]
 //
 // Prints one JSON object: the input list, what became of each input beat ("verdicts": "a" accepted, "r" rejected,
@@ -24,6 +24,7 @@ struct HRVDump {
 
     static func main() {
         var window = HRVAnalysis.Window.whole
+        var rule = ArtifactRule.default
         var seed: UInt64?
         var day = 0
         var ectopic = 0.0
@@ -37,6 +38,7 @@ struct HRVDump {
         while let argument = arguments.popFirst() {
             switch argument {
             case "--window": window = value(argument, { HRVAnalysis.Window(rawValue: $0) }, "is whole or morning")
+            case "--rule": rule = value(argument, { ArtifactRule(rawValue: $0) }, "is pattern or spec-20")
             case "--synthetic": seed = value(argument, { UInt64($0) }, "needs a whole number seed")
             case "--day": day = value(argument, { Int($0) }, "needs a whole number")
             case "--ectopic": ectopic = value(argument, { Double($0) }, "needs a probability")
@@ -65,9 +67,9 @@ struct HRVDump {
             }
         }
 
-        let result = HRVAnalysis.analyze(input, window: window)
+        let result = HRVAnalysis.analyze(input, window: window, rule: rule)
         let quality = result.quality.code
-        let marks = verdicts(input, window: window)
+        let marks = verdicts(input, window: window, rule: rule)
         print(
             """
             {"window":"\(window.rawValue)","input":\(json(input)),"verdicts":"\(marks)",\
@@ -79,25 +81,55 @@ struct HRVDump {
 
     /// Each input beat's fate, replayed the way `HRVAnalysis.analyze` takes the list (the same filter and window),
     /// read from the counters before and after the beat.
-    static func verdicts(_ input: [Double], window: HRVAnalysis.Window) -> String {
+    /// The pattern rule judges a beat when the next ones arrive, so the morning's marks are read from the counts
+    /// once the window closed: the n-th counted beat of the capture is the n-th beat after the settle.
+    static func verdicts(_ input: [Double], window: HRVAnalysis.Window, rule: ArtifactRule) -> String {
         var marks = ""
         switch window {
         case .whole:
-            var filter = ArtifactFilter()
-            for rr in input { marks += filter.judge(rr) == .accepted ? "a" : "r" }
+            var filter = ArtifactScreen(rule: rule)
+            for rr in input { filter.push(rr, gapBefore: false) { _, kept, _ in marks += kept ? "a" : "r" } }
+            filter.flush { _, kept, _ in marks += kept ? "a" : "r" }
         case .morning:
-            var morning = RMSSDWindow(startMs: 0)
+            var configuration = RMSSDWindow.Configuration.morning
+            configuration.artifactRule = rule
+            var morning = RMSSDWindow(startMs: 0, configuration: configuration)
             var clock = 0.0
+            var settle = 0
+            var judged: [Character] = []
+            var lastAccepted = 0
+            var lastRejected = 0
             for rr in input {
-                let accepted = morning.accumulator.count
-                let rejected = morning.filter.rejected
                 if rr.isFinite { clock += rr }
-                _ = morning.append(rr, at: Int64(clock.rounded(.down)))
-                marks +=
-                    morning.accumulator.count > accepted ? "a" : morning.filter.rejected > rejected ? "r" : "-"
+                let at = Int64(clock.rounded(.down))
+                if at < morning.captureStartMs { settle += 1 }
+                if case .complete = morning.append(rr, at: at) { break }
+                // Beats judged by this one, in order: the rule emits accepted and rejected beats as received.
+                lastAccepted = morning.accumulator.count
+                lastRejected = morning.rejected
             }
+            if !morning.isComplete { _ = morning.finish(at: Int64(clock.rounded(.down))) }
+            _ = (lastAccepted, lastRejected)
+            judged = replayMarks(input, settle: settle, morning: morning, rule: rule)
+            marks = String(repeating: "-", count: settle) + String(judged)
+            marks += String(repeating: "-", count: max(0, input.count - marks.count))
         }
         return marks
+    }
+
+    /// The capture's beats' marks, from a whole-list judgement of the capture beats primed by the settle beats,
+    /// cut where the window counted its last beat.
+    static func replayMarks(_ input: [Double], settle: Int, morning: RMSSDWindow, rule: ArtifactRule) -> [Character]
+    {
+        var screen = ArtifactScreen(rule: rule)
+        for rr in input.prefix(settle) { screen.prime(rr) }
+        var out: [Character] = []
+        let counted = morning.accumulator.count + morning.rejected
+        for rr in input.dropFirst(settle) {
+            screen.push(rr, gapBefore: false) { _, kept, _ in out.append(kept ? "a" : "r") }
+        }
+        screen.flush { _, kept, _ in out.append(kept ? "a" : "r") }
+        return Array(out.prefix(counted))
     }
 
     /// Swift prints a Double as the shortest text that reads back to the same value: exact through JSON.

@@ -1,0 +1,208 @@
+/// Artifact detection by local beat patterns (docs/artifacts.md), the default `ArtifactRule`.
+///
+/// A beat is judged once the next two in-range beats have arrived (or the stream ends: `flush`), against the
+/// last accepted beat before it (`p`) and the beats after it. Each test asks whether an artifact explains the
+/// beats better than sinus rhythm does, so a large but smooth respiratory swing is kept:
+/// 1. range: outside 300...2000 ms (the spec's rule 1);
+/// 2. missed beat: one interval where two belong. It is taken as missed when it is longer than both neighbours
+///    and its distance from their sum is under `fit` (0.6) of its distance from their mean: about 1.63× the
+///    neighbours or more;
+/// 3. extra beat: two intervals where one belongs. Their sum is nearer the neighbours' mean than 0.6 of the
+///    pieces' mean distance from it (a split beat sums to one interval; two sinus beats sum to two). A piece
+///    below 300 ms counts as a piece when the sum is nearer both neighbours than 0.6 of the beat alone is;
+/// 4. ectopic beat: a premature beat and its compensatory pause. The short beat is below the line between its
+///    neighbours and half the threshold below the beat before, the pause above the line and longer than the beat
+///    after (a rising breath has no such pause), the pair apart by more than the threshold, and the pair's sum is
+///    nearer the two beats' worth of time the neighbours predict than 0.6 of the pair's distance from that line;
+///    a short beat below both neighbours followed by a pause longer than both neighbours is one too;
+/// 5. outlier: a lone beat away from both neighbours on the same side, by more than the threshold (short) or by
+///    more than 45 % and the threshold (long: genuine lone long beats are common in resting recordings).
+///
+/// The threshold is scaled to the person's own variability: 3 × the median relative successive difference of
+/// the last 64 accepted adjacent pairs, within 20...35 % (20 % before 8 pairs are known). Memory is bounded:
+/// 64 ratios and at most 8 beats waiting for their look-ahead.
+public struct PatternArtifactDetector: Sendable {
+    public enum Verdict: Hashable, Sendable {
+        case accepted
+        case outOfRange
+        case missedBeat
+        case extraBeat
+        case ectopicBeat
+        case outlier
+    }
+
+    /// Fit factor of the pattern tests (see the type's notes).
+    public static let fit = 0.6
+    public static let thresholdFactor = 3.0
+    public static let thresholdFloor = 0.20
+    public static let thresholdCeiling = 0.35
+    public static let longOutlierFloor = 0.45
+    static let ringCapacity = 64
+    static let pendingCapacity = 8
+
+    @usableFromInline var last = Double.nan
+    var ring = InlineArray<64, Double>(repeating: 0)
+    var ringCount = 0
+    var ringNext = 0
+    var pending = InlineArray<8, Double>(repeating: 0)
+    var pendingGap = InlineArray<8, Bool>(repeating: false)
+    var pendingCount = 0
+    var previousRaw = Double.nan
+    var previousWasOutOfRange = false
+    var adjacent = false
+
+    public private(set) var accepted = 0
+    public private(set) var rejected = 0
+
+    public init() {}
+
+    /// Beats received but not yet judged (they wait for the next beats).
+    public var waiting: Int { pendingCount }
+
+    /// The current threshold, a fraction of the previous RR.
+    public var threshold: Double {
+        guard ringCount >= 8 else { return Self.thresholdFloor }
+        var sorted = ring
+        // Insertion sort of at most 64 values.
+        for i in 1..<ringCount {
+            let v = sorted[i]
+            var j = i - 1
+            while j >= 0 && sorted[j] > v {
+                sorted[j + 1] = sorted[j]
+                j -= 1
+            }
+            sorted[j + 1] = v
+        }
+        let median =
+            ringCount % 2 == 1
+            ? sorted[ringCount / 2] : (sorted[ringCount / 2 - 1] + sorted[ringCount / 2]) / 2
+        return min(Self.thresholdCeiling, max(Self.thresholdFloor, Self.thresholdFactor * median))
+    }
+
+    mutating func addPair(_ a: Double, _ b: Double) {
+        ring[ringNext] = abs(b - a) / a
+        ringNext = (ringNext + 1) % Self.ringCapacity
+        ringCount = min(ringCount + 1, Self.ringCapacity)
+    }
+
+    /// A settle beat: not counted, but the reference and the variability start from it.
+    public mutating func prime(_ rrMs: Double) {
+        guard ArtifactFilter.isInRange(rrMs) else { return }
+        if !last.isNaN { addPair(last, rrMs) }
+        last = rrMs
+    }
+
+    /// Receives one RR; `emit` is called for every beat judged now, in the order received, with whether a gap in
+    /// the stream came just before that beat.
+    public mutating func push(_ rrMs: Double, gapBefore: Bool, emit: (Double, Verdict, Bool) -> Void) {
+        if pendingCount == Self.pendingCapacity { judgeHead(final: true, emit: emit) }
+        pending[pendingCount] = rrMs
+        pendingGap[pendingCount] = gapBefore
+        pendingCount += 1
+        while pendingCount > 0 && ready() { judgeHead(final: false, emit: emit) }
+    }
+
+    /// Judges every waiting beat with the neighbours there are (the stream ended).
+    public mutating func flush(emit: (Double, Verdict, Bool) -> Void) {
+        while pendingCount > 0 { judgeHead(final: true, emit: emit) }
+    }
+
+    /// The head can be judged: it is out of range, or two in-range beats follow it.
+    func ready() -> Bool {
+        if !ArtifactFilter.isInRange(pending[0]) { return true }
+        var found = 0
+        var i = 1
+        while i < pendingCount {
+            if ArtifactFilter.isInRange(pending[i]) { found += 1 }
+            i += 1
+        }
+        return found >= 2
+    }
+
+    mutating func drop(_ k: Int) {
+        for i in 0..<(pendingCount - k) {
+            pending[i] = pending[i + k]
+            pendingGap[i] = pendingGap[i + k]
+        }
+        pendingCount -= k
+    }
+
+    mutating func judgeHead(final: Bool, emit: (Double, Verdict, Bool) -> Void) {
+        let x = pending[0]
+        // One or two beats judged (no variadic array: nothing on the per-beat path allocates).
+        func finish(_ first: Verdict, _ second: Verdict? = nil) {
+            let count = second == nil ? 1 : 2
+            for k in 0..<count {
+                let verdict = k == 0 ? first : second!
+                let rr = pending[k]
+                emit(rr, verdict, pendingGap[k])
+                if verdict == .accepted {
+                    accepted += 1
+                    if adjacent && !pendingGap[k] { addPair(last, rr) }
+                    last = rr
+                    adjacent = true
+                } else {
+                    rejected += 1
+                    adjacent = false
+                }
+                previousRaw = rr
+                previousWasOutOfRange = verdict == .outOfRange
+            }
+            drop(count)
+        }
+        guard ArtifactFilter.isInRange(x) else { return finish(.outOfRange) }
+        guard !last.isNaN else { return finish(.accepted) }
+        let p = last
+        let t = threshold
+        let c = Self.fit
+        var n: Double?
+        var nIndex = 0
+        var n2: Double?
+        var i = 1
+        while i < pendingCount {
+            if ArtifactFilter.isInRange(pending[i]) {
+                if n == nil {
+                    n = pending[i]
+                    nIndex = i
+                } else {
+                    n2 = pending[i]
+                    break
+                }
+            }
+            i += 1
+        }
+        let rawNext: Double? = pendingCount > 1 ? pending[1] : nil
+        let nb = n ?? p
+        // Missed beat.
+        if abs(x - (p + nb)) < c * abs(x - (p + nb) / 2) && x > max(p, nb) { return finish(.missedBeat) }
+        // Extra beat with a piece below the range.
+        // The sum must fit both neighbours better than the beat alone does.
+        func piece(_ short: Double) -> Bool { abs(short + x - p) + abs(short + x - nb) < c * (abs(x - p) + abs(x - nb)) }
+        if previousWasOutOfRange && previousRaw < ArtifactFilter.minimumMs && piece(previousRaw) {
+            return finish(.extraBeat)
+        }
+        if let rawNext, rawNext < ArtifactFilter.minimumMs, piece(rawNext) { return finish(.extraBeat, .extraBeat) }
+        if let n, nIndex == 1 {
+            let after = n2 ?? p
+            let s = x + n
+            let a = (p + after) / 2
+            if abs(s - a) < c * (abs(x - a) + abs(n - a)) / 2 { return finish(.extraBeat, .extraBeat) }
+            let e1 = p + (after - p) / 3
+            let e2 = p + 2 * (after - p) / 3
+            if x < e1 - 0.5 * t * p && x < p * (1 - t / 2) && n > e2 && n > after && n - x > t * p
+                && abs(s - (p + after)) < c * (abs(x - e1) + abs(n - e2))
+            {
+                return finish(.ectopicBeat, .ectopicBeat)
+            }
+        }
+        if let n {
+            if x > p && x > n && min(x - p, x - n) > max(Self.longOutlierFloor, t) * p { return finish(.outlier) }
+            if x < p && x < n && min(p - x, n - x) > t * p {
+                if nIndex == 1, let n2, n > max(p, n2) * (1 + 0.5 * t) { return finish(.ectopicBeat, .ectopicBeat) }
+                return finish(.outlier)
+            }
+        }
+        _ = final
+        finish(.accepted)
+    }
+}
