@@ -10,13 +10,16 @@ extension Daemon {
             return nil
         }
         let current = routine.configuration
-        guard settings.habits != current.habits || settings.reminder != current.reminder else { return nil }
+        guard
+            settings.habits != current.habits || settings.reminder != current.reminder
+                || settings.artifactRule != current.artifactRule
+        else { return nil }
         if let warning = settings.warning { logger.warning(warning) }
         // The habit names say something about the person: debug only (the journal outlives `delete`).
         let reminder = settings.reminder.enabled ? settings.reminder.start.description : "off"
-        logger.info("settings changed", ["reminder": reminder])
+        logger.info("settings changed", ["reminder": reminder, "artifact_rule": settings.artifactRule.rawValue])
         logger.debug("habits", ["habits": settings.habits.joined(separator: ",")])
-        return .settings(habits: settings.habits, reminder: settings.reminder)
+        return .settings(habits: settings.habits, reminder: settings.reminder, artifactRule: settings.artifactRule)
     }
 
     /// The habit keys and the reminder: the configuration file's keys where set, else the store's settings

@@ -183,7 +183,8 @@ extension Daemon {
         days.sort { $0.date < $1.date }
         // The edges the person chose (`recoverydeck settings --band-edges`); the spec's when unreadable.
         let edges = (try? store.lightEdges()) ?? .spec
-        return PanelReadout(Baselines.readout(days: days, today: date, edges: edges))
+        let grade = days.last { $0.date == date }?.measurement.flatMap { $0.quality == .ok ? $0.hrv?.fairNote : nil }
+        return PanelReadout(Baselines.readout(days: days, today: date, edges: edges), grade: grade)
     }
 
     private func recordDate(_ record: WaitingRecord) -> LocalDate {

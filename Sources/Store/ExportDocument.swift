@@ -169,7 +169,7 @@ public struct ExportDocument: Hashable, Sendable {
                     ("meanHRBpm", JSONValue($0.meanHRBpm)), ("sdnnMs", JSONValue($0.sdnnMs)),
                     ("accepted", JSONValue($0.accepted)), ("rejected", JSONValue($0.rejected)),
                     ("artifactRatio", .number($0.artifactRatio)),
-                    ("grade", .string($0.isFair ? "fair" : "good")), ("gradeNote", JSONValue($0.fairNote)),
+                    ("grade", .string($0.grade)), ("gradeNote", JSONValue($0.fairNote)),
                 ])
             } ?? .null
         let orthostatic: JSONValue =

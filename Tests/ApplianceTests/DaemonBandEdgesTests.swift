@@ -44,4 +44,17 @@ struct DaemonBandEdgesTests {
         try h.store.setSetting(.bandEdges, "rmssd=0.5,1.05")
         #expect(h.daemon.readoutIncludingWaiting(for: today).channels[0] == .red)
     }
+
+    @Test("a running daemon measures the next morning with the artifact rule `settings --artifact-rule` stored")
+    func daemonFollowsTheArtifactRule() throws {
+        let h = try DaemonHarness()
+        #expect(h.daemon.routine.session.artifactRule == .pattern)
+        try h.store.setSetting(.artifactRule, ArtifactRule.spec20.rawValue)
+        #expect(try h.request(.dayChanged)["ok"]?.boolValue == true)
+        #expect(h.daemon.routine.session.artifactRule == .spec20)
+        #expect(h.daemon.routine.configuration.artifactRule == .spec20)
+        try h.store.setSetting(.artifactRule, nil)
+        #expect(try h.request(.dayChanged)["ok"]?.boolValue == true)
+        #expect(h.daemon.routine.session.artifactRule == .pattern)
+    }
 }

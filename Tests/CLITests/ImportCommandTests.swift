@@ -243,6 +243,14 @@ struct ImportCommandTests {
         let status = try cli.run(["status", "--now", "2026-03-02T09:00"])
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains("quality ok") && status.stdout.contains("; " + note), "\(status.stdout)")
+        let share = note.dropFirst("fair (".count).prefix { $0 != "%" } + "%"
+        let history = try cli.run(["history", "--days", "3", "--now", "2026-03-02T09:00"])
+        let line = history.stdout.split(separator: "\n").first { $0.hasPrefix("2026-03-02") } ?? ""
+        #expect(line.contains("ok, fair " + share), "\(history.stdout)")
+        let json = try cli.run(["history", "--days", "3", "--now", "2026-03-02T09:00", "--json"])
+        let days = (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["days"]
+        let entry = (days as? [[String: Any]] ?? []).first { $0["date"] as? String == "2026-03-02" }
+        #expect(entry?["grade"] as? String == "fair" && entry?["quality"] as? String == "ok")
     }
 
     @Test("settings --artifact-rule stores the rule by name and refuses another word with one sentence")

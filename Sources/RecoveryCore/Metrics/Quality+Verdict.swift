@@ -79,7 +79,15 @@ extension HRVMetrics {
     /// "fair (7.3 % of beats rejected)", or nil for a morning with 5 % or fewer rejected.
     public var fairNote: String? {
         guard isFair else { return nil }
-        let tenths = Int((artifactRatio * 1000).rounded())
-        return "fair (\(tenths / 10).\(tenths % 10) % of beats rejected)"
+        return "fair (\(rejectedShareText) of beats rejected)"
     }
+
+    /// The share of beats rejected, to a tenth of a percent: "7.3 %".
+    public var rejectedShareText: String {
+        let tenths = Int((artifactRatio * 1000).rounded())
+        return "\(tenths / 10).\(tenths % 10) %"
+    }
+
+    /// "good" or "fair": the grade of a morning that passed (the export's and `history --json`'s spelling).
+    public var grade: String { isFair ? "fair" : "good" }
 }

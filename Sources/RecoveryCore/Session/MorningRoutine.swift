@@ -58,9 +58,9 @@ public struct MorningRoutine: Sendable {
         /// The clock guard refused to date a record (`ClockGuard`): a GO or `measure` starts nothing, a keypad
         /// questionnaire with the store is dropped unfiled; the lamps blink the clock's own code.
         case clockRefused
-        /// The habit list or the reminder changed over SSH. A questionnaire being keyed keeps the habits it
-        /// started with; the next one uses the new list.
-        case settings(habits: [String], reminder: MorningReminder.Schedule)
+        /// The habit list, the reminder or the artifact rule changed over SSH. A questionnaire being keyed keeps
+        /// the habits it started with; the next one uses the new list; a capture under way keeps its rule.
+        case settings(habits: [String], reminder: MorningReminder.Schedule, artifactRule: ArtifactRule = .default)
     }
 
     public enum Action: Hashable, Sendable {
@@ -176,9 +176,11 @@ public struct MorningRoutine: Sendable {
                 session.enterFault(fault, at: t, showMs: configuration.timings.faultShowMs)
             }
             return [.sound(.fault), .say(fault.sentence), .record(AnalyticsRecord(fault.analyticsEvent))]
-        case .settings(let habits, let schedule):
+        case .settings(let habits, let schedule, let rule):
             configuration.habits = habits
             configuration.reminder = schedule
+            configuration.artifactRule = rule
+            session.artifactRule = rule
             reminder.reschedule(schedule)
             return []
         }

@@ -1,7 +1,8 @@
 extension PanelReadout {
     /// The panel's reduction of the core's readout (spec §5.4): each channel's light in keypad order, the
-    /// composite, and the words, always labelled as a rough signal.
-    public init(_ readout: Readout) {
+    /// composite, and the words, always labelled as a rough signal; `grade` adds a fair morning's note
+    /// ("fair (7.3 % of beats rejected)", `HRVMetrics.fairNote`) to the words.
+    public init(_ readout: Readout, grade: String? = nil) {
         func light(_ state: ChannelReadout.State) -> ReadoutLight {
             switch state {
             case .lit(let l), .fallback(let l): ReadoutLight(l)
@@ -16,7 +17,7 @@ extension PanelReadout {
         case .missing: composite = .missing
         }
         let channels = Channel.allCases.map { light(readout[$0].state) }
-        let words = readout.channels.map(\.words).joined(separator: ", ")
+        let words = (readout.channels.map(\.words) + (grade.map { [$0] } ?? [])).joined(separator: ", ")
         let head =
             composite == .building
             ? "baselines building (\(readout.completeDaysInNorm) of 14 complete days)" : composite.rawValue

@@ -17,8 +17,8 @@ struct SettingsCommand: Command {
         to go back; 0 < A < B ≤ 3. They can be changed once 60 complete days are stored; try them
         first with 'recoverydeck lights --try A,B'. A running daemon follows a change at once. The
         artifact rule is pattern (the default: missed, extra and ectopic beats found by their local
-        pattern) or spec-20 (the spec's 20 % rule); the daemon uses it from its next start, and
-        mornings already stored keep their values (docs/artifacts.md).
+        pattern) or spec-20 (the spec's 20 % rule); a running daemon measures the next morning with
+        it, and mornings already stored keep their values (docs/artifacts.md).
         """
     static let options: [OptionSpec] = [
         .value("habits", "NAME,NAME,…", help: "Replace the habit list (1 to 20 names, comma-separated)."),

@@ -53,7 +53,10 @@ struct HistoryReport {
                         Wording.value(m?.orthostatic?.avgLyingHR ?? Channel.lyingHR.value(in: record), .lyingHR),
                         Wording.value(m?.orthostatic?.gapPeak, .gapPeak),
                         Wording.value(m?.orthostatic?.gapAvg, .gapAvg),
-                        m.map { $0.quality.code } ?? Wording.dash,
+                        m.map { m in
+                            guard m.quality == .ok, let hrv = m.hrv, hrv.isFair else { return m.quality.code }
+                            return "ok, fair \(hrv.rejectedShareText)"
+                        } ?? Wording.dash,
                         m?.orthostaticStatus.rawValue ?? Wording.dash, Wording.composite(line.composite),
                         record.imported ? "import" : "box",
                     ], HistoryReport.widths))
@@ -88,6 +91,9 @@ struct HistoryReport {
                             ("gapPeak", JSONValue(m?.orthostatic?.gapPeak)),
                             ("gapAvg", JSONValue(m?.orthostatic?.gapAvg)),
                             ("quality", JSONValue(m.map { $0.quality.code })),
+                            // A morning that passed with over 5 % of its beats rejected is "fair".
+                            ("grade", JSONValue(m.flatMap { $0.quality == .ok ? $0.hrv?.grade : nil })),
+                            ("artifactRatio", JSONValue(m?.hrv?.artifactRatio)),
                             ("orthostaticStatus", JSONValue(m?.orthostaticStatus.rawValue)),
                             ("complete", .bool(line.record?.isComplete ?? false)),
                             ("light", composite),
