@@ -253,6 +253,41 @@ struct ImportCommandTests {
         #expect(entry?["grade"] as? String == "fair" && entry?["quality"] as? String == "ok")
     }
 
+    @Test("history says which stored mornings the artifact rule's recomputation moved, and by how much")
+    func historySaysWhatTheRecomputationMoved() throws {
+        let cli = try prepared()
+        defer { cli.remove() }
+        let folder = cli.directory.appendingPathComponent("rr")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try (0..<120).map { String($0 % 2 == 0 ? 1000 : 1040) }.joined(separator: "\n").write(
+            to: folder.appendingPathComponent("2026-03-02.txt"), atomically: true, encoding: .utf8)
+        #expect(try cli.run(["import", "rr", "--force", folder.path]).status == 0)
+        // What the migration records for a morning it recomputed (the table's own columns).
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        writer.arguments = [
+            "-c",
+            "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
+                + "c.execute(\"INSERT INTO rmssd_recomputation VALUES ('2026-03-02', 'pattern', 40.0, 44.0, 14, 2)\")\n"
+                + "c.commit()\n",
+            cli.databasePath,
+        ]
+        try writer.run()
+        writer.waitUntilExit()
+        #expect(writer.terminationStatus == 0)
+        let history = try cli.run(["history", "--days", "3", "--now", "2026-03-02T09:00"])
+        #expect(history.status == 0, "\(history.stderr)")
+        #expect(
+            history.stdout.contains("2026-03-02  rMSSD 40.0 → 44.0 ms (+10.0 %), 14 → 2 beats rejected (pattern rule)"),
+            "\(history.stdout)")
+        let json = try cli.run(["history", "--days", "3", "--now", "2026-03-02T09:00", "--json"])
+        let days = (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["days"]
+        let entries = days as? [[String: Any]] ?? []
+        let moved = entries.first { $0["date"] as? String == "2026-03-02" }?["recomputed"] as? [String: Any]
+        #expect(moved?["afterRmssdMs"] as? Double == 44.0 && moved?["beforeRejected"] as? Int == 14)
+        #expect(entries.filter { $0["recomputed"] is [String: Any] }.count == 1, "only the day that moved")
+    }
+
     @Test("settings --artifact-rule stores the rule by name and refuses another word with one sentence")
     func artifactRuleSetting() throws {
         let cli = try prepared()

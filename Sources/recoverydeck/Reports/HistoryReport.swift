@@ -13,6 +13,8 @@ struct HistoryReport {
     }
 
     let lines: [Line]
+    /// The shown days whose stored rMSSD the artifact rule's recomputation moved, by day (docs/artifacts.md).
+    let recomputed: [String: RecomputedDay]
 
     init(store: Store, today: LocalDate, days count: Int) throws(StoreError) {
         let first = today.adding(days: -(count - 1))
@@ -20,6 +22,9 @@ struct HistoryReport {
         var byDate: [LocalDate: DayRecord] = [:]
         for day in stored { byDate[day.date] = day }
         let edges = try store.lightEdges()
+        let shown = first.iso...today.iso
+        recomputed = Dictionary(
+            try store.recomputedDays().filter { shown.contains($0.day) }.map { ($0.day, $0) }, uniquingKeysWith: { $1 })
         lines = (0..<count).map { offset in
             let date = first.adding(days: offset)
             let window = stored.filter { $0.date <= date && $0.date >= date.adding(days: -Baselines.normDays) }
@@ -61,7 +66,33 @@ struct HistoryReport {
                         record.imported ? "import" : "box",
                     ], HistoryReport.widths))
         }
+        let moved = lines.compactMap { recomputed[$0.date.iso] }
+        if !moved.isEmpty {
+            out.append("")
+            out.append("Recomputed from their raw RR when the artifact rule changed (the values above are the new ones):")
+            for day in moved { out.append("  " + Self.sentence(day)) }
+        }
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// "2026-11-20  rMSSD 41.2 → 44.9 ms (+9.0 %), 14 → 2 beats rejected (pattern rule)".
+    static func sentence(_ day: RecomputedDay) -> String {
+        var rmssd = "rMSSD " + (day.beforeRMSSDMs.map { Formatting.fixed($0, digits: 1) } ?? "–") + " → "
+            + (day.afterRMSSDMs.map { Formatting.fixed($0, digits: 1) } ?? "–") + " ms"
+        if let before = day.beforeRMSSDMs, let after = day.afterRMSSDMs, before > 0 {
+            let change = (after / before - 1) * 100
+            rmssd += " (" + (change >= 0 ? "+" : "") + Formatting.fixed(change, digits: 1) + " %)"
+        }
+        return "\(day.day)  \(rmssd), \(day.beforeRejected) → \(day.afterRejected) beats rejected (\(day.rule) rule)"
+    }
+
+    static func json(_ day: RecomputedDay?) -> JSONValue {
+        guard let day else { return .null }
+        return .object([
+            ("rule", .string(day.rule)), ("beforeRmssdMs", JSONValue(day.beforeRMSSDMs)),
+            ("afterRmssdMs", JSONValue(day.afterRMSSDMs)), ("beforeRejected", .integer(Int64(day.beforeRejected))),
+            ("afterRejected", .integer(Int64(day.afterRejected))),
+        ])
     }
 
     var json: JSONValue {
@@ -99,6 +130,8 @@ struct HistoryReport {
                             ("light", composite),
                             // Derived: the ln rMSSD week ending this day (Plews 2012, 2014).
                             ("lnRMSSDWeek", ReadoutFigures.json(line.lnWeek)),
+                            // The artifact rule's recomputation of this stored morning, when it moved it.
+                            ("recomputed", Self.json(recomputed[line.date.iso])),
                         ])
                     })
             )
