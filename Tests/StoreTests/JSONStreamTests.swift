@@ -1,3 +1,4 @@
+import Foundation
 import RecoveryCore
 import Testing
 
@@ -26,6 +27,26 @@ struct JSONStreamTests {
             #expect(try Self.read(Self.document, chunkSize: size) == whole, "chunk size \(size)")
         }
         #expect(whole["s"]?.stringValue == "plain \"quoted\" \\ / \u{08}\u{0c}\n\r\t é 😀 end")
+    }
+
+    @Test("the box's parser agrees with Foundation's JSONSerialization on the document's strings and numbers")
+    func agreesWithFoundation() throws {
+        let ours = try JSONValue.parse(Self.document)
+        let theirs = try #require(
+            try JSONSerialization.jsonObject(with: Data(Self.document.utf8)) as? [String: Any])
+        #expect(ours["s"]?.stringValue == theirs["s"] as? String)
+        let numbers = try #require(theirs["a"] as? [NSNumber]).map(\.doubleValue)
+        let mine = (ours["a"]?.arrayValue ?? []).map { (v: JSONValue) -> Double in
+            switch v {
+            case .integer(let i): Double(i)
+            case .number(let d): d
+            default: .nan
+            }
+        }
+        #expect(mine == numbers)
+        let nested = (theirs["o"] as? [String: Any])?["nested"] as? [String: Any]
+        let deepest = ((nested?["deeper"] as? [Any])?[2] as? [[String: Any]])?.first?["x"] as? String
+        #expect(ours["o"]?["nested"]?["deeper"]?.arrayValue?[2].arrayValue?.first?["x"]?.stringValue == deepest)
     }
 
     @Test("walking members and elements one at a time, and skipping others, with 1-byte chunks")
