@@ -31,8 +31,7 @@ def saved_questionnaires(log_path):
 
 def morning(control, watcher, n, log_path, between=None):
     """One morning: the questionnaire keyed in, then GO; `between` runs once the questionnaire is saved."""
-    keys = ["1", str(1 + n % 7), "5", str(1 + (n * 3) % 7), "6", "4", "#"]
-    presses = [{"button": key, "after_ms": 500 + 600 * i} for i, key in enumerate(keys)]
+    presses = deck.questionnaire_presses(n)
     saved = saved_questionnaires(log_path)
     assert control.send({"request": "press", "presses": presses}).get("ok")
     deadline = time.monotonic() + 30

@@ -87,6 +87,13 @@ class Control:
         self.sock.close()
 
 
+def questionnaire_presses(n):
+    """Morning n's questionnaire on the keypad: a key to wake it, five scores that vary by day, then #, one
+    press every 600 ms (each `after_ms` from one request's instant)."""
+    keys = ["1", str(1 + n % 7), "5", str(1 + (n * 3) % 7), "6", "4", "#"]
+    return [{"button": key, "after_ms": 500 + 600 * i} for i, key in enumerate(keys)]
+
+
 def rss_kb(pid):
     with open(f"/proc/{pid}/status") as f:
         for line in f:

@@ -43,10 +43,9 @@ def main():
         assert watcher.send({"request": "watch"}).get("ok")
         rss = []
         for n in range(args.mornings):
-            keys = ["1", str(1 + n % 7), "5", str(1 + (n * 3) % 7), "6", "4", "#"]
             # One request for the whole sequence, so every press counts from the same instant.
-            presses = [{"button": key, "after_ms": 500 + 600 * i} for i, key in enumerate(keys)]
-            presses.append({"button": "go", "after_ms": 500 + 600 * len(keys) + 1000})
+            presses = deck.questionnaire_presses(n)
+            presses.append({"button": "go", "after_ms": presses[-1]["after_ms"] + 1600})
             assert control.send({"request": "press", "presses": presses}).get("ok")
             clock = None
             while True:
