@@ -1,4 +1,4 @@
-# Sourced by the VM stages (40-bluetooth-vm, 45-gpio-vm, 62-daemon-vm) first thing: the stages' preamble
+# Sourced by the VM stages (40-bluetooth-vm, 45-gpio-vm) first thing: the stages' preamble
 # (Tests/stages/preamble.bash: $repo, PATH, $stage_start, the Debian packages), then the pinned
 # virtme-ng venv the VM needs, builds the three binaries a scenario may run, and sets $bin to their folder.
 . "$(dirname "${BASH_SOURCE[0]}")/../stages/preamble.bash"
