@@ -121,11 +121,7 @@ def main():
     log_path = os.path.join(work, "daemon.log")
     process = deck.start(daemon, config, log_path)
     try:
-        if not deck.wait_for(values["control_socket"]):
-            raise SystemExit("recoverydeckd did not start")
-        control = deck.Control(values["control_socket"], timeout=60)
-        watcher = deck.Control(values["control_socket"], timeout=60)
-        assert watcher.send({"request": "watch"}).get("ok")
+        control, watcher = deck.connect_and_watch(values["control_socket"])
         # Two mornings first: the database's first pages, the schema, the first baseline rows.
         clock = None
         for n in range(2):

@@ -87,6 +87,16 @@ class Control:
         self.sock.close()
 
 
+def connect_and_watch(socket_path, timeout=60):
+    """Once the daemon listens: a connection for requests, and one that watches the session's snapshots."""
+    if not wait_for(socket_path):
+        raise SystemExit("recoverydeckd did not start")
+    control = Control(socket_path, timeout=timeout)
+    watcher = Control(socket_path, timeout=timeout)
+    assert watcher.send({"request": "watch"}).get("ok")
+    return control, watcher
+
+
 def questionnaire_presses(n):
     """Morning n's questionnaire on the keypad: a key to wake it, five scores that vary by day, then #, one
     press every 600 ms (each `after_ms` from one request's instant)."""

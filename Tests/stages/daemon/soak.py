@@ -36,11 +36,7 @@ def main():
     process = deck.start(daemon, config, os.path.join(work, "daemon.log"))
     started = time.monotonic()
     try:
-        if not deck.wait_for(values["control_socket"]):
-            raise SystemExit("recoverydeckd did not start")
-        control = deck.Control(values["control_socket"], timeout=60)
-        watcher = deck.Control(values["control_socket"], timeout=60)
-        assert watcher.send({"request": "watch"}).get("ok")
+        control, watcher = deck.connect_and_watch(values["control_socket"])
         rss = []
         for n in range(args.mornings):
             # One request for the whole sequence, so every press counts from the same instant.
