@@ -24,11 +24,15 @@ let package = Package(
             name: "RecoveryCore",
             swiftSettings: strict + [.define("RECOVERYCORE_INVARIANTS", .when(configuration: .debug))]),
         .target(name: "HeartRateProtocol", swiftSettings: strict),
+        // The JSON value and the streaming reader: exports, `--json` output and the control protocol.
+        .target(name: "JSON", swiftSettings: strict),
         .target(name: "Insights", dependencies: ["RecoveryCore"], swiftSettings: strict),
 
         // I/O edges.
         .target(name: "Platform", dependencies: ["CPlatform", "RecoveryCore"], swiftSettings: strict),
-        .target(name: "Store", dependencies: ["CSQLite", "RecoveryCore", "Platform"], swiftSettings: strict),
+        .target(name: "Store", dependencies: ["CSQLite", "RecoveryCore", "Platform", "JSON"], swiftSettings: strict),
+        // The daemon's control socket as both ends see it: requests, refusals and the CLI's client.
+        .target(name: "ControlProtocol", dependencies: ["JSON", "Platform"], swiftSettings: strict),
         .target(name: "BlueZ", dependencies: ["CBlueZ", "Platform", "HeartRateProtocol"], swiftSettings: strict),
         .target(name: "Panel", dependencies: ["CGPIOD", "Platform", "RecoveryCore"], swiftSettings: strict),
         // Administration over SSH: readiness checks, charts, history import (doctor, report, import).
@@ -37,13 +41,18 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "Appliance",
-            dependencies: ["RecoveryCore", "HeartRateProtocol", "Platform", "Store", "BlueZ", "Panel"],
+            dependencies: [
+                "RecoveryCore", "HeartRateProtocol", "Platform", "JSON", "ControlProtocol", "Store", "BlueZ", "Panel",
+            ],
             swiftSettings: strict),
 
         // Executables.
         .executableTarget(
             name: "recoverydeck",
-            dependencies: ["RecoveryCore", "Insights", "Store", "Platform", "BlueZ", "Appliance", "Admin"],
+            dependencies: [
+                "RecoveryCore", "HeartRateProtocol", "Insights", "JSON", "ControlProtocol", "Store", "Platform", "BlueZ",
+                "Appliance", "Admin",
+            ],
             swiftSettings: strict),
         .executableTarget(name: "recoverydeckd", dependencies: ["Appliance"], swiftSettings: strict),
         .executableTarget(
@@ -68,10 +77,12 @@ let package = Package(
         .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol", "Platform"]),
         .testTarget(name: "InsightsTests", dependencies: ["Insights", "RecoveryCore"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "RecoveryCore"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "RecoveryCore", "CSQLite"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "JSON", "RecoveryCore", "CSQLite"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "HeartRateProtocol", "Platform", "h10sim"]),
         .testTarget(name: "PanelTests", dependencies: ["Panel", "Platform", "RecoveryCore"]),
-        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "RecoveryCore", "Store", "Panel", "Platform"]),
+        .testTarget(
+            name: "ApplianceTests",
+            dependencies: ["Appliance", "ControlProtocol", "JSON", "RecoveryCore", "Store", "Panel", "Platform"]),
         .testTarget(name: "CLITests", dependencies: ["Store", "RecoveryCore", "recoverydeck"], exclude: ["HelpSnapshots"]),
         .testTarget(name: "ProjectTests"),
         .testTarget(name: "AdminTests", dependencies: ["Admin", "RecoveryCore", "Panel"]),

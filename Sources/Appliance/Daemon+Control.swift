@@ -1,3 +1,5 @@
+import ControlProtocol
+import JSON
 import Platform
 import RecoveryCore
 import Store

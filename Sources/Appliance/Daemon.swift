@@ -1,3 +1,4 @@
+import ControlProtocol
 import BlueZ
 import Panel
 import Platform

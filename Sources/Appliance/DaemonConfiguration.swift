@@ -1,3 +1,4 @@
+import ControlProtocol
 import Panel
 import RecoveryCore
 
@@ -13,7 +14,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public static let defaultPath = "/etc/recoverydeck/recoverydeck.conf"
 
     public var database = "/var/lib/recoverydeck/recoverydeck.db"
-    public var controlSocket = "/run/recoverydeck/control.sock"
+    public var controlSocket = ControlClient.defaultPath
     /// Besides root, members of this group may use the control socket.
     public var controlGroup = "recoverydeck"
     public var panel = PanelKind.gpio

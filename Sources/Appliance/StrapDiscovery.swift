@@ -1,3 +1,5 @@
+import ControlProtocol
+import JSON
 import BlueZ
 import HeartRateProtocol
 import Platform

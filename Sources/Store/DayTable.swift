@@ -1,3 +1,4 @@
+import JSON
 import RecoveryCore
 
 /// The CSV export: one row per stored day (RFC 4180 quoting, `\n` line ends, UTF-8), a header row

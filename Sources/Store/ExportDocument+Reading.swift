@@ -1,3 +1,4 @@
+import JSON
 import RecoveryCore
 
 /// Why an export document could not be read back: where in the document, and what was wrong.

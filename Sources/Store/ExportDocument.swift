@@ -1,3 +1,4 @@
+import JSON
 import RecoveryCore
 
 /// The person's data as one JSON document (spec §7.4: a stable schema with `protocolVersion`, so a

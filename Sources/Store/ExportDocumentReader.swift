@@ -1,3 +1,4 @@
+import JSON
 import RecoveryCore
 
 /// One piece of an export document as the reader hands it on.

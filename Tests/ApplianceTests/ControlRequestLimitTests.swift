@@ -1,3 +1,5 @@
+import ControlProtocol
+import JSON
 import Foundation
 import Store
 import Testing

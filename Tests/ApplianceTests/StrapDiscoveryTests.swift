@@ -1,3 +1,4 @@
+import ControlProtocol
 import HeartRateProtocol
 import Platform
 import Store

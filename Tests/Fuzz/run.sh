@@ -22,8 +22,9 @@ case "$target" in
     restore|csv|rr)
         # The pure readers only: the export reader's files, and the history readers without ImportFiles (the disk).
         binary=inputs module=RecoveryCore
+        json=1
         sources="$(find Sources/RecoveryCore Tests/Fuzz/Inputs -name '*.swift' | sort) $(printf 'Sources/Store/%s.swift ' \
-            JSONValue JSONStream ExportDocument ExportDocument+Reading ExportDocumentReader AnalyticsEvent SettingKey \
+            ExportDocument ExportDocument+Reading ExportDocumentReader AnalyticsEvent SettingKey \
             StoredExperiment Store+HabitName) $(find Sources/Admin/HistoryImport -name '*.swift' ! -name ImportFiles.swift | sort)" ;;
     *) echo "run.sh: unknown target '$target' (heart-rate, att, advertising, mgmt, hci, restore, csv, rr)" >&2; exit 64 ;;
 esac
@@ -33,12 +34,20 @@ mkdir -p "$out/corpus-$target" "$out/artifacts-$target"
 binary="$out/$binary"
 # Rebuild when any source, or this script, is newer than the binary.
 # shellcheck disable=SC2086
-if [ ! -x "$binary" ] || [ -n "$(find $sources "$0" -newer "$binary" | head -1)" ]; then
+if [ ! -x "$binary" ] || [ -n "$(find $sources ${json:+Sources/JSON} "$0" -newer "$binary" | head -1)" ]; then
     echo "run.sh: building $binary" >&2
+    # The export reader's files import JSON: it is built first as a module of its own.
+    linked=
+    if [ -n "${json:-}" ]; then
+        swiftc -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -module-name JSON -wmo \
+            -emit-module -emit-module-path "$out/JSON.swiftmodule" -suppress-warnings -c Sources/JSON/*.swift \
+            -o "$out/JSON.o"
+        linked="-I $out $out/JSON.o"
+    fi
     # Files of other modules import RecoveryCore: in one module that import names the module itself.
     # shellcheck disable=SC2086
     swiftc -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -module-name "$module" \
-        -suppress-warnings $sources -o "$binary.tmp"
+        -suppress-warnings $linked $sources -o "$binary.tmp"
     mv "$binary.tmp" "$binary"
 fi
 cp -n "Tests/Fuzz/corpus/$target"/* "$out/corpus-$target/" 2>/dev/null || true

@@ -1,3 +1,4 @@
+import JSON
 import BlueZ
 import HeartRateProtocol
 import Platform

@@ -1,3 +1,4 @@
+import JSON
 import Insights
 import Platform
 import RecoveryCore

@@ -1,3 +1,4 @@
+import JSON
 import Insights
 import RecoveryCore
 import Store

@@ -1,3 +1,4 @@
+import JSON
 import Appliance
 import RecoveryCore
 import Store

@@ -1,3 +1,4 @@
+import JSON
 import Admin
 import RecoveryCore
 import Store

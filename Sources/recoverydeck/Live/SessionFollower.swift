@@ -1,3 +1,5 @@
+import ControlProtocol
+import JSON
 import Appliance
 import Store
 

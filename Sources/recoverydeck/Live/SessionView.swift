@@ -1,3 +1,4 @@
+import JSON
 import Store
 
 /// How a live session looks in a terminal (spec §9.2: phase title, countdown and progress, live BPM,

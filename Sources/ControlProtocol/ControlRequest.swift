@@ -1,4 +1,4 @@
-import Store
+import JSON
 
 /// One request on the daemon's control socket. The protocol: a Unix `SOCK_SEQPACKET` socket, one JSON
 /// object per packet each way (at most 64 KiB). Requests name themselves with `"request"`; every reply

@@ -1,5 +1,5 @@
 import Platform
-import Store
+import JSON
 
 #if canImport(Glibc)
     import Glibc
@@ -8,7 +8,8 @@ import Store
 /// The CLI's end of the control socket: one request, its reply, and for `watch` the packets after it.
 public final class ControlClient {
     public let connection: UnixConnection
-    public static let defaultPath = DaemonConfiguration().controlSocket
+    /// Where the daemon listens unless `control_socket` in its configuration says otherwise.
+    public static let defaultPath = "/run/recoverydeck/control.sock"
 
     /// Why the daemon could not be reached, as one sentence.
     public struct Unreachable: Error, CustomStringConvertible {
