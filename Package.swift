@@ -72,17 +72,18 @@ let package = Package(
             name: "bluez-bench", dependencies: ["BlueZ", "HeartRateProtocol", "Platform"],
             path: "Tests/Benchmarks/BlueZBench", exclude: ["run.sh"], swiftSettings: strict),
 
-        // Tests.
+        // Tests: the helpers they share, then one target a module.
+        .target(name: "TestSupport", dependencies: ["Platform"], path: "Tests/TestSupport"),
         .testTarget(name: "RecoveryCoreTests", dependencies: ["RecoveryCore"]),
-        .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol", "Platform"]),
+        .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol", "Platform", "TestSupport"]),
         .testTarget(name: "InsightsTests", dependencies: ["Insights", "RecoveryCore"]),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform", "RecoveryCore"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "JSON", "RecoveryCore", "CSQLite"]),
-        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "HeartRateProtocol", "Platform", "h10sim"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "RecoveryCore", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "JSON", "RecoveryCore", "CSQLite", "TestSupport"]),
+        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "HeartRateProtocol", "Platform", "h10sim", "TestSupport"]),
         .testTarget(name: "PanelTests", dependencies: ["Panel", "Platform", "RecoveryCore"]),
         .testTarget(
             name: "ApplianceTests",
-            dependencies: ["Appliance", "ControlProtocol", "JSON", "RecoveryCore", "Store", "Panel", "Platform"]),
+            dependencies: ["Appliance", "ControlProtocol", "JSON", "RecoveryCore", "Store", "Panel", "Platform", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["Store", "RecoveryCore", "recoverydeck"], exclude: ["HelpSnapshots"]),
         .testTarget(name: "ProjectTests"),
         .testTarget(name: "AdminTests", dependencies: ["Admin", "RecoveryCore", "Panel"]),

@@ -28,6 +28,23 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         return try result.get()
     }
 
+    /// Writes every byte of `buffer`, going on after short writes (`write` already retries `EINTR`); a
+    /// write that takes nothing is `EIO`.
+    public func writeAll(_ buffer: UnsafeRawBufferPointer) throws(Errno) {
+        var offset = 0
+        while offset < buffer.count {
+            let n = try write(UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+            guard n > 0 else { throw Errno(rawValue: EIO) }
+            offset += n
+        }
+    }
+
+    /// Writes every byte of `bytes`, as `writeAll(_:)` on a buffer does.
+    public func writeAll(_ bytes: [UInt8]) throws(Errno) {
+        let result = bytes.withUnsafeBytes { b in Result { () throws(Errno) in try writeAll(b) } }
+        try result.get()
+    }
+
     /// The corresponding C function is `close`. EINTR is not retried: on Linux the descriptor is gone.
     public func close() {
         _ = Glibc.close(rawValue)

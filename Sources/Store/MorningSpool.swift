@@ -136,16 +136,9 @@ public final class MorningSpool {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, fileMode)
         guard fd >= 0 else { throw MorningSpool.failure("cannot create \(temporary)") }
         if fileMode != 0o600 { _ = fchmod(fd, fileMode) }
-        var written = 0
         var failure: Failure?
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 {
-                failure = MorningSpool.failure("cannot write \(temporary)")
-                break
-            }
-            written += n
+        do throws(Errno) { try FileDescriptor(rawValue: fd).writeAll(bytes) } catch {
+            failure = MorningSpool.failure("cannot write \(temporary)")
         }
         if failure == nil && fsync(fd) != 0 { failure = MorningSpool.failure("cannot flush \(temporary)") }
         close(fd)

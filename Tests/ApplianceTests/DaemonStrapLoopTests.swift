@@ -2,6 +2,7 @@ import ControlProtocol
 import Foundation
 import Platform
 import Store
+import TestSupport
 import Testing
 
 @testable import Appliance
@@ -27,12 +28,9 @@ import Testing
             },
             options: {
                 $0.openManagement = { () throws(BlueZError) in
-                    var pair: [CInt] = [-1, -1]
-                    let made = socketpair(
-                        AF_UNIX, CInt(SOCK_SEQPACKET.rawValue) | CInt(SOCK_NONBLOCK.rawValue), 0, &pair)
-                    precondition(made == 0, "socketpair failed")
-                    kernelEnd = FileDescriptor(rawValue: pair[1])
-                    return ManagementSocket(descriptor: FileDescriptor(rawValue: pair[0]))
+                    let pair = try! SeqPacketPair()
+                    kernelEnd = pair.strap
+                    return ManagementSocket(descriptor: pair.box)
                 }
             })
         defer { kernelEnd?.close() }

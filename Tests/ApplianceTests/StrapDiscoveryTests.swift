@@ -2,6 +2,7 @@ import ControlProtocol
 import HeartRateProtocol
 import Platform
 import Store
+import TestSupport
 import Testing
 
 @testable import Appliance
@@ -20,18 +21,16 @@ import Testing
         var opened = 0
 
         func open(_ name: String?) throws(BlueZError) -> (ManagementSocket, Controller) {
-            var pair: [CInt] = [-1, -1]
-            precondition(
-                socketpair(AF_UNIX, CInt(SOCK_SEQPACKET.rawValue) | CInt(SOCK_NONBLOCK.rawValue), 0, &pair) == 0)
+            let pair = try! SeqPacketPair()
             end?.close()
-            end = FileDescriptor(rawValue: pair[1])
+            end = pair.strap
             opened += 1
             let info = ControllerInfo(
                 address: BluetoothAddress("00:AA:01:02:00:02")!, bluetoothVersion: 9, manufacturer: 1521,
                 supportedSettings: [.powered, .lowEnergy], currentSettings: [.powered, .lowEnergy], classOfDevice: 0,
                 name: "", shortName: "")
             return (
-                ManagementSocket(descriptor: FileDescriptor(rawValue: pair[0])), Controller(index: 0, info: info)
+                ManagementSocket(descriptor: pair.box), Controller(index: 0, info: info)
             )
         }
 

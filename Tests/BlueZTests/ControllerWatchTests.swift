@@ -1,5 +1,6 @@
 import HeartRateProtocol
 import Platform
+import TestSupport
 import Testing
 
 @testable import BlueZ
@@ -16,12 +17,10 @@ import Testing
         let watch: ControllerWatch
 
         init(name: String? = nil, powersOn: Bool = false) {
-            var pair: [CInt] = [-1, -1]
-            precondition(
-                socketpair(AF_UNIX, CInt(SOCK_SEQPACKET.rawValue) | CInt(SOCK_NONBLOCK.rawValue), 0, &pair) == 0)
-            end = FileDescriptor(rawValue: pair[1])
+            let pair = try! SeqPacketPair()
+            end = pair.strap
             watch = ControllerWatch(
-                socket: ManagementSocket(descriptor: FileDescriptor(rawValue: pair[0])), name: name,
+                socket: ManagementSocket(descriptor: pair.box), name: name,
                 rfkillRoot: "/nonexistent-rfkill", powersOn: powersOn)
         }
 

@@ -1,5 +1,6 @@
 import HeartRateProtocol
 import Platform
+import TestSupport
 import Testing
 
 @testable import BlueZ
@@ -36,12 +37,10 @@ final class SocketPairTransport: ATTTransport {
         onConnect()
         let plan = plans.isEmpty ? .connectAtOnce : plans.removeFirst()
         if case .refuse(let error) = plan { throw error }
-        var pair: [CInt] = [-1, -1]
-        let made = socketpair(AF_UNIX, CInt(SOCK_SEQPACKET.rawValue) | CInt(SOCK_NONBLOCK.rawValue), 0, &pair)
-        precondition(made == 0, "socketpair failed")
-        strapEnds.append(FileDescriptor(rawValue: pair[1]))
-        if case .pending = plan { return (FileDescriptor(rawValue: pair[0]), false) }
-        return (FileDescriptor(rawValue: pair[0]), true)
+        let pair = try! SeqPacketPair()
+        strapEnds.append(pair.strap)
+        if case .pending = plan { return (pair.box, false) }
+        return (pair.box, true)
     }
 
     func connectionResult(_ fd: FileDescriptor, strap: BluetoothAddress) -> BlueZError? { nil }

@@ -1,5 +1,6 @@
 import HeartRateProtocol
 import Platform
+import TestSupport
 import Testing
 
 @testable import BlueZ
@@ -17,11 +18,9 @@ import Testing
         let kernelEnd: FakeStrap
 
         init() {
-            var pair: [CInt] = [-1, -1]
-            let made = socketpair(AF_UNIX, CInt(SOCK_SEQPACKET.rawValue) | CInt(SOCK_NONBLOCK.rawValue), 0, &pair)
-            precondition(made == 0, "socketpair failed")
-            linkEnd = FileDescriptor(rawValue: pair[0])
-            kernelEnd = FakeStrap(fd: FileDescriptor(rawValue: pair[1]))
+            let pair = try! SeqPacketPair()
+            linkEnd = pair.box
+            kernelEnd = FakeStrap(fd: pair.strap)
         }
 
         deinit { kernelEnd.fd.close() }

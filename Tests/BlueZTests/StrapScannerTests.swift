@@ -1,5 +1,6 @@
 import HeartRateProtocol
 import Platform
+import TestSupport
 import Testing
 
 @testable import BlueZ
@@ -18,17 +19,15 @@ import Testing
         var events: [StrapScanner.Event] = []
 
         init() {
-            var pair: [CInt] = [-1, -1]
-            precondition(
-                socketpair(AF_UNIX, CInt(SOCK_SEQPACKET.rawValue) | CInt(SOCK_NONBLOCK.rawValue), 0, &pair) == 0)
-            kernel = FileDescriptor(rawValue: pair[1])
+            let pair = try! SeqPacketPair()
+            kernel = pair.strap
             let info = ControllerInfo(
                 address: BluetoothAddress("00:AA:01:02:00:02")!, bluetoothVersion: 9, manufacturer: 1521,
                 supportedSettings: [.powered, .lowEnergy], currentSettings: [.powered, .lowEnergy], classOfDevice: 0,
                 name: "", shortName: "")
             scanner = StrapScanner(
                 controller: Controller(index: 2, info: info),
-                socket: ManagementSocket(descriptor: FileDescriptor(rawValue: pair[0])))
+                socket: ManagementSocket(descriptor: pair.box))
         }
 
         deinit { kernel.close() }

@@ -1,26 +1,20 @@
 import Platform
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-private func temporaryDirectory() -> String {
-    var template = Array("/tmp/recoverydeck-platform-XXXXXX".utf8CString)
-    let path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-    return path
-}
-
 @Suite("Unix sockets with peer credentials (DESIGN §4: control socket, peer credentials checked)")
 struct UnixSocketTests {
     @Test("A client connecting to a path listener is accepted, and the server sees the client's pid/uid/gid")
     func peerCredentialsOfALocalClient() throws {
-        let dir = temporaryDirectory()
-        let address = try #require(UnixSocketAddress(dir + "/control.sock"))
+        let dir = TemporaryDirectory("recoverydeck-platform")
+        let address = try #require(UnixSocketAddress(dir.path + "/control.sock"))
         let listener = try UnixListener.listen(at: address, mode: 0o660)
         defer {
             listener.close()
-            rmdir(dir)
         }
         #expect(try listener.accept() == nil)
         let client = try UnixConnection.connect(to: address)
@@ -39,14 +33,13 @@ struct UnixSocketTests {
 
     @Test("A listener that never accepts, its backlog full: connect gives up with ETIMEDOUT instead of hanging")
     func connectTimesOutOnAFullBacklog() throws {
-        let dir = temporaryDirectory()
-        let address = try #require(UnixSocketAddress(dir + "/full.sock"))
+        let dir = TemporaryDirectory("recoverydeck-platform")
+        let address = try #require(UnixSocketAddress(dir.path + "/full.sock"))
         let listener = try UnixListener.listen(at: address, backlog: 1)
         var queued: [UnixConnection] = []
         defer {
             for c in queued { c.close() }
             listener.close()
-            rmdir(dir)
         }
         // unix(7): connect on a full backlog blocks (or EAGAIN when non-blocking); fill it.
         for _ in 0..<8 {
@@ -87,19 +80,18 @@ struct UnixSocketTests {
 
     @Test("Listening over a stale socket file replaces it; over a regular file it fails and leaves the file")
     func staleSocketReplacedRegularFileKept() throws {
-        let dir = temporaryDirectory()
-        let address = try #require(UnixSocketAddress(dir + "/control.sock"))
+        let dir = TemporaryDirectory("recoverydeck-platform")
+        let address = try #require(UnixSocketAddress(dir.path + "/control.sock"))
         let first = try UnixListener.listen(at: address)
         first.descriptor.close()  // a crashed daemon: the file stays
         let second = try UnixListener.listen(at: address)
         second.close()
-        let other = try #require(UnixSocketAddress(dir + "/data"))
+        let other = try #require(UnixSocketAddress(dir.path + "/data"))
         let fd = open(other.text, O_CREAT | O_WRONLY, 0o600)
         Glibc.close(fd)
         #expect(throws: Errno(rawValue: EADDRINUSE)) { try UnixListener.listen(at: other) }
         #expect(access(other.text, F_OK) == 0)
         unlink(other.text)
-        rmdir(dir)
     }
 
     @Test("Connecting where nobody listens is ECONNREFUSED for an abstract name, ENOENT for a missing path")

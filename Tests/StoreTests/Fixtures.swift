@@ -1,21 +1,8 @@
 import Foundation
 import RecoveryCore
+import TestSupport
 
 @testable import Store
-
-/// A fresh temporary directory per test (after GRDB's test habit), removed at the end.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("recoverydeck-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    var databasePath: String { url.appendingPathComponent("recoverydeck.db").path }
-}
 
 enum Fixture {
     static let day = LocalDate(year: 2026, month: 3, day: 10)!

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import RecoveryCore
+import TestSupport
 import Testing
 
 @testable import Store

@@ -1,4 +1,5 @@
 import RecoveryCore
+import TestSupport
 import Testing
 
 @testable import Store

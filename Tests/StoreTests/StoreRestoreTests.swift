@@ -1,6 +1,7 @@
-import JSON
 import Foundation
+import JSON
 import RecoveryCore
+import TestSupport
 import Testing
 
 @testable import Store

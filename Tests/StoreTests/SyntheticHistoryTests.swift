@@ -1,5 +1,6 @@
 import Foundation
 import RecoveryCore
+import TestSupport
 import Testing
 
 @testable import Store

@@ -215,16 +215,6 @@ final class Context {
     }
 
     static func write(_ text: String, to fd: Int32) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += n
-        }
-        bytes.removeAll()
+        try? FileDescriptor(rawValue: fd).writeAll(Array(text.utf8))
     }
 }

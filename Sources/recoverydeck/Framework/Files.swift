@@ -65,19 +65,10 @@ enum Files {
         let temporary = path + ".partial-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .failure("cannot write \(path): \(String(cString: strerror(errno))).") }
-        var bytes = Array(text.utf8)
-        var offset = 0
         var failure: Int32 = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                failure = errno
-                break
-            }
-            offset += n
+        do throws(Errno) { try FileDescriptor(rawValue: fd).writeAll(Array(text.utf8)) } catch {
+            failure = error.rawValue
         }
-        bytes.removeAll()
         if failure == 0, fsync(fd) != 0 { failure = errno }
         close(fd)
         if failure == 0, rename(temporary, path) != 0 { failure = errno }

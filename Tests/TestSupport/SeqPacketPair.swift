@@ -6,11 +6,11 @@ import Platform
 
 /// Both ends of `socketpair(AF_UNIX, SOCK_SEQPACKET)`, non-blocking: a kernel socket that keeps
 /// record boundaries like an L2CAP ATT channel, so each write is read back as one PDU.
-struct SeqPacketPair {
-    let box: FileDescriptor
-    let strap: FileDescriptor
+public struct SeqPacketPair {
+    public let box: FileDescriptor
+    public let strap: FileDescriptor
 
-    init() throws {
+    public init() throws {
         var fds: [CInt] = [-1, -1]
         let rc = socketpair(AF_UNIX, CInt(SOCK_SEQPACKET.rawValue), 0, &fds)
         guard rc == 0 else { throw Errno.current }
@@ -20,13 +20,13 @@ struct SeqPacketPair {
         try strap.setNonBlocking()
     }
 
-    func close() {
+    public func close() {
         box.close()
         strap.close()
     }
 
     /// One record, or nil when none is waiting.
-    static func readPDU(_ fd: FileDescriptor) throws -> [UInt8]? {
+    public static func readPDU(_ fd: FileDescriptor) throws -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 1024)
         let result = buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) -> Int in try fd.read(into: raw) }
         }
