@@ -35,14 +35,20 @@ let package = Package(
         .target(name: "ControlProtocol", dependencies: ["JSON", "Platform"], swiftSettings: strict),
         .target(name: "BlueZ", dependencies: ["CBlueZ", "Platform", "HeartRateProtocol"], swiftSettings: strict),
         .target(name: "Panel", dependencies: ["CGPIOD", "Platform", "RecoveryCore"], swiftSettings: strict),
+        // recoverydeck.conf: its keys, defaults and parser, read by the daemon, doctor and the CLI.
+        .target(
+            name: "BoxConfiguration",
+            dependencies: ["ControlProtocol", "Panel", "BlueZ", "HeartRateProtocol", "RecoveryCore", "Platform"],
+            swiftSettings: strict),
         // Administration over SSH: readiness checks, charts, history import (doctor, report, import).
         .target(
-            name: "Admin", dependencies: ["Store", "RecoveryCore", "Insights", "Platform", "Panel", "CBlueZ", "CGPIOD"],
+            name: "Admin", dependencies: ["BoxConfiguration", "Store", "RecoveryCore", "Insights", "Platform", "Panel", "CBlueZ", "CGPIOD"],
             swiftSettings: strict),
         .target(
             name: "Appliance",
             dependencies: [
-                "RecoveryCore", "HeartRateProtocol", "Platform", "JSON", "ControlProtocol", "Store", "BlueZ", "Panel",
+                "RecoveryCore", "HeartRateProtocol", "Platform", "JSON", "ControlProtocol", "BoxConfiguration", "Store",
+                "BlueZ", "Panel",
             ],
             swiftSettings: strict),
 
@@ -50,8 +56,8 @@ let package = Package(
         .executableTarget(
             name: "recoverydeck",
             dependencies: [
-                "RecoveryCore", "HeartRateProtocol", "Insights", "JSON", "ControlProtocol", "Store", "Platform", "BlueZ",
-                "Appliance", "Admin",
+                "RecoveryCore", "HeartRateProtocol", "Insights", "JSON", "ControlProtocol", "BoxConfiguration", "Store",
+                "Platform", "BlueZ", "Appliance", "Admin",
             ],
             swiftSettings: strict),
         .executableTarget(name: "recoverydeckd", dependencies: ["Appliance"], swiftSettings: strict),
@@ -83,7 +89,7 @@ let package = Package(
         .testTarget(name: "PanelTests", dependencies: ["Panel", "Platform", "RecoveryCore"]),
         .testTarget(
             name: "ApplianceTests",
-            dependencies: ["Appliance", "ControlProtocol", "JSON", "RecoveryCore", "Store", "Panel", "Platform", "TestSupport"]),
+            dependencies: ["Appliance", "BoxConfiguration", "ControlProtocol", "JSON", "RecoveryCore", "Store", "Panel", "Platform", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["Store", "RecoveryCore", "recoverydeck"], exclude: ["HelpSnapshots"]),
         .testTarget(name: "ProjectTests"),
         .testTarget(name: "AdminTests", dependencies: ["Admin", "RecoveryCore", "Panel"]),

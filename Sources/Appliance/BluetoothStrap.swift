@@ -1,3 +1,4 @@
+import BoxConfiguration
 import BlueZ
 import HeartRateProtocol
 import Platform

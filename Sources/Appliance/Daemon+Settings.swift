@@ -1,3 +1,4 @@
+import BoxConfiguration
 import RecoveryCore
 import Store
 

@@ -1,3 +1,4 @@
+import BoxConfiguration
 import ControlProtocol
 import BlueZ
 import Panel

@@ -1,3 +1,4 @@
+import BoxConfiguration
 import Platform
 import RecoveryCore
 
@@ -87,16 +88,7 @@ public enum DaemonCommandLine {
 
     /// Reads and parses the file; a missing default file means every default.
     public static func load(path: String, required: Bool) throws(DaemonConfiguration.Problem) -> DaemonConfiguration {
-        guard access(path, F_OK) == 0 || required else { return DaemonConfiguration() }
-        let text: String
-        do { text = try Daemon.readFile(path) } catch {
-            throw DaemonConfiguration.Problem(path: path, line: nil, reason: "cannot be read")
-        }
-        let (configuration, lines) = try DaemonConfiguration.parseNamingLines(text, path: path)
-        do { _ = try configuration.loadPanelScript() } catch {
-            throw DaemonConfiguration.Problem(path: path, line: error.key.flatMap { lines[$0] }, reason: error.reason)
-        }
-        return configuration
+        try DaemonConfiguration.load(path: path, required: required)
     }
 
     static func fail(_ sentence: String) {

@@ -1,3 +1,4 @@
+@testable import BoxConfiguration
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+@testable import BoxConfiguration
 import ControlProtocol
 import JSON
 import Foundation

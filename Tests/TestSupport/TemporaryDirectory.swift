@@ -9,7 +9,7 @@ public final class TemporaryDirectory {
     public let path: String
 
     public init(_ prefix: String = "recoverydeck-tests") {
-        var template = Array((NSTemporaryDirectory() + "/\(prefix)-XXXXXX").utf8CString)
+        var template = Array((NSTemporaryDirectory() + "\(prefix)-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(made != nil, "mkdtemp failed: \(String(cString: strerror(errno)))")
         path = String(cString: made!)

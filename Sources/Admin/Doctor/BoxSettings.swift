@@ -1,17 +1,17 @@
+import BoxConfiguration
 import Panel
 
-/// The few settings doctor needs from /etc/recoverydeck/recoverydeck.conf (`key = value` lines, `#`
-/// comments; recoverydeck.conf(5)), with the panel's own defaults (`PinMap.standard`, DESIGN §2) for
-/// absent or empty keys.
+/// The few settings doctor needs from the box's configuration file (`DaemonConfiguration.defaultPath`,
+/// read line by line as the daemon reads it; recoverydeck.conf(5)), with the panel's own defaults
+/// (`PinMap.standard`, DESIGN §2) for absent or empty keys.
 struct BoxSettings {
     private var values: [String: String] = [:]
 
     init(text: String) {
-        for raw in text.split(separator: "\n") {
-            let line = (raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").trimmed
-            let parts = line.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[1].trimmed.isEmpty else { continue }
-            values[parts[0].trimmed] = parts[1].trimmed
+        // The daemon's own reading of the lines; doctor takes what it can use rather than refusing the file.
+        for line in DaemonConfiguration.lines(of: text) {
+            guard let key = line.key, !line.value.isEmpty else { continue }
+            values[key] = line.value
         }
     }
 
@@ -19,7 +19,7 @@ struct BoxSettings {
 
     /// The chip labels to look for, first found wins.
     var chipLabels: [String] {
-        value("chip_label").map { $0.split(separator: ",").map { $0.trimmed }.filter { !$0.isEmpty } }
+        value("chip_label").map(DaemonConfiguration.list)
             ?? PinMap.standard.chipLabels
     }
 
@@ -33,7 +33,7 @@ struct BoxSettings {
         }
         func list(_ key: String, _ fallback: [UInt32], _ consumer: String) {
             let offsets =
-                value(key).map { $0.split(separator: ",").compactMap { Int($0.trimmed) } } ?? fallback.map { Int($0) }
+                value(key).map { DaemonConfiguration.list($0).compactMap { Int($0) } } ?? fallback.map { Int($0) }
             for (i, o) in offsets.enumerated() {
                 lines.append(
                     .init(role: "\(key)[\(i + 1)]", offset: o, consumer: nil, panelConsumer: "\(consumer)\(i + 1)"))

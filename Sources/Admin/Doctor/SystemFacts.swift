@@ -1,3 +1,4 @@
+import BoxConfiguration
 import CBlueZ
 import CGPIOD
 import Platform
@@ -26,7 +27,7 @@ public struct SystemFacts {
     /// Gathers everything; `strap` and `database` come from the caller, which owns the store.
     public func gather(databasePath: String, systemDatabasePath: String) -> DoctorFacts {
         var f = DoctorFacts()
-        let config = BoxSettings(text: readText(path("/etc/recoverydeck/recoverydeck.conf")) ?? "")
+        let config = BoxSettings(text: readText(path(DaemonConfiguration.defaultPath)) ?? "")
         f.wantedAdapter = config.value("adapter")
         f.gpioChipLabels = config.chipLabels
         f.bluetoothInKernel = isLive ? Self.bluetoothSocketsExist() : true
@@ -52,7 +53,7 @@ public struct SystemFacts {
 
     /// The `adapter` of the box's configuration file, if set (hciN or an address).
     public func configuredAdapter() -> String? {
-        BoxSettings(text: readText(path("/etc/recoverydeck/recoverydeck.conf")) ?? "").value("adapter")
+        BoxSettings(text: readText(path(DaemonConfiguration.defaultPath)) ?? "").value("adapter")
     }
 
     func adapters() -> [DoctorFacts.Adapter] {

@@ -1,3 +1,4 @@
+import BoxConfiguration
 import Appliance
 import Platform
 import RecoveryCore

@@ -1,3 +1,4 @@
+import BoxConfiguration
 import JSON
 import Appliance
 import RecoveryCore

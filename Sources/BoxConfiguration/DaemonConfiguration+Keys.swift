@@ -4,17 +4,17 @@ import Panel
 import RecoveryCore
 
 /// One key of the configuration file: its name, what it means, how to read and write its value.
-struct ConfigurationKey {
-    let name: String
-    let help: String
-    let apply: (String, inout DaemonConfiguration) throws(DaemonConfiguration.ValueError) -> Void
-    let render: (DaemonConfiguration) -> String
+public struct ConfigurationKey {
+    public let name: String
+    public let help: String
+    public let apply: (String, inout DaemonConfiguration) throws(DaemonConfiguration.ValueError) -> Void
+    public let render: (DaemonConfiguration) -> String
 }
 
 extension DaemonConfiguration {
 
     /// Every key, in the order `--print-config` and the README list them.
-    static var keys: [ConfigurationKey] {
+    public static var keys: [ConfigurationKey] {
         [
             text("database", "the SQLite database", \.database),
             text("control_socket", "the control socket `recoverydeck measure/cancel/watch` talk to", \.controlSocket),
@@ -222,7 +222,8 @@ extension DaemonConfiguration {
             }, render: { $0[keyPath: path].map(String.init).joined(separator: ", ") })
     }
 
-    static func list(_ text: String) -> [String] {
+    /// The comma-separated items of a value, trimmed, empty ones left out.
+    public static func list(_ text: String) -> [String] {
         text.split(separator: ",").map { String($0).trimmed }.filter { !$0.isEmpty }
     }
 

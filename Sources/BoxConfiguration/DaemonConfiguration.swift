@@ -79,22 +79,17 @@ public struct DaemonConfiguration: Hashable, Sendable {
     }
 
     /// Parses `text`, and says on which line each key was set (for problems found after parsing).
-    static func parseNamingLines(_ text: String, path: String) throws(Problem) -> (
+    public static func parseNamingLines(_ text: String, path: String) throws(Problem) -> (
         configuration: DaemonConfiguration, lines: [String: Int]
     ) {
         var configuration = DaemonConfiguration()
         var seen: [String: Int] = [:]
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let number = index + 1
-            let line =
-                raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            let trimmed = line.trimmed
-            if trimmed.isEmpty { continue }
-            guard let equals = trimmed.firstIndex(of: "=") else {
-                throw Problem(path: path, line: number, reason: "expected \"key = value\", found \"\(trimmed)\"")
+        for line in lines(of: text) {
+            let number = line.number
+            guard let key = line.key else {
+                throw Problem(path: path, line: number, reason: "expected \"key = value\", found \"\(line.text)\"")
             }
-            let key = String(trimmed[..<equals]).trimmed
-            let value = String(trimmed[trimmed.index(after: equals)...]).trimmed
+            let value = line.value
             guard let spec = keys.first(where: { $0.name == key }) else {
                 throw Problem(
                     path: path, line: number, reason: "unknown key \"\(key)\" (see recoverydeckd --print-config)")
@@ -117,13 +112,48 @@ public struct DaemonConfiguration: Hashable, Sendable {
         return (configuration, seen)
     }
 
-    /// What is wrong with a value; `key`, when one key is at fault, names the line a problem points at.
-    struct ValueError: Error {
-        var reason: String
-        var key: String? = nil
+    /// One line of a configuration text that is neither blank nor a comment: its number, its text, and
+    /// its key and value (both trimmed) when it has an `=`.
+    public struct Line: Hashable, Sendable {
+        public var number: Int
+        public var text: String
+        public var key: String?
+        public var value: String
     }
 
-    func validate() throws(ValueError) {
+    /// The significant lines of `text`: `#` starts a comment, blank lines are skipped. The daemon's
+    /// parser and `recoverydeck doctor` both read the file through this.
+    public static func lines(of text: String) -> [Line] {
+        var result: [Line] = []
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line =
+                raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let trimmed = line.trimmed
+            if trimmed.isEmpty { continue }
+            guard let equals = trimmed.firstIndex(of: "=") else {
+                result.append(Line(number: index + 1, text: trimmed, key: nil, value: ""))
+                continue
+            }
+            result.append(
+                Line(
+                    number: index + 1, text: trimmed, key: String(trimmed[..<equals]).trimmed,
+                    value: String(trimmed[trimmed.index(after: equals)...]).trimmed))
+        }
+        return result
+    }
+
+    /// What is wrong with a value; `key`, when one key is at fault, names the line a problem points at.
+    public struct ValueError: Error {
+        public var reason: String
+        public var key: String? = nil
+
+        public init(reason: String, key: String? = nil) {
+            self.reason = reason
+            self.key = key
+        }
+    }
+
+    public func validate() throws(ValueError) {
         do { try pins.validate() } catch { throw ValueError(reason: "pins: \(error)") }
         if let start = reminderTime, start >= reminderWindowEnd {
             throw ValueError(
@@ -140,11 +170,11 @@ public struct DaemonConfiguration: Hashable, Sendable {
 
     /// The panel script the configuration names, read and parsed; a file that cannot be read or a bad line
     /// in it is one sentence naming the script's path and line.
-    func loadPanelScript() throws(ValueError) -> PanelScript? {
+    public func loadPanelScript() throws(ValueError) -> PanelScript? {
         guard let path = panelScript else { return nil }
         let text: String
-        do { text = try Daemon.readFile(path) } catch {
-            throw ValueError(reason: "panel_script: \(error.description)", key: "panel_script")
+        do { text = try DaemonConfiguration.readFile(path) } catch {
+            throw ValueError(reason: "panel_script: \(error.reason)", key: "panel_script")
         }
         do {
             return try PanelScript(parsing: text)
