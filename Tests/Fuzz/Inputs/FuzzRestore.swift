@@ -1,6 +1,7 @@
 // libFuzzer target: the restore document reader (JSONStream + ExportDocumentReader, the checks a restore
 // makes before it writes). Any bytes give items and a header, or one ExportError, never a trap. Oracle: the
 // streamed value of a text agrees with the whole-text parser, in any chunk size, and so does its written form.
+import JSON
 
 func fuzzRestore(_ bytes: [UInt8]) {
     let (chunkSize, input) = chunked(bytes)
