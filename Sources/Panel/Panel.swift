@@ -27,6 +27,12 @@ public final class Panel {
     /// it the first edge counts from the caller's "now".
     public var writeClock: (() -> Int64)?
 
+    /// The consumer names the panel holds its input lines by (the lamps and buzzer use `PanelOutput`'s raw
+    /// values); the keypad's carry the row or column number from 1. `recoverydeck doctor` looks for them.
+    public static let goConsumer = "go-button"
+    public static let keypadRowConsumer = "keypad-row"
+    public static let keypadColumnConsumer = "keypad-col"
+
     /// Requests every line of `pins` on `chip`: GO and the keypad columns as pulled-up inputs with edge
     /// events on both edges (GO is wired to ground, so a press is its falling edge; the rising edge wakes
     /// the loop for the release that ends a press or long press), the keypad rows driven low (idle), the
@@ -39,12 +45,13 @@ public final class Panel {
         var requestedInputs: [any GPIOInput] = []
         var requestedOutputs: [any GPIOOutput] = []
         do {
-            let goLine = try chip.requestInput(offset: pins.goButton, bias: .pullUp, edge: .both, consumer: "go-button")
+            let goLine = try chip.requestInput(
+                offset: pins.goButton, bias: .pullUp, edge: .both, consumer: Panel.goConsumer)
             requestedInputs.append(goLine)
             var columns: [any GPIOInput] = []
             for (i, offset) in pins.keypadColumns.enumerated() {
                 let line = try chip.requestInput(
-                    offset: offset, bias: .pullUp, edge: .both, consumer: "keypad-col\(i + 1)")
+                    offset: offset, bias: .pullUp, edge: .both, consumer: Panel.keypadColumnConsumer + "\(i + 1)")
                 requestedInputs.append(line)
                 columns.append(line)
             }
@@ -52,7 +59,8 @@ public final class Panel {
             for (i, offset) in pins.keypadRows.enumerated() {
                 // Open drain: two keys of one column must not join a high row to the low one being read.
                 let line = try chip.requestOutput(
-                    offset: offset, initiallyHigh: false, drive: .openDrain, consumer: "keypad-row\(i + 1)")
+                    offset: offset, initiallyHigh: false, drive: .openDrain,
+                    consumer: Panel.keypadRowConsumer + "\(i + 1)")
                 requestedOutputs.append(line)
                 rows.append(line)
             }

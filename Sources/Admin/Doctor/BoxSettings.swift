@@ -26,7 +26,7 @@ struct BoxSettings {
     /// Every configured line with its role, defaults where the file is silent.
     var gpioLines: [DoctorFacts.GPIOLine] {
         var lines: [DoctorFacts.GPIOLine] = []
-        // The consumer names are the ones the panel requests its lines with (Panel/Panel.swift).
+        // The consumer names are the ones the panel requests its lines with.
         func single(_ key: String, _ fallback: UInt32, _ consumer: String) {
             let offset = value(key).flatMap { Int($0) } ?? Int(fallback)
             lines.append(.init(role: key, offset: offset, consumer: nil, panelConsumer: consumer))
@@ -40,9 +40,9 @@ struct BoxSettings {
             }
         }
         let pins = PinMap.standard
-        single("pin_go", pins.goButton, "go-button")
-        list("pin_keypad_rows", pins.keypadRows, "keypad-row")
-        list("pin_keypad_columns", pins.keypadColumns, "keypad-col")
+        single("pin_go", pins.goButton, Panel.goConsumer)
+        list("pin_keypad_rows", pins.keypadRows, Panel.keypadRowConsumer)
+        list("pin_keypad_columns", pins.keypadColumns, Panel.keypadColumnConsumer)
         single("pin_red", pins.red, PanelOutput.red.rawValue)
         single("pin_yellow", pins.yellow, PanelOutput.yellow.rawValue)
         single("pin_green", pins.green, PanelOutput.green.rawValue)
