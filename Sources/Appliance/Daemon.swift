@@ -136,7 +136,7 @@ public final class Daemon {
     public init(configuration: DaemonConfiguration, options: Options = Options()) throws(DaemonError) {
         self.configuration = configuration
         var logger = options.logger
-        logger.minimumLevel = Daemon.level(configuration.logLevel)
+        logger.minimumLevel = configuration.logLevel
         self.logger = logger
         var startEpoch: Int64?
         if configuration.clock == .simulated {
@@ -351,15 +351,5 @@ public final class Daemon {
         "The database \(path) cannot be used (\(detail)); nothing was written to it. Move it aside "
             + "(mv \(path) \(path).damaged) and restore a backup, or start afresh; mornings waiting in "
             + "\(MorningSpool.directory(forDatabase: path)) are filed once a sound database is in place."
-    }
-
-    static func level(_ name: DaemonConfiguration.LogLevelName) -> LogLevel {
-        switch name {
-        case .error: .error
-        case .warning: .warning
-        case .notice: .notice
-        case .info: .info
-        case .debug: .debug
-        }
     }
 }

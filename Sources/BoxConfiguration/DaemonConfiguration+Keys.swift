@@ -1,6 +1,7 @@
 import BlueZ
 import HeartRateProtocol
 import Panel
+import Platform
 import RecoveryCore
 
 /// One key of the configuration file: its name, what it means, how to read and write its value.
@@ -78,7 +79,15 @@ extension DaemonConfiguration {
                     }
                     c.habits = names.isEmpty ? nil : names
                 }, render: { $0.habits?.joined(separator: ", ") ?? "" }),
-            choice("log_level", "journal verbosity: error, warning, notice, info, debug", \.logLevel),
+            ConfigurationKey(
+                name: "log_level", help: "journal verbosity: error, warning, notice, info, debug",
+                apply: { (v, c) throws(ValueError) in
+                    guard let level = LogLevel(name: v) else {
+                        throw ValueError(
+                            reason: "use \(LogLevel.allCases.map(\.name).joined(separator: " or ")), not \"\(v)\"")
+                    }
+                    c.logLevel = level
+                }, render: { $0.logLevel.name }),
             decimal(
                 "speed",
                 "tests only: session time runs this many times faster; a real strap needs 1 (h10sim --speed N needs N)",
@@ -266,6 +275,3 @@ protocol CaseIterableName {
 extension DaemonConfiguration.PanelKind: CaseIterableName { static var names: [String] { ["gpio", "simulated"] } }
 extension DaemonConfiguration.StrapKind: CaseIterableName { static var names: [String] { ["bluetooth", "simulated"] } }
 extension DaemonConfiguration.ClockKind: CaseIterableName { static var names: [String] { ["system", "simulated"] } }
-extension DaemonConfiguration.LogLevelName: CaseIterableName {
-    static var names: [String] { allCases.map(\.rawValue) }
-}

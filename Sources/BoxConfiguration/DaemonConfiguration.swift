@@ -1,5 +1,6 @@
 import ControlProtocol
 import Panel
+import Platform
 import RecoveryCore
 
 /// `recoverydeckd`'s configuration file: `key = value` lines, `#` comments, blank lines ignored; every key
@@ -35,7 +36,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public var buzzer = true
     /// The keypad's habit keys in order; nil: the store's habit list.
     public var habits: [String]?
-    public var logLevel = LogLevelName.info
+    public var logLevel = LogLevel.info
 
     // Simulation: the demo, the torture and soak tests, the VM test.
     /// Session time runs this many times faster than real time: the demo and the tests, with the virtual
@@ -52,8 +53,6 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public var simulatedConnectSeconds = 2.0
     /// A panel script (simulated panel): presses at times from the daemon's start.
     public var panelScript: String?
-
-    public enum LogLevelName: String, Hashable, Sendable, CaseIterable { case error, warning, notice, info, debug }
 
     public init() {}
 
