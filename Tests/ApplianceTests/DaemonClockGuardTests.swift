@@ -20,7 +20,7 @@ struct DaemonClockGuardTests {
         return h
     }
 
-    @Test("GO under an unset clock blinks code 10 (not save_failed's 9), connects nothing, files nothing")
+    @Test("GO under an unset clock blinks code 10, connects nothing, files nothing")
     func goRefused() throws {
         let h = try Self.behindClock()
         let before = try h.store.questionnaire(on: DaemonHarness.today)
@@ -51,7 +51,7 @@ struct DaemonClockGuardTests {
         h.press([(0, "1"), (500, "6"), (1000, "6"), (1500, "6"), (2000, "6"), (2500, "6"), (3000, "#")])
         #expect(h.run { h.sentences.contains(ClockGuard.sentence) })
         #expect(h.daemon.panel.display == Indication.fault(.clockUnsynchronised).display)
-        #expect(h.daemon.panel.display != Indication.fault(.saveFailed).display)
+        #expect(h.daemon.panel.display != Indication.fault(.tooManyArtifacts).display)
         #expect(try h.store.questionnaire(on: DaemonHarness.today) == before)
         #expect(h.daemon.routine.entry == nil)
     }

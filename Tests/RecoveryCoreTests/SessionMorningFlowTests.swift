@@ -554,17 +554,6 @@ struct SessionMorningFlowTests {
         #expect(idle.send(.cancel) == [.declined(.nothingToCancel)])
     }
 
-    @Test("A store refusal ends with save_failed (code 9); the day stays as it was")
-    func saveFailure() {
-        var h = SessionHarness()
-        h.startMorning()
-        h.run(until: .saving)
-        h.send(.saveFailed("disk I/O error"))
-        #expect(h.session.indication == .fault(.saveFailed))
-        #expect(!h.session.day.measured)
-        #expect(h.records.contains("save_failed"))
-    }
-
     @Test("A measure request while a session runs is declined as busy")
     func busy() {
         var h = SessionHarness()

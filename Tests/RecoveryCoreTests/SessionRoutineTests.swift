@@ -135,27 +135,13 @@ struct SessionRoutineTests {
         #expect(box.routine.indication == .entryItem(1))
     }
 
-    @Test("A failed questionnaire save blinks code 9 and leaves the gate closed")
-    func questionnaireSaveFails() {
-        var box = Box()
-        box.keys("1 4 4 4 4 4")
-        let actions = box.routine.handle(.session(.key(.hash)), at: box.now)
-        guard case .saveQuestionnaire = actions.last else {
-            Issue.record("no save")
-            return
-        }
-        _ = box.routine.handle(.questionnaireSaveFailed("database is locked"), at: box.now)
-        #expect(box.routine.indication == .fault(.saveFailed))
-        #expect(box.routine.day.questionnaire == nil)
-    }
-
-    @Test("The clock's refusal blinks its own code (10, not save_failed's 9) and files nothing, at GO and at #")
+    @Test("The clock's refusal blinks its own code (10; 9 stays retired) and files nothing, at GO and at #")
     func clockRefusalHasItsOwnCode() {
         var box = Box(day: DayContext(today: SessionRoutineTests.today, questionnaire: nil))
         let atGo = box.routine.handle(.clockRefused, at: box.now)
         #expect(box.routine.indication == .fault(.clockUnsynchronised))
         #expect(box.routine.indication.display.red == .code(10))
-        #expect(MorningFault.clockUnsynchronised.blinkCode != MorningFault.saveFailed.blinkCode)
+        #expect(!MorningFault.allCases.contains { $0.blinkCode == 9 })
         #expect(atGo.contains(.say(ClockGuard.sentence)))
         #expect(atGo.contains(.record(AnalyticsRecord("clock_refused"))))
         #expect(!atGo.contains { if case .saveMorning = $0 { true } else { false } })
@@ -177,11 +163,11 @@ struct SessionRoutineTests {
         #expect(box.routine.indication == .dark)
     }
 
-    @Test("The light table lists the clock's code 10 with its sentence, apart from save_failed's 9")
+    @Test("The light table lists the clock's code 10 with its sentence, and no retired code 9")
     func lightTableHasClockCode() {
         let table = LightTable.markdown()
         #expect(table.contains("| 10 | `clock_unsynchronised` |"))
-        #expect(table.contains("| 9 | `save_failed` |"))
+        #expect(!table.contains("| 9 |") && !table.contains("save_failed"))
         #expect(table.contains("| fault clock_unsynchronised | 10 blinks, repeating |"))
         #expect(table.contains(ClockGuard.sentence))
     }

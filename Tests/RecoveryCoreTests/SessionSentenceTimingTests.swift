@@ -66,4 +66,43 @@ import Testing
         #expect(MorningFault.tooFewBeats.sentence(timings: t).contains("within 120 s:"))
         #expect(MorningFault.tooManyArtifacts.sentence(timings: t) == MorningFault.tooManyArtifacts.sentence)
     }
+
+    /// Every duration the light table, the sounds' and states' meanings and the phase titles name, changed
+    /// from its standard value.
+    static var allChanged: SessionTimings {
+        var t = changed
+        t.faultShowMs = 40_000
+        t.questionnaireIdleMs = 75_000
+        return t
+    }
+
+    @Test func everySentenceOfTheTableNamesItsOwnTimings() {
+        let table = LightTable.markdown(timings: Self.allChanged)
+        for phrase in [
+            "a 7 s question", "GO within 7 s overwrites it", "GO within 7 s confirms", "hold GO 3 s restarts",
+            "GO within 45 s retries", "red code for 40 s after the session ends", "75 s without a key abandons it",
+            "questionnaire abandoned after 75 s without a key", "hold 3 s before the stand cue",
+            "| questionnaire idle, abandoned after | 75 s |",
+        ] {
+            #expect(table.contains(phrase), "\(phrase)")
+        }
+        #expect(LightTable.markdown().contains("questionnaire abandoned after 60 s without a key"))
+        let meanings = Indication.catalogue.map { $0.meaning(timings: Self.allChanged) }
+            + Sound.allCases.map { $0.meaning(timings: Self.allChanged) }
+        for standard in [" 5 s", " 2 s", " 30 s", " 60 s"] {
+            #expect(!meanings.contains { $0.contains(standard) }, "\(standard)")
+        }
+    }
+
+    @Test func theRemeasureTitleAndTheQuestionnaireTimeoutFollowTheirTimings() {
+        var h = SessionHarness(
+            day: DayContext(today: SessionHarness.today, questionnaire: SessionHarness.questionnaire, measured: true),
+            timings: Self.allChanged)
+        h.send(.go(.short))
+        #expect(h.session.title == "Today is measured: GO again within 7 s to replace it")
+        let entry = QuestionnaireEntry(
+            date: SessionHarness.today, habits: [], startedAtMs: 1_000,
+            idleTimeoutMs: Self.allChanged.questionnaireIdleMs)
+        #expect(entry.nextDeadlineMs == 76_000)
+    }
 }

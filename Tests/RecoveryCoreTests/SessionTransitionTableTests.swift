@@ -11,7 +11,7 @@ struct SessionTransitionTableTests {
     enum Stimulus: String, CaseIterable, Sendable {
         case goShort, goLong, star, digit, measure, measureOverwrite, cancel
         case strapConnected, strapDisconnected, strapFailed, heartRateRR, heartRateOnly
-        case saved, saveFailed, tick
+        case saved, tick
 
         var event: MorningSession.Event? {
             switch self {
@@ -28,7 +28,6 @@ struct SessionTransitionTableTests {
             case .heartRateRR: .heartRate(bpm: 60, rr: [1024])
             case .heartRateOnly: .heartRate(bpm: 60, rr: [])
             case .saved: .saved(PanelReadout(composite: .green, channels: []))
-            case .saveFailed: .saveFailed("disk full")
             case .tick: nil
             }
         }
@@ -128,7 +127,7 @@ struct SessionTransitionTableTests {
         .offeringRetry: [
             .goShort: .connectedLive, .goLong: .connectedLive, .star: .idle, .cancel: .idle, .tick: .idle,
         ],
-        .saving: [.saved: .readout, .saveFailed: .showingFault],
+        .saving: [.saved: .readout],
         .readout: [.measure: .idle, .measureOverwrite: .connecting, .cancel: .idle, .tick: .idle],
         .showingFault: [
             .goShort: .connecting, .goLong: .connecting, .star: .idle, .digit: .idle, .measure: .connecting,

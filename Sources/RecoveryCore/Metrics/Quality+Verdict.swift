@@ -55,16 +55,8 @@ extension Quality {
 extension QualityFailure {
     /// One sentence for the person (spec §4.1 for RR unavailable, §5.1 for the rest).
     public var sentence: String {
-        switch self {
-        case .tooFewBeats:
-            // The same sentence as the session's fault (one failure, one sentence).
-            SessionTimings.standard.tooFewBeatsSentence
-        case .tooManyArtifacts:
-            "Too many irregular beats — moisten the strap's electrodes, make it snug, and try again."
-        case .rrUnavailable:
-            "RR intervals not available — ensure H10 is snug, charged, and not connected exclusively elsewhere; "
-                + "prefer H10 in heart rate mode."
-        }
+        // The session's fault says the same (one failure, one sentence).
+        MorningFault(self).sentence
     }
 }
 

@@ -109,25 +109,29 @@ public enum Indication: Hashable, Sendable {
     }
 
     /// What the state means, for the light table.
-    public var meaning: String {
-        switch self {
+    public var meaning: String { meaning(timings: .standard) }
+
+    /// What the state means on a box running on `timings`, for the light table.
+    public func meaning(timings: SessionTimings) -> String {
+        let confirm = SessionTimings.spoken(timings.confirmMs)
+        return switch self {
         case .dark: "idle; or the readout is over"
         case .reminder: "morning reminder: today's check-in and measurement are still to do"
         case .entryItem(let n): "questionnaire: key item \(n) (\(SubjectiveItem.allCases[n - 1].label)), 1–7"
         case .entryHabits: "questionnaire habit mode: digit keys toggle habit chips; `0` or `*` returns"
         case .entryReady: "questionnaire: all five scores in; `#` saves"
-        case .confirmRemeasure: "today is measured: GO within 5 s overwrites it"
+        case .confirmRemeasure: "today is measured: GO within \(confirm) overwrites it"
         case .connecting: "connecting to the strap"
         case .measuring: "measuring, strap live with RR; lie still"
         case .measuringWithoutRR: "measuring heart rate only: RR not available (degraded; rMSSD will be empty)"
-        case .confirmSkip: "skip the orthostatic part today? GO within 5 s confirms"
+        case .confirmSkip: "skip the orthostatic part today? GO within \(confirm) confirms"
         case .reconnecting: "strap lost: paused, reconnecting"
-        case .offerResume: "strap back: GO resumes, hold GO 2 s restarts, `*` cancels"
-        case .offerRetry(let f): "\(f.code): GO within 30 s retries, `*` gives up"
+        case .offerResume: "strap back: GO resumes, hold GO \(SessionTimings.spoken(timings.longPressMs)) restarts, `*` cancels"
+        case .offerRetry(let f): "\(f.code): GO within \(SessionTimings.spoken(timings.retryOfferMs)) retries, `*` gives up"
         case .readout(let l): "readout: today's composite is \(l.rawValue)"
         case .channel(let n, let l):
             "readout, key \(n): the \(PanelReadout.channelNames[n - 1]) channel is \(l.rawValue)"
-        case .fault(let f): f.sentence
+        case .fault(let f): f.sentence(timings: timings)
         case .refused: "GO refused: today's questionnaire first"
         case .tonight(.habit):
             "key 9 from 12:00: tonight is a night of the experiment's habit (do it); low beep: no experiment tonight"

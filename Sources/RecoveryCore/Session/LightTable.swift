@@ -13,7 +13,7 @@ public enum LightTable {
                 + "pitch, so sounds differ by length and rhythm. Patterns: "
                 + "*slow blink* 1 s on / 1 s off; *fast blink* 125 ms on / 125 ms off; *double blink* two 150 ms "
                 + "flashes a second; *winking* on with a 200 ms dark wink each second; *N blinks* 300 ms on / 300 ms off each; a *code* repeats its blinks after a "
-                + "1.5 s pause. Yellow fast blink: a 5 s question, GO confirms; yellow on: the box waits for an "
+                + "1.5 s pause. Yellow fast blink: a \(SessionTimings.spoken(timings.confirmMs)) question, GO confirms; yellow on: the box waits for an "
                 + "answer, GO gives it.")
         out.append("")
         out.append("## States")
@@ -24,7 +24,7 @@ public enum LightTable {
             let d = indication.display
             out.append(
                 "| \(indication.name) | \(cell(d.red)) | \(cell(d.yellow)) | \(cell(d.green)) | \(cell(d.blue)) | "
-                    + "\(indication.meaning) |")
+                    + "\(indication.meaning(timings: timings)) |")
         }
         out.append("")
         out.append("## Error codes")
@@ -35,7 +35,7 @@ public enum LightTable {
         out.append("|---|---|---|---|---|")
         for fault in MorningFault.allCases {
             out.append(
-                "| \(fault.blinkCode) | `\(fault.code)` | \(shownAs(fault)) | `\(fault.analyticsEvent)` | "
+                "| \(fault.blinkCode) | `\(fault.code)` | \(shownAs(fault, timings: timings)) | `\(fault.analyticsEvent)` | "
                     + "\(fault.sentence.replacingPipes()) |")
         }
         out.append("")
@@ -44,7 +44,7 @@ public enum LightTable {
         out.append("| sound | pattern | when |")
         out.append("|---|---|---|")
         for sound in Sound.allCases {
-            out.append("| \(sound.pattern.name) | \(steps(sound.pattern)) | \(sound.meaning) |")
+            out.append("| \(sound.pattern.name) | \(steps(sound.pattern)) | \(sound.meaning(timings: timings)) |")
         }
         out.append("")
         out.append("## Keys")
@@ -59,11 +59,12 @@ public enum LightTable {
         out.append("| `*` | back one item | habit mode off | cancel the session | low beep |")
         out.append("| `#` | save (after item 5) | save (after item 5) | low beep | low beep |")
         out.append(
-            "| GO | refused until the questionnaire is saved | same | hold 2 s before the stand cue: skip "
+            "| GO | refused until the questionnaire is saved | same | hold \(SessionTimings.spoken(timings.longPressMs)) before the stand cue: skip "
                 + "the orthostatic part (GO confirms) | composite again |")
         out.append("")
         out.append(
-            "Any key starts the questionnaire (that key only wakes it); 60 s without a key abandons it. The one "
+            "Any key starts the questionnaire (that key only wakes it); "
+                + "\(SessionTimings.spoken(timings.questionnaireIdleMs)) without a key abandons it. The one "
                 + "exception: from \(MorningRoutine.tonightFrom) to midnight, key 9 with nothing in progress says "
                 + "tonight's arm of a running experiment (`recoverydeck experiment`): green for 3 s, do the habit "
                 + "tonight; yellow for 3 s, leave it out; a low beep, no experiment tonight.")
@@ -91,7 +92,7 @@ public enum LightTable {
             ("confirmations (remeasure, skip orthostatic)", timings.confirmMs),
             ("readout lit after the last press", timings.readoutMs),
             ("a fault's code blinks for (a key or GO clears it)", timings.faultShowMs),
-            ("questionnaire idle, abandoned after", QuestionnaireEntry.idleTimeoutMs),
+            ("questionnaire idle, abandoned after", timings.questionnaireIdleMs),
         ]
         for (what, ms) in rows { out.append("| \(what) | \(LightPattern.seconds(Int(ms))) |") }
         out.append("")
@@ -104,13 +105,14 @@ public enum LightTable {
         pattern.steps.map { "\($0.on ? "on" : "off") \($0.ms) ms" }.joined(separator: ", ")
     }
 
-    static func shownAs(_ fault: MorningFault) -> String {
-        switch fault {
+    static func shownAs(_ fault: MorningFault, timings: SessionTimings) -> String {
+        let shown = SessionTimings.spoken(timings.faultShowMs)
+        return switch fault {
         case .questionnaireMissing: "red blinks twice, once, with a low beep, when GO is pressed"
         case .rrUnavailable: "red code while measuring continues (blue double blink)"
         case .tooFewBeats, .tooManyArtifacts: "red code with yellow on: GO retries"
-        case .clockUnsynchronised: "red code for 30 s, with a low beep, when GO, `recoverydeck measure` or `#` is refused"
-        default: "red code for 30 s after the session ends"
+        case .clockUnsynchronised: "red code for \(shown), with a low beep, when GO, `recoverydeck measure` or `#` is refused"
+        default: "red code for \(shown) after the session ends"
         }
     }
 }

@@ -21,8 +21,8 @@ public enum MorningFault: Int, CaseIterable, Hashable, Sendable, CustomStringCon
     case tooFewBeats = 7
     /// More than 20 % of the beats rejected as artifacts (spec §5.1).
     case tooManyArtifacts = 8
-    /// The store refused the write; nothing was saved.
-    case saveFailed = 9
+    // 9 is retired: it blinked a store refusal, which the spool made impossible (a finished morning is
+    // filed by the daemon, never refused back to the session); the number stays unused so 10 keeps its meaning.
     /// The clock guard refused to date a record: the kernel's clock is not synchronised and today is not
     /// after the newest stored day (`ClockGuard`); GO, `measure` and the keypad's `#` file nothing.
     case clockUnsynchronised = 10
@@ -31,7 +31,7 @@ public enum MorningFault: Int, CaseIterable, Hashable, Sendable, CustomStringCon
     /// refusal (questionnaire), degraded measuring (RR unavailable) or a retry offer (quality).
     public var endsSession: Bool {
         switch self {
-        case .bluetoothUnavailable, .noStrapPaired, .strapNotFound, .strapLost, .saveFailed: true
+        case .bluetoothUnavailable, .noStrapPaired, .strapNotFound, .strapLost: true
         case .questionnaireMissing, .rrUnavailable, .tooFewBeats, .tooManyArtifacts, .clockUnsynchronised: false
         }
     }
@@ -59,8 +59,6 @@ public enum MorningFault: Int, CaseIterable, Hashable, Sendable, CustomStringCon
             SessionTimings.standard.tooFewBeatsSentence
         case .tooManyArtifacts:
             "Too many beats were rejected as artifacts: wet the electrodes, snug the strap, lie still, then retry."
-        case .saveFailed:
-            "The morning could not be saved and nothing was written: check the disk and the database."
         case .clockUnsynchronised:
             ClockGuard.sentence
         }
@@ -79,7 +77,6 @@ public enum MorningFault: Int, CaseIterable, Hashable, Sendable, CustomStringCon
         case .strapLost: "strap_lost"
         case .rrUnavailable: "rr_unavailable"
         case .tooFewBeats, .tooManyArtifacts: "hrv_quality_fail"
-        case .saveFailed: "save_failed"
         case .clockUnsynchronised: "clock_refused"
         }
     }
@@ -95,7 +92,6 @@ public enum MorningFault: Int, CaseIterable, Hashable, Sendable, CustomStringCon
         case .rrUnavailable: "rr_unavailable"
         case .tooFewBeats: "too_few_beats"
         case .tooManyArtifacts: "too_many_artifacts"
-        case .saveFailed: "save_failed"
         case .clockUnsynchronised: "clock_unsynchronised"
         }
     }

@@ -54,7 +54,6 @@ public struct MorningRoutine: Sendable {
         /// to both; the rest to the session as is.
         case session(MorningSession.Event)
         case questionnaireSaved(Questionnaire)
-        case questionnaireSaveFailed(String)
         /// The clock guard refused to date a record (`ClockGuard`): a GO or `measure` starts nothing, a keypad
         /// questionnaire with the store is dropped unfiled; the lamps blink the clock's own code.
         case clockRefused
@@ -156,15 +155,6 @@ public struct MorningRoutine: Sendable {
             return forward(.day(context), now) + [
                 .sound(.questionnaireSaved), .record(AnalyticsRecord("questionnaire_keyed")),
             ]
-        case .questionnaireSaveFailed(let message):
-            guard savingQuestionnaire else { return [] }
-            savingQuestionnaire = false
-            entry = nil
-            session.enterFault(.saveFailed, at: t, showMs: configuration.timings.faultShowMs)
-            return [
-                .sound(.fault), .say(MorningFault.saveFailed.sentence),
-                .record(AnalyticsRecord(MorningFault.saveFailed.analyticsEvent, detail: message)),
-            ]
         case .clockRefused:
             let fault = MorningFault.clockUnsynchronised
             if savingQuestionnaire {
@@ -199,7 +189,9 @@ public struct MorningRoutine: Sendable {
                 tonightUntilMs = now.monotonicMs + Int64(Indication.channelShowMs)
                 return cleared
             }
-            entry = QuestionnaireEntry(date: now.localDate, habits: configuration.habits, startedAtMs: now.monotonicMs)
+            entry = QuestionnaireEntry(
+                date: now.localDate, habits: configuration.habits, startedAtMs: now.monotonicMs,
+                idleTimeoutMs: configuration.timings.questionnaireIdleMs)
             return cleared
         }
         return cleared + entryActions(.key(key), now)

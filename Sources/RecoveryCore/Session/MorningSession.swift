@@ -63,8 +63,6 @@ public struct MorningSession: Sendable {
         case heartRate(bpm: UInt16, rr: [UInt16])
         /// The store committed the morning; the daemon worked out the readout from the history.
         case saved(PanelReadout)
-        /// The store refused the morning (the transaction rolled back).
-        case saveFailed(String)
         /// A deadline passed.
         case tick
         /// The daemon itself did not run for `gapMs` (session time) past a deadline it had armed: stopped,
@@ -242,9 +240,6 @@ public struct MorningSession: Sendable {
         case .strapFailed(let failure): return strapFailed(failure, at: t)
         case .heartRate(let bpm, let rr): return heartRate(bpm: bpm, rr: rr, at: t)
         case .saved(let readout): return saved(readout, at: t)
-        case .saveFailed(let message):
-            guard phase == .saving else { return [] }
-            return endWithFault(.saveFailed, at: t, detail: message)
         case .tick: return tick(at: t)
         case .stalled(let gap): return stalled(gapMs: gap, at: t)
         }

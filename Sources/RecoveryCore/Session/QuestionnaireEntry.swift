@@ -14,10 +14,8 @@
 ///   saves once the five scores are in.
 /// - Any other key gives a low beep and changes nothing (8 and 9 outside habit mode, `*` at item 1,
 ///   `#` before the five scores, a digit after them, a habit key beyond the list).
-/// - 60 s without a key abandons the entry: nothing is saved, nothing half-saved.
+/// - `SessionTimings.questionnaireIdleMs` (60 s) without a key abandons the entry: nothing is saved, nothing half-saved.
 public struct QuestionnaireEntry: Hashable, Sendable {
-    /// DESIGN §1 step 2.
-    public static let idleTimeoutMs: Int64 = 60_000
     /// Digit keys 1–9 address habits in habit mode; `0` is the mode key.
     public static let maximumHabitKeys = 9
 
@@ -51,11 +49,17 @@ public struct QuestionnaireEntry: Hashable, Sendable {
     public private(set) var habitMode = false
     public private(set) var chosenHabits: Set<String> = []
     public private(set) var lastKeyMs: Int64
+    /// No key for this long abandons the entry (`SessionTimings.questionnaireIdleMs`).
+    public let idleTimeoutMs: Int64
     public private(set) var status = Status.keying
 
     /// Starts an entry for `date`, woken by a key at `nowMs` (that key is consumed).
-    public init(date: LocalDate, habits: [String], startedAtMs nowMs: Int64) {
+    public init(
+        date: LocalDate, habits: [String], startedAtMs nowMs: Int64,
+        idleTimeoutMs: Int64 = SessionTimings.standard.questionnaireIdleMs
+    ) {
         self.date = date
+        self.idleTimeoutMs = idleTimeoutMs
         self.habits = Array(habits.prefix(QuestionnaireEntry.maximumHabitKeys))
         self.lastKeyMs = nowMs
     }
@@ -63,7 +67,7 @@ public struct QuestionnaireEntry: Hashable, Sendable {
     public var isFinished: Bool { status != .keying }
 
     /// When the entry will be abandoned if no key comes.
-    public var nextDeadlineMs: Int64? { isFinished ? nil : lastKeyMs + QuestionnaireEntry.idleTimeoutMs }
+    public var nextDeadlineMs: Int64? { isFinished ? nil : lastKeyMs + idleTimeoutMs }
 
     /// What the panel shows now.
     public var indication: Indication {
@@ -76,12 +80,12 @@ public struct QuestionnaireEntry: Hashable, Sendable {
         guard !isFinished else { return [] }
         switch event {
         case .tick:
-            guard nowMs >= lastKeyMs + QuestionnaireEntry.idleTimeoutMs else { return [] }
+            guard nowMs >= lastKeyMs + idleTimeoutMs else { return [] }
             status = .abandoned
             return [.sound(.questionnaireAbandoned), .abandon]
         case .key(let key):
             // A key after the idle time arrived late: the entry was already over.
-            if nowMs >= lastKeyMs + QuestionnaireEntry.idleTimeoutMs {
+            if nowMs >= lastKeyMs + idleTimeoutMs {
                 status = .abandoned
                 return [.sound(.questionnaireAbandoned), .abandon]
             }

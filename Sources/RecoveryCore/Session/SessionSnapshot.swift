@@ -21,7 +21,7 @@ public struct SessionSnapshot: Hashable, Sendable {
     /// Nominal length of each measured phase, for the overall progress bar.
     static func nominalMs(_ timings: SessionTimings) -> [(MorningSession.Phase, Int64)] {
         [
-            (.settleLying, timings.settleMs), (.captureRMSSD, 60_000), (.captureLyingHR, timings.lyingMs),
+            (.settleLying, timings.settleMs), (.captureRMSSD, timings.nominalCaptureMs), (.captureLyingHR, timings.lyingMs),
             (.promptStand, timings.standCueMs), (.captureStanding, timings.standingMs),
         ]
     }
@@ -84,7 +84,7 @@ extension MorningSession {
     public var title: String {
         switch phase {
         case .idle: "Idle"
-        case .confirmingRemeasure: "Today is measured: GO again within 5 s to replace it"
+        case .confirmingRemeasure: "Today is measured: GO again within \(SessionTimings.spoken(timings.confirmMs)) to replace it"
         case .connecting: "Connecting to the strap"
         case .connectedLive: "Strap connected: waiting for RR"
         case .settleLying: degraded ? "Lie still (heart rate only)" : "Lie still: settling"

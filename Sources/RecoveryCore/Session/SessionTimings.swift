@@ -43,6 +43,9 @@ public struct SessionTimings: Hashable, Sendable {
     public var readoutMs: Int64 = 30_000
     /// A fault's code blinks this long, unless a key or GO clears it sooner.
     public var faultShowMs: Int64 = 30_000
+    /// The questionnaire on the keypad is abandoned (nothing saved) this long after its last key
+    /// (DESIGN §1 step 2).
+    public var questionnaireIdleMs: Int64 = 60_000
 
     public init() {}
 
@@ -57,6 +60,9 @@ public struct SessionTimings: Hashable, Sendable {
     public var tooFewBeatsSentence: String {
         "Too few clean beats within \(Self.spoken(captureMaxMs)): lie still with the strap snug and wet, then retry."
     }
+
+    /// The nominal rMSSD capture: the 60 s of accepted RR the quality floor asks for (spec §5.1).
+    public var nominalCaptureMs: Int64 { Int64(Quality.minimumAcceptedSumMs) }
 
     /// The longest a complete morning can take with no drop-out: connect, settle, full capture,
     /// lying, cue, standing.

@@ -31,14 +31,17 @@ public enum Sound: String, CaseIterable, Hashable, Sendable {
     }
 
     /// When it sounds, for the table.
-    public var meaning: String {
+    public var meaning: String { meaning(timings: .standard) }
+
+    /// When it sounds, on a box running on `timings`.
+    public func meaning(timings: SessionTimings) -> String {
         switch self {
         case .digitAccepted: "a questionnaire digit accepted"
         case .wrongKey: "a key that means nothing here (nothing changes)"
         case .habitOn: "habit mode: a habit chip switched on"
         case .habitOff: "habit mode: a habit chip switched off"
         case .questionnaireSaved: "questionnaire saved (`#` after item 5)"
-        case .questionnaireAbandoned: "questionnaire abandoned after 60 s without a key (nothing saved)"
+        case .questionnaireAbandoned: "questionnaire abandoned after \(SessionTimings.spoken(timings.questionnaireIdleMs)) without a key (nothing saved)"
         case .refused: "GO refused: today's questionnaire first (red blinks twice)"
         case .confirmAsked: "a question asked: remeasure, or skip the orthostatic part"
         case .acknowledged: "GO answered a question: skip confirmed, resume, restart, retry"
