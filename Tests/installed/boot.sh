@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Boots the installed box's image once under qemu (software emulation, the host's Debian kernel and initrd,
+# the image as /dev/vda; on boot 1 the state disk, its block log and the replay disk as vdb, vdc, vdd) and
+# streams OUT/bootN/log. When the guest has written OUT/bootN/done, qemu is killed, not shut down: the
+# end of every boot is a power cut.
+#
+#   boot.sh IMAGE_DIR OUT BOOT_NUMBER TIMEOUT_SECONDS
+set -euo pipefail
+images=$1 out=$2 boot=$3 limit=$4
+kernel=$(ls /boot/vmlinuz-* | sort -V | tail -1)
+initrd=/boot/initrd.img-${kernel##*/vmlinuz-}
+dir=$out/boot$boot
+rm -rf "$dir"; mkdir -p "$dir"
+drives=(-drive "file=$images/root.img,format=raw,if=virtio")
+if [ "$boot" = 1 ]; then
+    for disk in state:64M log:1G replay:64M; do
+        rm -f "$images/${disk%%:*}.img"; truncate -s "${disk#*:}" "$images/${disk%%:*}.img"
+        drives+=(-drive "file=$images/${disk%%:*}.img,format=raw,if=virtio")
+    done
+fi
+start=$(date +%s)
+qemu-system-x86_64 -accel tcg -m 1536 -smp 1 -nographic -no-reboot -nodefaults -serial "file:$dir/console.log" \
+    -kernel "$kernel" -initrd "$initrd" "${drives[@]}" \
+    -virtfs "local,path=$out,mount_tag=rdout,security_model=none,id=rdout" \
+    -append "root=/dev/vda rw console=ttyS0 rdcheck.boot=$boot quiet systemd.show_status=0 panic=-1" &
+qemu=$!
+seen=0
+stream() {
+    [ -f "$dir/log" ] || return 0
+    local total; total=$(wc -l < "$dir/log")
+    [ "$total" -gt "$seen" ] || return 0
+    sed -n "$((seen + 1)),${total}p" "$dir/log" | sed "s/^/  boot $boot: /" >&2
+    seen=$total
+}
+booted=0
+while kill -0 $qemu 2>/dev/null; do
+    stream
+    if [ $booted = 0 ] && [ -f "$dir/log" ]; then
+        booted=1; echo "installed-box: boot $boot up after $(( $(date +%s) - start )) s" >&2
+    fi
+    [ -f "$dir/done" ] && break
+    if [ $(( $(date +%s) - start )) -gt "$limit" ]; then
+        echo "installed-box: boot $boot timed out after $limit s; console tail:" >&2
+        tail -30 "$dir/console.log" | sed 's/^/    /' >&2
+        break
+    fi
+    sleep 2
+done
+kill -KILL $qemu 2>/dev/null || true
+wait $qemu 2>/dev/null || true
+stream
+echo "$(( $(date +%s) - start ))" > "$dir/seconds"
+rc=$(cat "$dir/rc" 2>/dev/null || echo missing)
+echo "installed-box: boot $boot: $(cat "$dir/seconds") s, rc $rc" >&2
+[ "$rc" = 0 ]

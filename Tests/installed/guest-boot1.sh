@@ -1,0 +1,178 @@
+#!/bin/bash
+# First boot of the installed box (systemd as PID 1, bluetoothd beside it, the package as apt installed it):
+# the unit's READY and its confinement; an outsider refused; alice (in the group, over SSH) restores her
+# history and, across a migration the daemon runs at start, scans, pairs, checks in and measures a real-time
+# morning started with GO on GPIO17; restart, kill -9, stop and the watchdog; root pairs, checks in and
+# remeasures with GO while the package is upgraded under the morning; then the power cuts replayed from the
+# state disk's block log (guest-powercuts.sh); remove keeps the data, purge deletes it; bluez is removed for
+# the second boot. Each step ends in an "ok:" line or the first FAIL.
+. /usr/local/lib/rdcheck/guest-lib.bash
+mornings() { runuser -u recoverydeck -- sqlite3 /var/lib/recoverydeck/recoverydeck.db "SELECT count(*) FROM measurement"; }
+mark() { sync; dmsetup message rdstate 0 mark "$1"; say "mark $1"; }
+today=$(date +%F)
+say "kernel $(uname -r); systemd $(systemctl --version | head -1 | cut -d' ' -f2); package $(dpkg-query -W -f='${Version}' recoverydeck)"
+
+# --- The unit as installed. ----------------------------------------------------------------------
+wait_active 60
+pid=$(main_pid)
+status=/proc/$pid/status
+[ "$(unit_prop Type)" = notify ] || fail "the unit is not Type=notify"
+uid=$(awk '/^Uid:/ {print $2}' "$status")
+[ "$(id -un "$uid")" = recoverydeck ] || fail "the daemon runs as $(id -un "$uid"), not recoverydeck"
+capamb=$(awk '/^CapAmb:/ {print $2}' "$status")
+[ $(( 0x$capamb )) = $(( 1 << 12 )) ] || fail "ambient capabilities are $capamb, not CAP_NET_ADMIN alone"
+[ "$(awk '/^Seccomp:/ {print $2}' "$status")" = 2 ] || fail "no seccomp filter on the daemon"
+[ "$(awk '/^NoNewPrivs:/ {print $2}' "$status")" = 1 ] || fail "NoNewPrivs is not set"
+id -Gn recoverydeck | grep -qw gpio || fail "the service user is not in gpio"
+ls -l /dev/gpiochip* | grep -q ' gpio ' || fail "udev did not give the GPIO chip to the gpio group: $(ls -l /dev/gpiochip*)"
+ok "unit READY (Type=notify), as recoverydeck with CAP_NET_ADMIN only, seccomp and NoNewPrivs; bluetoothd $(systemctl is-active bluetooth)"
+
+# --- Outside the group: one sentence naming it, non-zero, nothing changed. ------------------------------
+if as bob recoverydeck history > bob.out 2> bob.err; then fail "bob, outside the group, read the history"; fi
+grep -q 'recoverydeck' bob.err && [ "$(wc -l < bob.err)" -le 2 ] || fail "bob's refusal is not one sentence naming the group: $(cat bob.err)"
+ok "bob (not in the group) refused: $(head -1 bob.err)"
+
+# --- alice restores her history (the restore's block writes are one class of power cuts). ----------------
+days_in_file=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["days"]))' $bench/history.json)
+mark restore-begin
+as alice recoverydeck restore $bench/history.json > restore.out 2>&1 || fail "alice's restore failed: $(cat restore.out)"
+mark restore-end
+as alice recoverydeck history --days 70 > history-restored.txt
+got=$(mornings)
+ok "alice restored $days_in_file days from an export without sudo ($got mornings in her history): $(tail -1 restore.out)"
+
+# --- A box from before the artifact-rule step: the daemon migrates its database as it starts. ---------------
+systemctl stop recoverydeckd
+runuser -u recoverydeck -- sqlite3 /var/lib/recoverydeck/recoverydeck.db \
+    "DROP TABLE rmssd_recomputation; DELETE FROM schema_migrations WHERE identifier = '0004-artifact-rule';"
+mark migrate-begin
+systemctl start recoverydeckd
+wait_active 60
+mark migrate-end
+steps=$(runuser -u recoverydeck -- sqlite3 /var/lib/recoverydeck/recoverydeck.db "SELECT count(*) FROM schema_migrations")
+recomputed=$(runuser -u recoverydeck -- sqlite3 /var/lib/recoverydeck/recoverydeck.db "SELECT count(*) FROM rmssd_recomputation")
+[ "$steps" = 4 ] || fail "after the migration the database records $steps steps, not 4"
+ok "the daemon migrated a 3-step database at start: 4 steps, $recomputed mornings recomputed under the pattern rule"
+
+# --- alice's morning: scan, pair, check in over SSH; GO on the GPIO line; a real-time morning. ------------
+start_strap strap1 --rr-file $bench/morning-rr.txt --seed 5 --quiet --conn-update-at 30
+as alice recoverydeck scan --seconds 6 --json > scan.json 2> scan.err || fail "alice's scan failed: $(cat scan.err)"
+python3 -c 'import json,sys; a=sys.argv[2]; sys.exit(0 if any(s["address"]==a for s in json.load(open(sys.argv[1]))) else 1)' \
+    scan.json "$strap_address" || fail "alice's scan did not list the strap $strap_address: $(cat scan.json)"
+as alice recoverydeck pair "$strap_address" > pair.out 2>&1 || fail "alice could not pair: $(cat pair.out)"
+as alice recoverydeck checkin --fatigue 5 --mood 6 --soreness 5 --stress 4 --sleep 6 > checkin.out 2>&1 \
+    || fail "alice could not check in: $(cat checkin.out)"
+ok "alice scanned ($(grep -c address scan.json) strap(s)), paired $strap_address and checked in, without sudo"
+mark save-begin
+since=$(date +%s)
+go_press
+wait_session_start 20
+pressed=$(date +%s)
+as alice recoverydeck watch > watch1.txt 2>&1 || fail "alice's morning did not end saved: $(tail -5 watch1.txt)"
+figure installed_morning_s $(( $(date +%s) - pressed )) s "GO to saved, real time, the installed daemon under systemd"
+as alice recoverydeck history --days 1 > history1.txt
+grep -q "$today" history1.txt || fail "today is not in alice's history: $(cat history1.txt)"
+as alice recoverydeck export --full > export1.json
+python3 $bench/check_morning.py exact $bench/morning-rr.txt export1.json "$today" > check1.txt \
+    || fail "the stored morning differs from the strap's RR: $(cat check1.txt)"
+journal_since "$since" | grep -q "was accepted" || fail "the strap's connection-parameter request was not accepted"
+stop_strap
+ok "alice's morning (GO on GPIO17) saved and in her history: $(grep "$today" history1.txt | head -1)"
+
+# --- restart, kill -9, stop, and the watchdog. ------------------------------------------------------------
+old=$(main_pid)
+systemctl restart recoverydeckd
+wait_active 60 "$old"
+mark save-end
+ok "systemctl restart: a new daemon READY (pid $old → $(main_pid))"
+old=$(main_pid); restarts=$(unit_prop NRestarts)
+kill -KILL "$old"
+wait_active 60 "$old"
+[ "$(unit_prop NRestarts)" = $((restarts + 1)) ] || fail "kill -9 was not followed by Restart=on-failure"
+as alice recoverydeck history --days 1 | grep -q "$today" || fail "the morning is gone after kill -9"
+ok "kill -9: restarted by Restart=on-failure (NRestarts $(unit_prop NRestarts)), the morning kept"
+systemctl stop recoverydeckd
+[ "$(unit_prop ActiveState)" = inactive ] && [ "$(unit_prop Result)" = success ] \
+    || fail "systemctl stop left the unit $(unit_prop ActiveState)/$(unit_prop Result)"
+systemctl start recoverydeckd
+wait_active 60
+ok "systemctl stop: inactive, result success; started again"
+old=$(main_pid); stopped_at=$(date +%s)
+kill -STOP "$old"
+i=0
+until [ "$(main_pid)" != "$old" ] && [ "$(unit_prop ActiveState)" = active ]; do
+    i=$((i + 1)); [ $i -le 240 ] || fail "the watchdog did not restart a stopped daemon within 120 s"
+    sleep 0.5
+done
+journalctl -u recoverydeckd -b --no-pager | grep -qi 'watchdog' || fail "the journal does not say the watchdog fired"
+figure watchdog_restart_s $(( $(date +%s) - stopped_at )) s "kill -STOP to a new daemon active (WatchdogSec=30s)"
+ok "the watchdog restarted a daemon whose loop was stopped ($(( $(date +%s) - stopped_at )) s)"
+
+# --- root's morning: pair, check in, GO twice (today is measured: GO asks, GO confirms), upgrade under it. --
+start_strap strap2 --rr-file $bench/morning-rr.txt --seed 7 --quiet
+recoverydeck pair "$strap_address" > pair2.out 2>&1 || fail "root could not pair: $(cat pair2.out)"
+recoverydeck checkin --fatigue 4 --mood 5 --soreness 4 --stress 3 --sleep 5 > checkin2.out 2>&1 \
+    || fail "root could not check in: $(cat checkin2.out)"
+go_press
+sleep 1.5
+recoverydeck watch --json 2>/dev/null | head -1 | grep -q '"phase":"confirmingRemeasure"' \
+    || fail "GO on a measured day did not ask to remeasure: $(recoverydeck watch --json 2>&1 | head -1)"
+go_press
+wait_session_start 20
+pressed=$(date +%s)
+old=$(main_pid)
+recoverydeck watch > watch2.txt 2>&1 &
+watch_pid=$!
+sleep 20
+newer=$(ls $bench/recoverydeck_*.deb)
+apt_start=$(date +%s)
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$newer" > upgrade.log 2>&1 || fail "the upgrade failed: $(tail -5 upgrade.log)"
+apt_end=$(date +%s)
+wait "$watch_pid" || fail "root's morning did not end saved across the upgrade: $(tail -5 watch2.txt)"
+morning_end=$(date +%s)
+wait_active 60 "$old"
+[ "$(dpkg-query -W -f='${Version}' recoverydeck)" = "$(dpkg-deb -f "$newer" Version)" ] || fail "the newer package is not installed"
+[ $((apt_end - apt_start)) -ge $((morning_end - apt_start - 15)) ] \
+    || fail "apt returned after $((apt_end - apt_start)) s, while the morning ran $((morning_end - apt_start)) s more: postinst did not wait"
+recoverydeck history --days 1 > history2.txt
+[ "$(grep -c "$today" history2.txt)" = 1 ] || fail "today is not in the history exactly once: $(cat history2.txt)"
+recoverydeck export --full > export2.json
+python3 $bench/check_morning.py exact $bench/morning-rr.txt export2.json "$today" > check2.txt \
+    || fail "root's remeasured morning differs from the strap's RR: $(cat check2.txt)"
+stop_strap
+figure upgrade_wait_s $((apt_end - apt_start)) s "apt-get install of the newer .deb, started 20 s into a morning"
+ok "root paired, checked in and remeasured with GO; the upgrade to $(dpkg-deb -f "$newer" Version) waited for the morning (apt $((apt_end - apt_start)) s) and kept it"
+
+# --- The power cuts, replayed from the block log. ---------------------------------------------------------
+systemctl stop recoverydeckd
+umount /var/lib/recoverydeck
+dmsetup remove rdstate
+bash $bench/guest-powercuts.sh "$OUT" || fail "power cuts: see powercuts.txt"
+ok "power cuts: $(tail -1 "$OUT/powercuts.txt")"
+# The box's data back on its root file system for the package's own remove and purge.
+mkdir -p /mnt/state
+mount /dev/vdb /mnt/state
+cp -a /mnt/state/. /var/lib/recoverydeck/
+umount /mnt/state
+systemctl start recoverydeckd
+wait_active 60
+
+# --- remove keeps the data, purge deletes it. -----------------------------------------------------------
+days_before=$(mornings)
+apt-get remove -y -q recoverydeck > remove.log 2>&1 || fail "apt-get remove failed: $(tail -3 remove.log)"
+[ -f /var/lib/recoverydeck/recoverydeck.db ] || fail "remove deleted the database"
+systemctl is-active -q recoverydeckd && fail "the daemon runs after remove"
+apt-get install -y -q "$newer" > reinstall.log 2>&1 || fail "reinstall failed: $(tail -3 reinstall.log)"
+wait_active 60
+days_after=$(mornings)
+[ "$days_after" = "$days_before" ] || fail "reinstalled after remove: $days_after mornings, $days_before before"
+apt-get purge -y -q recoverydeck > purge.log 2>&1 || fail "apt-get purge failed: $(tail -3 purge.log)"
+[ ! -e /var/lib/recoverydeck ] || fail "purge left /var/lib/recoverydeck: $(ls -la /var/lib/recoverydeck)"
+grep -q 'deleted /var/lib/recoverydeck' purge.log || fail "purge did not say it deleted the history"
+ok "remove kept $days_before mornings (back after reinstall); purge deleted /var/lib/recoverydeck and said so"
+
+# --- For the second boot: the box installed afresh, bluez gone. ------------------------------------------
+apt-get install -y -q "$newer" > install3.log 2>&1 || fail "install for the second boot failed"
+wait_active 60
+apt-get purge -y -q bluez > bluez.log 2>&1 || fail "could not remove bluez: $(tail -3 bluez.log)"
+ok "bluez purged; the second boot starts without bluetoothd"
