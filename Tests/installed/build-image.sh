@@ -82,6 +82,7 @@ for unit in apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer fstrim.tim
     ln -sf /dev/null "$root/etc/systemd/system/$unit"
 done
 echo recoverydeck > "$root/etc/hostname"
+printf "127.0.0.1\tlocalhost\n127.0.1.1\trecoverydeck\n::1\tlocalhost ip6-localhost ip6-loopback\n" > "$root/etc/hosts"
 echo '/dev/vda / ext4 rw,errors=remount-ro 0 1' > "$root/etc/fstab"
 in_root passwd -d root > /dev/null
 cleanup
