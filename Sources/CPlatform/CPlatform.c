@@ -2,6 +2,8 @@
 #include "CPlatform.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -9,6 +11,7 @@
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <sys/timex.h>
@@ -127,4 +130,20 @@ int cplatform_kernel_clock_synchronized(void) {
     int state = adjtimex(&tx);
     if (state < 0) return -1;
     return state != TIME_ERROR && (tx.status & STA_UNSYNC) == 0;
+}
+
+int cplatform_narrow_mode(const char *path, unsigned int keep) {
+    int fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return -1;
+    struct stat info;
+    int result = fstat(fd, &info);
+    if (result == 0 && S_ISREG(info.st_mode) && (info.st_mode & 07777 & ~keep) != 0) {
+        char link[32];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        result = chmod(link, info.st_mode & 07777 & keep);
+    }
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return result;
 }

@@ -1,4 +1,5 @@
 import CSQLite
+import Platform
 
 #if canImport(Glibc)
     import Glibc
@@ -57,24 +58,28 @@ final class Database {
     static func fileMode(forDatabaseAt path: String) -> mode_t { SharedState.fileMode(in: SharedState.directory(of: path)) }
 
     /// Creates a missing file with the database's mode before SQLite opens it (SQLite would use 0644 less
-    /// the umask). SQLite gives the -wal and -shm files the main file's mode. A link is never followed.
+    /// the umask). SQLite gives the -wal and -shm files the main file's mode. A link is never followed, and an
+    /// existing file is not opened here: closing a descriptor of it would release the POSIX locks by which
+    /// SQLite tells this process's connections from other processes' (another connection of this process
+    /// may hold them).
     private static func createPrivately(_ path: String) throws(StoreError) {
         let mode = fileMode(forDatabaseAt: path)
-        // O_NOFOLLOW: a dangling link must not make us create its target in another directory.
-        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode)
+        // O_EXCL: only a file this call creates is opened; a link in the way (dangling or not) is EEXIST.
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
         guard fd >= 0 else {
             let code = errno
-            if code == ELOOP {
+            var info = stat()
+            if code == EEXIST, lstat(path, &info) == 0 {
+                guard info.st_mode & S_IFMT == S_IFLNK else { return }
                 throw StoreError(
                     resultCode: SQLITE_CANTOPEN,
                     message: "\(path) is a symbolic link; the database must be a plain file, so it was not opened")
             }
-            let reason = String(cString: strerror(code))
-            throw StoreError(resultCode: SQLITE_CANTOPEN, message: reason)
+            throw StoreError(resultCode: SQLITE_CANTOPEN, message: String(cString: strerror(code)))
         }
-        // The umask may have taken bits away at creation; an empty new file gets the mode it should have.
+        // The umask may have taken bits away at creation.
         var info = stat()
-        if fstat(fd, &info) == 0, info.st_size == 0, info.st_mode & 0o777 != mode { _ = fchmod(fd, mode) }
+        if fstat(fd, &info) == 0, info.st_mode & 0o777 != mode { _ = fchmod(fd, mode) }
         Glibc.close(fd)
     }
 
@@ -82,13 +87,7 @@ final class Database {
     /// files, once SQLite has accepted the file as a database (a file that is not one is left as it was).
     private static func tightenMode(_ path: String) {
         let mode = fileMode(forDatabaseAt: path)
-        for file in [path, path + "-wal", path + "-shm"] {
-            let fd = Glibc.open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-            guard fd >= 0 else { continue }
-            var info = stat()
-            if fstat(fd, &info) == 0, info.st_mode & 0o777 & ~mode != 0 { _ = fchmod(fd, info.st_mode & mode) }
-            Glibc.close(fd)
-        }
+        for file in [path, path + "-wal", path + "-shm"] { try? FileMode.narrow(atPath: file, keeping: mode) }
     }
 
     func error(code: Int32, sql: String?) -> StoreError {

@@ -81,4 +81,12 @@ int cplatform_kernel_clock_synchronized(void);
 int cplatform_set_dumpable(int value);
 int cplatform_get_dumpable(void);
 
+/* Takes the permission bits outside `keep` away from the regular file at `path`, without opening it for
+   reading or writing: an O_PATH descriptor (a final link is never followed), fstat, chmod through
+   /proc/self/fd. A process loses every POSIX record lock it holds on a file when it closes any ordinary
+   descriptor of that file; closing an O_PATH one releases none (fs/open.c, filp_close), so SQLite's locks
+   on the same file survive. 0 when done or nothing to take away (also for a file that is not regular),
+   -1 with errno. */
+int cplatform_narrow_mode(const char *path, unsigned int keep);
+
 #endif
