@@ -6,45 +6,6 @@ import Testing
 
 @testable import Store
 
-/// Another process holding the database's write lock (`BEGIN IMMEDIATE`) until it is told to let go: the
-/// real fault a `sqlite3` shell or a backup script causes, not a mock.
-final class LockHolder {
-    let process = Process()
-    let input = Pipe()
-    let output = Pipe()
-
-    init(database: String) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [
-            "-c",
-            """
-            import sqlite3, sys
-            db = sqlite3.connect(sys.argv[1], isolation_level=None)
-            db.execute("BEGIN IMMEDIATE")
-            print("locked", flush=True)
-            sys.stdin.readline()
-            db.execute("COMMIT")
-            """,
-            database,
-        ]
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        // Wait until the lock is really held.
-        let line = output.fileHandleForReading.readData(ofLength: 7)
-        guard String(decoding: line, as: UTF8.self).hasPrefix("locked") else {
-            throw StoreError(resultCode: SQLITE_ERROR, message: "the lock holder did not start")
-        }
-    }
-
-    func release() {
-        input.fileHandleForWriting.write(Data("go\n".utf8))
-        process.waitUntilExit()
-    }
-
-    deinit { if process.isRunning { process.terminate() } }
-}
-
 /// The spool: a finished morning is on disk before the database is asked, and reaches it once the cause clears.
 struct MorningSpoolTests {
     @Test("a kept morning and questionnaire read back whole, one private file each, no temporary left")
