@@ -20,6 +20,21 @@ public final class MorningSpool {
         public enum Content: Hashable, Sendable {
             case morning(MorningMeasurement)
             case questionnaire(Questionnaire)
+
+            /// The day the record belongs to.
+            public var date: LocalDate {
+                switch self {
+                case .morning(let m): m.date
+                case .questionnaire(let q): q.date
+                }
+            }
+
+            public var kind: String {
+                switch self {
+                case .morning: "morning"
+                case .questionnaire: "questionnaire"
+                }
+            }
         }
 
         public var content: Content
@@ -28,19 +43,8 @@ public final class MorningSpool {
         /// The file's name inside the spool directory.
         public var name: String
 
-        public var date: LocalDate {
-            switch content {
-            case .morning(let m): m.date
-            case .questionnaire(let q): q.date
-            }
-        }
-
-        public var kind: String {
-            switch content {
-            case .morning: "morning"
-            case .questionnaire: "questionnaire"
-            }
-        }
+        public var date: LocalDate { content.date }
+        public var kind: String { content.kind }
     }
 
     /// Why the spool could not keep or read a record, as one sentence.
@@ -222,9 +226,12 @@ public final class MorningSpool {
 
     /// Offers every waiting record to `store`, oldest first, and removes the files it took. Stops at the first
     /// refusal (a locked or full database refuses the rest too; order matters for the same day).
-    public func file(into store: Store) -> [Outcome] {
+    public func file(into store: Store) -> [Outcome] { file(entries().entries, into: store) }
+
+    /// Offers `entries` (as `entries()` read them, oldest first) to `store`, as `file(into:)` does.
+    public func file(_ entries: [Entry], into store: Store) -> [Outcome] {
         var outcomes: [Outcome] = []
-        for entry in entries().entries {
+        for entry in entries {
             do {
                 switch try store.recordedAt(of: entry) {
                 case let stored? where stored > entry.recordedAt:

@@ -25,6 +25,23 @@ extension PanelReadout {
     }
 }
 
+extension PanelReadout {
+    /// The first day of the history the readout after the morning of `date` reads: the norm window and the
+    /// day before it.
+    public static func historyStart(forMorningOn date: LocalDate) -> LocalDate {
+        date.adding(days: -(Baselines.normDays + 1))
+    }
+
+    /// The readout after the morning of `date`, from `history` (the days from `historyStart(forMorningOn:)`
+    /// through `date`, one record a day, what waits for the database included) with the person's light edges;
+    /// a fair morning's note is taken from that day's measurement.
+    public init(morningOn date: LocalDate, history: [DayRecord], edges: LightEdges) {
+        let measurement = history.last { $0.date == date }?.measurement
+        let grade = measurement.flatMap { $0.quality == .ok ? $0.hrv?.fairNote : nil }
+        self.init(Baselines.readout(days: history, today: date, edges: edges), grade: grade)
+    }
+}
+
 extension ReadoutLight {
     public init(_ light: TrafficLight) {
         switch light {
