@@ -113,7 +113,7 @@ extension Daemon {
             }
             logger.info("morning reminder shown", ["day": date.iso])
         case .loadDay(let date):
-            do { queue.append(.session(.day(dayIncludingWaiting(try Daemon.dayContext(store, date))))) } catch {
+            do { queue.append(.session(.day(filing.day(try Daemon.dayContext(store, date))))) } catch {
                 logger.warning("cannot read \(date.iso) from the database: \(error)")
             }
             if let changed = changedSettings() { queue.append(changed) }
@@ -134,7 +134,7 @@ extension Daemon {
         if let changed = changedSettings() { process(changed, now: now) }
         let today = clock.localTime().date
         let context: DayContext
-        do { context = dayIncludingWaiting(try Daemon.dayContext(store, today)) } catch {
+        do { context = filing.day(try Daemon.dayContext(store, today)) } catch {
             logger.warning("cannot read \(today.iso) from the database: \(error)")
             return
         }
@@ -142,22 +142,14 @@ extension Daemon {
         process(.session(.day(context)), now: now)
     }
 
-    /// The day's facts from the store, with spooled records (`waiting`) for it on top, and tonight's arm:
-    /// tonight is the night before tomorrow's morning, in the experiment running today (if any).
-    static func dayContext(_ store: Store, _ date: LocalDate, waiting: [MorningSpool.Entry] = []) throws(StoreError)
-        -> DayContext
-    {
+    /// The day's facts from the store, and tonight's arm: tonight is the night before tomorrow's morning, in
+    /// the experiment running today (if any). What waits for the database goes on top (`Filing.day`).
+    static func dayContext(_ store: Store, _ date: LocalDate) throws(StoreError) -> DayContext {
         let running = try store.experiment(runningOn: date)
         var context = DayContext(
             today: date, questionnaire: try store.questionnaire(on: date),
             measured: try store.measurement(on: date) != nil,
             tonight: running?.arm(forMorning: date.adding(days: 1)).flatMap(TonightArm.init(rawValue:)))
-        for entry in waiting where entry.date == date {
-            switch entry.content {
-            case .morning: context.measured = true
-            case .questionnaire(let q): context.questionnaire = q
-            }
-        }
         return context
     }
 }

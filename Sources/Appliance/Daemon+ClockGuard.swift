@@ -17,12 +17,7 @@ extension Daemon {
         }
         var newest: LocalDate?
         do { newest = try store.lastDay() } catch { logger.warning("cannot read the newest stored day: \(error)") }
-        let waitingNewest = waitingRecords.map { record -> LocalDate in
-            switch record.content {
-            case .morning(let m): m.date
-            case .questionnaire(let q): q.date
-            }
-        }.max()
+        let waitingNewest = filing.pending.map(\.date).max()
         if let waitingNewest, waitingNewest > (newest ?? waitingNewest.adding(days: -1)) { newest = waitingNewest }
         return ClockGuard.mayFile(
             on: date, synchronised: facts.synchronised, newestStored: newest,

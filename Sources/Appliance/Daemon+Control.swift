@@ -98,6 +98,8 @@ extension Daemon {
         case .status:
             return ok([("snapshot", snapshotJSON(routine.session.snapshot(atMs: now)))])
         case .dayChanged:
+            // `delete` removes the spooled records of the days it deletes.
+            filing.reload()
             refreshDay(now: now)
             publish(now: clock.monotonicMs())
             return ok([("date", .string(routine.day.today.iso))])
@@ -220,8 +222,8 @@ extension Daemon {
             ("strap", .string(strap.statusLine)),
             ("speed", .number(clock.speed)),
             // Saved records the database has not taken yet (they wait in the spool), and why.
-            ("waiting_for_database", .integer(Int64(waitingCount))),
-            ("waiting_reason", JSONValue(waitingReason)),
+            ("waiting_for_database", .integer(Int64(filing.waitingCount))),
+            ("waiting_reason", JSONValue(filing.reason)),
         ])
     }
 }

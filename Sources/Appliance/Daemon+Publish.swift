@@ -33,7 +33,7 @@ extension Daemon {
 
     var statusText: String {
         let activity = activityText
-        guard waitingReason != nil else { return activity }
+        guard filing.reason != nil else { return activity }
         return activity + "; saved, waiting for the database"
     }
 

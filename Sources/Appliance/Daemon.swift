@@ -38,8 +38,8 @@ public struct DaemonError: Error, Sendable, CustomStringConvertible {
 /// This file holds the type, its state and its start-up wiring; the rest lives beside it:
 /// `Daemon+Loop` (the epoll loop and the dispatch of ready descriptors), `Daemon+Actions` (events into the
 /// routine, its actions performed), `Daemon+Settings` (the reminder and habit settings policy),
-/// `Daemon+Publish` (lamps, snapshots, status line), `Daemon+Control` (the control socket's requests) and
-/// `Daemon+Files` (libc file helpers).
+/// `Daemon+Publish` (lamps, snapshots, status line), `Daemon+Control` (the control socket's requests),
+/// `Daemon+Filing` (saves handed to its `Filing`) and `Daemon+Files` (libc file helpers).
 public final class Daemon {
     public struct Options {
         /// Reads an environment variable (`NOTIFY_SOCKET`, `WATCHDOG_USEC`, `WATCHDOG_PID`).
@@ -70,9 +70,8 @@ public final class Daemon {
     public let configuration: DaemonConfiguration
     public let clock: DeckClock
     public let store: Store
-    /// Where finished mornings and keypad questionnaires wait until the database has them (nil when the
-    /// directory cannot be made: records then wait in memory only, and the journal says so).
-    public let spool: MorningSpool?
+    /// Finished mornings and keypad questionnaires on their way into the database (the spool, the back-off).
+    let filing: Filing
     public let panel: PanelDevice
     public internal(set) var routine: MorningRoutine
     public var observer: ((DaemonEvent) -> Void)?
@@ -121,15 +120,6 @@ public final class Daemon {
     /// READY=1 was sent; STATUS follows changes from then on.
     var ready = false
     var isShutDown = false
-    /// Records the spool could not take either (a full disk), tried again at each retry.
-    var heldInMemory: [WaitingRecord] = []
-    /// Why records are waiting, while they are.
-    var waitingReason: String?
-    /// The next retry of what waits, on the real monotonic clock, and the back-off behind it.
-    var spoolRetryDueRealMs: Int64?
-    var spoolBackoffMs: Int64 = 0
-    /// How many records waited after the last filing round (what `status` shows).
-    var waitingCount = 0
     /// While the control listener is paused after EMFILE/ENFILE: when to watch it again (real monotonic).
     var listenerResumeRealMs: Int64?
 
@@ -162,11 +152,8 @@ public final class Daemon {
         } catch {
             throw .startup(Daemon.unsoundDatabaseSentence(configuration.database, "\(error)"))
         }
-        let spoolDirectory = MorningSpool.directory(forDatabase: configuration.database)
-        do { spool = try MorningSpool(directory: spoolDirectory) } catch {
-            logger.error("no spool for finished mornings (\(error)); they wait in memory if the database refuses")
-            spool = nil
-        }
+        filing = Filing(
+            store: store, spoolDirectory: MorningSpool.directory(forDatabase: configuration.database), logger: logger)
         let today = clock.localTime().date
         let settings: MorningSettings
         let firedOn: LocalDate?
@@ -174,7 +161,7 @@ public final class Daemon {
         do {
             settings = try Daemon.morningSettings(configuration, store)
             firedOn = try store.setting(.reminderShownOn).flatMap { LocalDate(iso: $0) }
-            day = try Daemon.dayContext(store, today, waiting: spool?.entries().entries ?? [])
+            day = filing.day(try Daemon.dayContext(store, today))
         } catch {
             throw .startup("Cannot read the database \(configuration.database): \(error).")
         }
@@ -290,10 +277,7 @@ public final class Daemon {
 
     /// Tells the service manager the daemon is ready and shows the panel's first state.
     public func start() {
-        if let spool, !spool.isEmpty {
-            logger.notice("mornings from an earlier run wait in \(spool.directory): filing them")
-            fileWaiting()
-        }
+        filing.fileEarlierRun(nowRealMs: SystemClock.monotonicMs())
         let now = clock.monotonicMs()
         process(.session(.tick), now: now)
         syncStrapDescriptors()
@@ -327,16 +311,7 @@ public final class Daemon {
             logger.notice(
                 "a session in \(routine.session.phase.rawValue) was abandoned at shutdown: nothing of it is saved")
         }
-        if !heldInMemory.isEmpty {
-            logger.error(
-                "\(heldInMemory.count) record(s) that neither the spool nor the database would take are lost at "
-                    + "shutdown: \(waitingReason ?? "")")
-        } else if let spool, !spool.isEmpty {
-            logger.warning("records still wait for the database in \(spool.directory); the next start files them")
-        } else if let spool {
-            // An empty spool leaves no trace (the demo's temporary box is removed whole); the next start makes it.
-            rmdir(spool.directory)
-        }
+        filing.end()
         discovery?.end()
         syncDiscoveryDescriptor()
         _ = strap.disconnect()

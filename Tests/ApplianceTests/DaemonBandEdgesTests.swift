@@ -36,13 +36,13 @@ struct DaemonBandEdgesTests {
         let h = try DaemonHarness()
         let today = DaemonHarness.today
         try h.store.saveImportedDays(Self.history(through: today), source: "test", recordedAt: 0)
-        let spec = h.daemon.readoutIncludingWaiting(for: today)
+        let spec = h.daemon.readout(forMorningOn: today)
         #expect(spec.channels[0] == .yellow && spec.channels[1] == .green, "\(spec)")
         try h.store.setSetting(.bandEdges, "1.2,1.8")
-        let wide = h.daemon.readoutIncludingWaiting(for: today)
+        let wide = h.daemon.readout(forMorningOn: today)
         #expect(wide.channels[0] == .green && wide.composite == .green, "\(wide)")
         try h.store.setSetting(.bandEdges, "rmssd=0.5,1.05")
-        #expect(h.daemon.readoutIncludingWaiting(for: today).channels[0] == .red)
+        #expect(h.daemon.readout(forMorningOn: today).channels[0] == .red)
     }
 
     @Test("a running daemon measures the next morning with the artifact rule `settings --artifact-rule` stored")

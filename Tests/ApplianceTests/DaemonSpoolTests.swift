@@ -17,7 +17,7 @@ struct DaemonSpoolTests {
         h.press([(0, "go")])
         #expect(h.run { h.phase == .readout }, "the readout shows as usual, not fault 9")
         #expect(!h.sounds.contains(.fault))
-        let spool = try #require(h.daemon.spool)
+        let spool = try #require(h.daemon.filing.spool)
         #expect(spool.entries().entries.map(\.kind) == ["morning"])
         #expect(h.daemon.statusText.hasSuffix("saved, waiting for the database"))
         let status = try h.request(.status)["snapshot"]
@@ -48,7 +48,7 @@ struct DaemonSpoolTests {
         unlink(backup + "-shm")
         h.press([(0, "go")])
         #expect(h.run { h.phase == .readout })
-        #expect(h.daemon.waitingCount == 0, "filed at once: \(h.journal.lines)")
+        #expect(h.daemon.filing.waitingCount == 0, "filed at once: \(h.journal.lines)")
         let fresh = try Store(path: h.configuration.database)
         #expect(try fresh.quickCheck() == [])
         #expect(try fresh.measurement(on: DaemonHarness.today) != nil, "the morning is in the file now at the path")

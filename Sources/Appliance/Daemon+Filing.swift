@@ -1,0 +1,37 @@
+import Platform
+import RecoveryCore
+import Store
+
+/// The daemon's side of filing (`Filing` keeps the records and their retries): the routine's saves are handed
+/// to it, its retries run from the loop, and the readout after a saved morning is worked out by the core from
+/// the history it hands over.
+extension Daemon {
+    /// Files a finished morning; returns the readout to show either way.
+    func fileMorning(_ morning: MorningMeasurement) -> PanelReadout {
+        filing.file(.morning(morning), recordedAt: clock.epochSeconds(), nowRealMs: SystemClock.monotonicMs())
+        changed = true
+        return readout(forMorningOn: morning.date)
+    }
+
+    /// Files a keypad questionnaire.
+    func fileQuestionnaire(_ questionnaire: Questionnaire) {
+        filing.file(
+            .questionnaire(questionnaire), recordedAt: clock.epochSeconds(), nowRealMs: SystemClock.monotonicMs())
+        changed = true
+    }
+
+    /// Runs a retry that fell due (real time).
+    func retryWaitingIfDue() {
+        guard let round = filing.retry(nowRealMs: SystemClock.monotonicMs()) else { return }
+        changed = true
+        // The day's facts may have changed now that the database has them.
+        if round.isClear { refreshDay(now: clock.monotonicMs()) }
+    }
+
+    /// The readout for the morning of `date`, from the stored days with what waits on top, in the edges the
+    /// person chose (`recoverydeck settings --band-edges`; the spec's when unreadable).
+    func readout(forMorningOn date: LocalDate) -> PanelReadout {
+        let edges = (try? store.lightEdges()) ?? .spec
+        return PanelReadout(morningOn: date, history: filing.history(forMorningOn: date), edges: edges)
+    }
+}
