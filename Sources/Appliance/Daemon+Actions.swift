@@ -93,7 +93,7 @@ extension Daemon {
             observer?(.sound(sound))
             control?.broadcast(.object([("event", .string("sound")), ("name", .string(sound.pattern.name))]))
         case .saveMorning(let morning, _):
-            // Spool first, then the database (Daemon+Spool): a refusal never loses the morning.
+            // Spool first, then the database (Filing): a refusal never loses the morning.
             let readout = fileMorning(morning)
             observer?(.saved(morning, readout))
             queue.append(.session(.saved(readout)))
