@@ -62,6 +62,8 @@ final class Filing {
     /// The next retry of what waits, on the real monotonic clock, and the back-off behind it.
     private(set) var nextRetryDueRealMs: Int64?
     private(set) var backoffMs: Int64 = 0
+    /// How many records waited after the last filing round (what `status` shows).
+    private(set) var waitingCount = 0
 
     /// Opens the spool at `spoolDirectory` (creating it) and reads what waits in it from an earlier run.
     init(store: Store, spoolDirectory: String, logger: Logger) {
@@ -73,9 +75,6 @@ final class Filing {
         }
         reload()
     }
-
-    /// How many records wait for the database (what `status` shows).
-    var waitingCount: Int { pending.count }
 
     /// The records waiting for the day `date`, oldest first.
     func pending(on date: LocalDate) -> [Record] { pending.filter { $0.date == date } }
@@ -191,6 +190,7 @@ final class Filing {
         }
         heldInMemory = remaining
         pending = (spooled + heldInMemory).sorted { $0.recordedAt < $1.recordedAt }
+        waitingCount = pending.count
         if !pending.isEmpty {
             reason = reasons.first ?? "the database refused the write"
             backoffMs = nextRetryDueRealMs == nil ? Filing.retryFirstMs : min(backoffMs * 2, Filing.retryMaximumMs)

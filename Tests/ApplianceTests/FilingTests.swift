@@ -154,7 +154,6 @@ struct FilingTests {
         let filing = box.filing(store: reopened)
         #expect(filing.pending.map(\.content) == [.morning(morning)], "read from the spool at start")
         #expect(filing.pending.map(\.recordedAt) == [100])
-        #expect(filing.waitingCount == 1)
         #expect(try reopened.measurement(on: Self.day) == nil)
         filing.fileEarlierRun(nowRealMs: 0)
         #expect(box.count("mornings from an earlier run wait in \(box.spoolDirectory): filing them") == 1)
