@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import TestSupport
 import Testing
 
 @testable import Appliance
@@ -30,6 +31,25 @@ struct DaemonSpoolTests {
         #expect(spool.isEmpty)
         let morning = try #require(try h.store.measurement(on: DaemonHarness.today))
         #expect(morning.quality == .ok)
+    }
+
+    @Test("a day deleted while its morning waits: told the store changed, the daemon no longer counts it measured")
+    func deletedWhileWaiting() throws {
+        let h = try DaemonHarness()
+        h.keyQuestionnaire()
+        let holder = try LockHolder(database: h.configuration.database)
+        h.press([(0, "go")])
+        #expect(h.run { h.phase == .readout })
+        #expect(h.daemon.routine.day.measured, "the waiting morning counts for the day")
+        #expect(try h.request(.status)["snapshot"]?["waiting_for_database"]?.int64Value == 1)
+        // What `recoverydeck delete --day` does: the spooled records of the day go, then the daemon is told.
+        let spool = try #require(MorningSpool.existing(forDatabase: h.configuration.database))
+        #expect(try spool.removeDays(from: DaemonHarness.today, through: DaemonHarness.today) == 1)
+        _ = try h.request(.dayChanged)
+        #expect(!h.daemon.routine.day.measured, "the deleted morning no longer counts")
+        holder.release()
+        try h.launch()
+        #expect(try h.store.measurement(on: DaemonHarness.today) == nil, "nor does it come back at the next start")
     }
 
     @Test("a backup moved over the live database: the next morning goes into the backup, whole")
