@@ -115,13 +115,17 @@ public final class StrapLink {
     ) throws(BlueZError) {
         self.configuration = configuration
         self.transport = transport
-        self.readiness = try ReadinessSet()
+        do { self.readiness = try ReadinessSet() } catch { throw .system(call: "epoll_create1", errno: error) }
         if configuration.controller != nil, configuration.connectionParameters != nil {
             if let management { self.management = management } else { self.management = try ManagementSocket() }
         } else {
             self.management = nil
         }
-        if let management = self.management { readiness.watch(management.descriptor, for: .readable) }
+        if let management = self.management {
+            do { try readiness.watch(management.descriptor, for: .readable) } catch {
+                throw .system(call: "epoll_ctl", errno: error)
+            }
+        }
     }
 
     deinit { closeSocket() }
@@ -143,7 +147,7 @@ public final class StrapLink {
 
     /// Starts connecting (from idle, or after `stop()`).
     public func start(nowMs: Int64) -> [StrapLinkEvent] {
-        guard state == .idle || isFailed else { return [] }
+        guard readinessFailure == nil, state == .idle || isFailed else { return [] }
         failuresSinceLive = 0
         return attempt(nowMs: nowMs)
     }
@@ -159,10 +163,22 @@ public final class StrapLink {
         onReadable(nowMs: nowMs)
     }
 
+    /// Why the link's own epoll set could not be read, once it could not: the link is then failed for good
+    /// (its socket closed) and its owner must stop watching `descriptor` and make a new link.
+    public private(set) var readinessFailure: Errno?
+
     /// Call when `descriptor` is readable: handles every socket event pending.
     public func onReadable(nowMs: Int64) -> [StrapLinkEvent] {
+        guard readinessFailure == nil else { return [] }
         var events: [StrapLinkEvent] = []
-        let members = readiness.ready()
+        let members: [ReadyDescriptor]
+        do { members = try readiness.ready() } catch {
+            readinessFailure = error
+            _ = gatt.handle(.linkDown)
+            closeSocket()
+            connectDeadlineMs = nil
+            return transition(to: .failed(.system(call: "epoll_wait", errno: error)))
+        }
         if let management, management.hasBacklog || members.contains(where: { $0.descriptor == management.descriptor })
         {
             managementEvents(management)
@@ -252,7 +268,11 @@ public final class StrapLink {
             if connected {
                 events += connectionUp(nowMs: nowMs)
             } else {
-                readiness.watch(fd, for: .writable)
+                do { try readiness.watch(fd, for: .writable) } catch {
+                    // Unwatched, the attempt would never be seen to end: it fails now and is tried again.
+                    closeSocket()
+                    return events + attemptFailed(.system(call: "epoll_ctl", errno: error), nowMs: nowMs)
+                }
                 connectDeadlineMs = nowMs + configuration.connectTimeoutMs
             }
         } catch {
@@ -279,7 +299,10 @@ public final class StrapLink {
         guard let fd = socket else { return [] }
         connectDeadlineMs = nil
         statistics.connections += 1
-        readiness.watch(fd, for: .readable)
+        do { try readiness.watch(fd, for: .readable) } catch {
+            // A connection nobody reads is lost: drop it and connect again.
+            return lose(.socketError(error), nowMs: nowMs)
+        }
         gatt = GATTClient()
         measurementsWithoutRR = 0
         var events = transition(to: .discovering)
@@ -384,7 +407,7 @@ public final class StrapLink {
         while let pdu = outbox.first {
             do {
                 guard try ATTSocket.send(fd, pdu) else {
-                    readiness.watch(fd, for: [.readable, .writable])
+                    try readiness.watch(fd, for: [.readable, .writable])
                     return []
                 }
             } catch {
@@ -392,7 +415,7 @@ public final class StrapLink {
             }
             outbox.removeFirst()
         }
-        readiness.watch(fd, for: .readable)
+        do { try readiness.watch(fd, for: .readable) } catch { return lose(.socketError(error), nowMs: nowMs) }
         return []
     }
 

@@ -2,6 +2,10 @@ import HeartRateProtocol
 import Platform
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @testable import BlueZ
 
 /// The `StrapLink` driven over a socket pair with literal ATT byte scripts and a hand-moved clock
@@ -250,5 +254,27 @@ import Testing
         #expect(h.link.state == .idle)
         #expect(h.link.nextDeadlineMs == nil)
         #expect(h.strap.received() == nil)
+    }
+
+    @Test("A link whose own epoll set cannot be read fails for good with the reason, closes its socket, and stays quiet")
+    func aLinkWhoseSetCannotBeReadFailsOnce() throws {
+        let h = try Harness()
+        h.start()
+        h.serve()
+        #expect(h.link.state.isLive)
+        // The set's number made /dev/null: epoll_wait on it fails (EINVAL).
+        let null = open("/dev/null", O_RDONLY)
+        #expect(null >= 0)
+        #expect(dup2(null, h.link.descriptor.rawValue) == h.link.descriptor.rawValue)
+        close(null)
+        h.events = []
+        h.readable()
+        #expect(h.link.readinessFailure == Errno(rawValue: EINVAL))
+        #expect(h.states == ["failed"])
+        #expect(h.link.state.message?.contains("epoll_wait") == true, "\(h.link.state)")
+        #expect(h.link.nextDeadlineMs == nil, "no retry on a set that is gone")
+        h.readable()
+        #expect(h.states == ["failed"], "reported once")
+        #expect(h.link.start(nowMs: h.nowMs).isEmpty, "the owner makes a new link instead")
     }
 }
