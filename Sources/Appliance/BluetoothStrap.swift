@@ -15,8 +15,8 @@ final class BluetoothStrap: StrapSource {
     private var link: StrapLink?
     private var linkAddress: BluetoothAddress?
     private var announced = false
-    /// Changes whenever `descriptors` do (a new link for a new strap).
-    private(set) var generation = 0
+    /// The controller watch's socket and the link's descriptor (a new one for each new link).
+    private let members: ReadinessSet
 
     /// Finds the controller through the management interface, read by the daemon's loop (never waited
     /// for); nil when the management interface cannot be opened.
@@ -37,6 +37,7 @@ final class BluetoothStrap: StrapSource {
         self.configuration = configuration
         self.store = store
         self.logger = logger
+        do { members = try ReadinessSet() } catch { throw .startup("Cannot set up the strap's event set: \(error).") }
         if let adapter = configuration.adapter, Controller.index(named: adapter) == nil,
             BluetoothAddress(adapter) == nil
         {
@@ -57,9 +58,15 @@ final class BluetoothStrap: StrapSource {
                 fixedAdapter = .failure(error)
             }
         }
+        if let controllers {
+            do { try members.watch(controllers.descriptor) } catch {
+                throw .startup("Cannot watch the Bluetooth management socket: \(error).")
+            }
+        }
     }
 
-    var descriptors: [FileDescriptor] { (controllers.map { [$0.descriptor] } ?? []) + (link?.descriptors ?? []) }
+    var readiness: ReadinessSet? { members }
+
     func onReadable(_ fd: FileDescriptor, nowMs: Int64) -> [StrapEvent] {
         if let controllers, fd == controllers.descriptor {
             let decided = controllers.onReadable(nowMs: nowMs)
@@ -70,7 +77,22 @@ final class BluetoothStrap: StrapSource {
         }
         let events = translate(link?.onReadable(fd, nowMs: nowMs) ?? [])
         logParameterState()
+        if let failed = link, let error = failed.readinessFailure {
+            // The link's own epoll set is gone: stop watching it (it would be readable for ever) and make a
+            // new link at the next connect.
+            logger.error("the strap link's event set failed (\(error)): a new link is made at the next connect")
+            dropLink()
+        }
         return events
+    }
+
+    /// Forgets the link: out of the set before its descriptor is closed.
+    private func dropLink() {
+        guard let old = link else { return }
+        members.unwatch(old.descriptor)
+        _ = old.stop()
+        link = nil
+        linkAddress = nil
     }
 
     private var loggedParameterState: StrapLink.ParameterState?
@@ -147,7 +169,7 @@ final class BluetoothStrap: StrapSource {
             case .success(let found)?:
                 adapter = found
             }
-            _ = link?.stop()
+            dropLink()
             do {
                 var linkConfiguration = StrapLink.Configuration(
                     adapter: adapter.address, strap: address, strapType: type)
@@ -158,8 +180,14 @@ final class BluetoothStrap: StrapSource {
             } catch {
                 return [.failed(fault(for: error), reason: error.description)]
             }
+            do { try link.map { (made) throws(Errno) in try members.watch(made.descriptor) } } catch {
+                // Unwatched, the link could never be heard: the session ends with the reason, and the next
+                // connect makes the link again.
+                link = nil
+                let failure = BlueZError.system(call: "epoll_ctl", errno: error)
+                return [.failed(fault(for: failure), reason: failure.description)]
+            }
             linkAddress = address
-            generation += 1
         }
         guard let link else { return [] }
         if link.state.isLive {
@@ -202,10 +230,7 @@ final class BluetoothStrap: StrapSource {
 
     func personStands(atMs: Int64) {}
 
-    func close() {
-        _ = link?.stop()
-        link = nil
-    }
+    func close() { dropLink() }
 
     private func translate(_ events: [StrapLinkEvent]) -> [StrapEvent] {
         var out: [StrapEvent] = []

@@ -18,6 +18,8 @@ public final class ControlServer {
     }
 
     public let listener: UnixListener
+    /// The listener and every client: the daemon's loop watches this one set, made once.
+    public let readiness: ReadinessSet
     let group: ServiceGroup?
     private var clients: [FileDescriptor: Client] = [:]
     private let ownUID: UInt32
@@ -30,6 +32,13 @@ public final class ControlServer {
         }
         guard let address = UnixSocketAddress(path) else { throw Errno(rawValue: ENAMETOOLONG) }
         listener = try UnixListener.listen(at: address, mode: 0o660)
+        do {
+            readiness = try ReadinessSet()
+            try readiness.watch(listener.descriptor)
+        } catch {
+            listener.close()
+            throw error
+        }
         do { group = try ServiceGroup.named(groupName) } catch {
             group = nil
             warnings.append(
@@ -40,7 +49,6 @@ public final class ControlServer {
         if let group, getegid() != group.gid { _ = chown(path, UInt32.max, group.gid) }
     }
 
-    public var descriptors: [FileDescriptor] { [listener.descriptor] + Array(clients.keys) }
     public var watcherCount: Int { clients.values.filter(\.watching).count }
 
     /// What `onReadable` found: requests to answer, and peers turned away.
@@ -112,6 +120,12 @@ public final class ControlServer {
                 incoming.append(.turnedAway(peer))
                 continue
             }
+            do { try readiness.watch(connection.descriptor) } catch {
+                // Unwatched, its requests would never be read: closed now, the peer can connect again.
+                warnings.append("cannot watch a new client, so it was closed: \(error)")
+                connection.close()
+                continue
+            }
             clients[connection.descriptor] = Client(connection: connection, peer: peer)
             incoming.append(.accepted(connection.descriptor))
         }
@@ -172,6 +186,12 @@ public final class ControlServer {
     /// not to spin, short enough that a `recoverydeck` command (5 s connect timeout) still gets in.
     public static let acceptPauseMs: Int64 = 1_000
 
+    /// Stops watching the listener (after running out of descriptors); the peers wait in the backlog.
+    public func pauseAccepting() { readiness.unwatch(listener.descriptor) }
+
+    /// Watches the listener again.
+    public func resumeAccepting() throws(Errno) { try readiness.watch(listener.descriptor) }
+
     /// The number of connected control clients.
     public var clientCount: Int { clients.count }
 
@@ -195,12 +215,17 @@ public final class ControlServer {
     private func drop(_ fd: FileDescriptor) {
         guard let client = clients.removeValue(forKey: fd) else { return }
         dropped.append(fd)
+        readiness.unwatch(fd)
         client.connection.close()
     }
 
     public func close() {
-        for client in clients.values { client.connection.close() }
+        for (fd, client) in clients {
+            readiness.unwatch(fd)
+            client.connection.close()
+        }
         clients.removeAll()
+        readiness.unwatch(listener.descriptor)
         listener.close()
     }
 }

@@ -28,10 +28,8 @@ extension Daemon {
         }
     }
 
-    /// What a call into the strap returned. Its descriptors are followed first: the call may have
-    /// replaced the link.
+    /// What a call into the strap returned.
     func strapEvents(_ events: [StrapEvent], now: Int64) {
-        syncStrapDescriptors()
         for event in events {
             switch event {
             case .connected(let address, let battery):

@@ -9,10 +9,9 @@ extension Daemon {
     func controlReadable(_ control: ControlServer, _ fd: FileDescriptor) {
         for incoming in control.onReadable(fd) {
             switch incoming {
-            case .accepted(let client):
-                watch(client)
+            case .accepted:
+                break
             case .closed(let client):
-                watched.remove(client)
                 forgetDiscovery(of: client)
                 // A restore that died mid-way must not leave the box unable to measure.
                 if client == writesPausedBy { resumeWrites(now: clock.monotonicMs()) }
@@ -27,10 +26,7 @@ extension Daemon {
                     ["peer.uid": String(peer.uid), "peer.pid": String(peer.pid)])
             }
         }
-        for gone in control.takeDropped() {
-            watched.remove(gone)
-            forgetDiscovery(of: gone)
-        }
+        for gone in control.takeDropped() { forgetDiscovery(of: gone) }
         for warning in control.takeWarnings() { logger.warning("control socket: \(warning)") }
         if let exhausted = control.takeAcceptExhausted() { pauseListener(control, exhausted) }
     }
@@ -40,28 +36,28 @@ extension Daemon {
     /// backlog, and a CLI gives up after its connect timeout with a sentence.
     func pauseListener(_ control: ControlServer, _ error: Errno) {
         guard listenerResumeRealMs == nil else { return }
-        do { try loop.unregister(control.listener.descriptor) } catch {
-            logger.warning("cannot stop watching the control socket: \(error)")
-            return
-        }
-        watched.remove(control.listener.descriptor)
+        control.pauseAccepting()
         listenerResumeRealMs = SystemClock.monotonicMs() + ControlServer.acceptPauseMs
         logger.warning(
             "control socket: out of file descriptors (\(error)) with \(control.clientCount) clients connected; "
                 + "not accepting for \(ControlServer.acceptPauseMs) ms")
     }
 
-    /// Watches the listener again once its pause is over.
+    /// Watches the listener again once its pause is over; if it cannot be watched yet, after another pause.
     func resumeListenerIfDue() {
         guard let due = listenerResumeRealMs, SystemClock.monotonicMs() >= due, let control else { return }
+        do { try control.resumeAccepting() } catch {
+            logger.warning(
+                "cannot watch the control socket again (\(error)); trying again in \(ControlServer.acceptPauseMs) ms")
+            listenerResumeRealMs = SystemClock.monotonicMs() + ControlServer.acceptPauseMs
+            return
+        }
         listenerResumeRealMs = nil
-        watch(control.listener.descriptor)
     }
 
     func forgetDiscovery(of client: FileDescriptor) {
         guard let discovery else { return }
         discovery.forget(client)
-        syncDiscoveryDescriptor()
     }
 
     func answer(_ request: ControlRequest, from client: FileDescriptor, _ control: ControlServer) -> JSONValue? {
@@ -132,7 +128,6 @@ extension Daemon {
             }
             let refusal = discovery.begin(
                 client: client, seconds: seconds, adapter: adapter, nowMs: SystemClock.monotonicMs())
-            syncDiscoveryDescriptor()
             if let refusal { return refusal.json }
             logger.info("scanning for straps for \(seconds) s, asked over the control socket")
             return nil

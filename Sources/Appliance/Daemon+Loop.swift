@@ -40,22 +40,21 @@ extension Daemon {
             realDeadline = min(realDeadline ?? other, other)
         }
         try timer.arm(atMonotonicMs: realDeadline)
-        let ready = try loop.wait(timeoutMs: nil)
+        let ready = try registration.wait(timeoutMs: nil)
         noticeStall()
-        let timerFired = ready.contains { $0.descriptor == timer.descriptor }
+        let timerFired = ready.contains { $0.edge == .timer }
         if clock.isSimulated && ready.count > (timerFired ? 1 : 0) {
             // What is ready is handled at the present instant, before a simulated clock moves on (a key
             // pressed must be seen down before the moment it is released).
-            for item in ready where item.descriptor != timer.descriptor { dispatch(item.descriptor) }
+            for item in ready where item.edge != .timer { dispatch(item) }
         } else {
             // A simulated clock jumps to the deadline it waited for (not when a real-time one woke the loop first).
             if let deadline, let deadlineReal, timerFired, SystemClock.monotonicMs() >= deadlineReal {
                 clock.reached(deadline)
             }
-            for item in ready { dispatch(item.descriptor) }
+            for item in ready { dispatch(item) }
         }
         runDeadlines()
-        syncStrapDescriptors()
         publish(now: clock.monotonicMs())
     }
 
@@ -109,98 +108,36 @@ extension Daemon {
         return min(clock.monotonicMs(atEpoch: epoch), clock.monotonicMs() + hour)
     }
 
-    func dispatch(_ fd: FileDescriptor) {
+    /// Hands one ready descriptor to its edge.
+    func dispatch(_ item: Registration.Ready) {
         let now = clock.monotonicMs()
-        if fd == timer.descriptor {
+        let fd = item.descriptor
+        switch item.edge {
+        case .timer:
             do { _ = try timer.acknowledge() } catch { logger.warning("cannot acknowledge the timer: \(error)") }
-            return
-        }
-        if let wallTimer, fd == wallTimer.descriptor {
-            wallTimerReadable(wallTimer)
-            return
-        }
-        if let signals, fd == signals.descriptor {
+        case .wallTimer:
+            if let wallTimer { wallTimerReadable(wallTimer) }
+        case .signals:
+            guard let signals else { return }
             let pending: [SignalInfo]
             do { pending = try signals.readPending() } catch {
                 logger.warning("cannot read the pending signals: \(error)")
                 return
             }
             for info in pending { signal(info) }
-            return
-        }
-        if panel.descriptors.contains(fd) {
+        case .panel:
             for input in panel.onReadable(fd, nowMs: now) { panelInput(input, now: now) }
-            return
-        }
-        if strap.descriptors.contains(fd) {
+        case .strap:
             strapEvents(strap.onReadable(fd, nowMs: now), now: now)
-            return
-        }
-        if let discovery, fd == discoveryWatched {
-            answerDiscovery(discovery.onReadable(nowMs: SystemClock.monotonicMs()))
-            return
-        }
-        if let control { controlReadable(control, fd) }
-    }
-
-    // MARK: Registration
-
-    func watch(_ fd: FileDescriptor) {
-        guard !watched.contains(fd) else { return }
-        do {
-            try loop.register(fd)
-            watched.insert(fd)
-        } catch {
-            logger.warning("cannot watch descriptor \(fd.rawValue): \(error)")
-        }
-    }
-
-    /// Follows the strap's descriptors: registers the ones that appeared and forgets the ones of a link
-    /// that stopped (a re-pair replaces the link). Runs right after every call into the strap, before
-    /// anything else can open a descriptor: a number left behind would be reused by the next control
-    /// client, which `watch` would then never register.
-    func syncStrapDescriptors() {
-        guard strap.generation != strapGeneration else { return }
-        strapGeneration = strap.generation
-        let current = Set(strap.descriptors)
-        for fd in strapWatched.subtracting(current) {
-            watched.remove(fd)
-            do { try loop.unregister(fd) } catch {
-                // Closing a descriptor's last copy already took it out of the epoll set (epoll(7)): "not
-                // there" is expected; the number only stops being the strap's.
-                if error.rawValue != EBADF && error != .noEntry {
-                    logger.warning("cannot stop watching the strap's old descriptor \(fd.rawValue): \(error)")
-                }
-            }
-        }
-        for fd in current.subtracting(strapWatched) { watch(fd) }
-        strapWatched = current.intersection(watched)
-    }
-
-    /// Watches the discovery's management channel while one runs, and forgets it once it ended (closing the
-    /// channel took it out of the epoll set already). Runs right after every call into the discovery, before
-    /// anything else can open a descriptor, for the reason `syncStrapDescriptors` gives.
-    func syncDiscoveryDescriptor() {
-        let current = discovery?.descriptor
-        guard current != discoveryWatched else { return }
-        if let old = discoveryWatched {
-            watched.remove(old)
-            do { try loop.unregister(old) } catch {
-                if error.rawValue != EBADF && error != .noEntry {
-                    logger.warning("cannot stop watching the discovery's old descriptor \(old.rawValue): \(error)")
-                }
-            }
-        }
-        discoveryWatched = nil
-        if let current {
-            watch(current)
-            if watched.contains(current) { discoveryWatched = current }
+        case .discovery:
+            if let discovery { answerDiscovery(discovery.onReadable(nowMs: SystemClock.monotonicMs())) }
+        case .control:
+            if let control { controlReadable(control, fd) }
         }
     }
 
     /// Sends the discovery's answers to the clients that asked.
     func answerDiscovery(_ answers: [StrapDiscovery.Answer]) {
-        syncDiscoveryDescriptor()
         guard let control else { return }
         for answer in answers { control.reply(answer.client, answer.reply) }
     }

@@ -83,10 +83,10 @@ public final class Daemon {
     let logger: Logger
     let strap: any StrapSource
     let control: ControlServer?
-    /// Scans asked for over the control socket (a Bluetooth strap only), and the descriptor watched for it.
+    /// Scans asked for over the control socket (a Bluetooth strap only).
     let discovery: StrapDiscovery?
-    var discoveryWatched: FileDescriptor?
-    let loop: EventLoop
+    /// The epoll loop and the one descriptor each edge is registered by.
+    let registration: Registration
     let timer: TimerFD
     /// On the system clock: the reminder's times of day, on the wall clock itself (nil on a simulated clock).
     let wallTimer: WallClockTimerFD?
@@ -105,11 +105,6 @@ public final class Daemon {
     var loggedFault: MorningFault?
     var lastStatus = ""
     var changed = false
-    var watched: Set<FileDescriptor> = []
-    /// The strap's descriptors as registered, and the strap's `generation` they belong to (none yet: the
-    /// first sync registers whatever the strap starts with, such as its management socket).
-    var strapWatched: Set<FileDescriptor> = []
-    var strapGeneration: Int?
     /// The control client that paused the daemon's writes (`ControlRequest.pauseWrites`), while it holds them.
     var writesPausedBy: FileDescriptor?
     /// When a pause ends by itself (real monotonic ms): a client that holds it open and never resumes must
@@ -213,10 +208,14 @@ public final class Daemon {
         if configuration.strap == .bluetooth {
             let openManagement = options.openManagement
             let configured = configuration.adapter
-            discovery = StrapDiscovery(open: { (name) throws(BlueZError) in
-                let socket = try openManagement()
-                return (socket, try Controller.select(name ?? configured, socket: socket))
-            })
+            do {
+                discovery = try StrapDiscovery(open: { (name) throws(BlueZError) in
+                    let socket = try openManagement()
+                    return (socket, try Controller.select(name ?? configured, socket: socket))
+                })
+            } catch {
+                throw .startup("Cannot set up the event loop: \(error).")
+            }
         } else {
             discovery = nil
         }
@@ -230,7 +229,7 @@ public final class Daemon {
         }
         for warning in control?.takeWarnings() ?? [] { logger.warning("control socket: \(warning)") }
         do {
-            loop = try EventLoop()
+            registration = try Registration()
             timer = try TimerFD()
             wallTimer = clock.isSimulated ? nil : try WallClockTimerFD()
             signals = options.handleSignals ? try SignalFD() : nil
@@ -244,15 +243,14 @@ public final class Daemon {
             watchdogIntervalRealMs = max(1, Int64(usec / 2000))
         }
         do {
-            var descriptors: [FileDescriptor] = [timer.descriptor]
-            if let wallTimer { descriptors.append(wallTimer.descriptor) }
-            if let signals { descriptors.append(signals.descriptor) }
-            descriptors += panel.descriptors
-            descriptors += control?.descriptors ?? []
-            for fd in descriptors {
-                try loop.register(fd)
-                watched.insert(fd)
-            }
+            // Once, for the daemon's life: an edge whose descriptors change keeps them in its own set.
+            try registration.register(timer.descriptor, as: .timer)
+            if let wallTimer { try registration.register(wallTimer.descriptor, as: .wallTimer) }
+            if let signals { try registration.register(signals.descriptor, as: .signals) }
+            for fd in panel.descriptors { try registration.register(fd, as: .panel) }
+            if let set = strap.readiness { try registration.register(set, as: .strap) }
+            if let control { try registration.register(control.readiness, as: .control) }
+            if let discovery { try registration.register(discovery.readiness, as: .discovery) }
         } catch {
             throw .startup("Cannot watch the daemon's descriptors: \(error).")
         }
@@ -266,7 +264,7 @@ public final class Daemon {
     }
 
     deinit {
-        loop.close()
+        registration.close()
         timer.close()
         wallTimer?.close()
         signals?.close()
@@ -280,7 +278,6 @@ public final class Daemon {
         filing.fileEarlierRun(nowRealMs: SystemClock.monotonicMs())
         let now = clock.monotonicMs()
         process(.session(.tick), now: now)
-        syncStrapDescriptors()
         publish(now: now)
         if let interval = watchdogIntervalRealMs { nextWatchdogRealMs = SystemClock.monotonicMs() + interval }
         lastStatus = statusText
@@ -313,7 +310,6 @@ public final class Daemon {
         }
         filing.end()
         discovery?.end()
-        syncDiscoveryDescriptor()
         _ = strap.disconnect()
         strap.close()
         panel.darken(nowMs: clock.monotonicMs())

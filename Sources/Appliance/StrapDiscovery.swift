@@ -22,17 +22,20 @@ final class StrapDiscovery {
     private var askers: [FileDescriptor: Int64] = [:]
     /// Opens the management channel and picks the controller (a test stands in for the kernel).
     private let open: (String?) throws(BlueZError) -> (ManagementSocket, Controller)
+    /// Holds the running discovery's management channel: the daemon's loop watches this set, made once.
+    let readiness: ReadinessSet
 
     init(
         open: @escaping (String?) throws(BlueZError) -> (ManagementSocket, Controller) = { (name) throws(BlueZError) in
             let socket = try ManagementSocket()
             return (socket, try Controller.select(name, socket: socket))
         }
-    ) {
+    ) throws(Errno) {
         self.open = open
+        readiness = try ReadinessSet()
     }
 
-    /// The descriptor to watch while a discovery runs.
+    /// The running discovery's management channel (inside `readiness`).
     var descriptor: FileDescriptor? { scanner?.descriptor }
     var isRunning: Bool { scanner != nil }
 
@@ -49,6 +52,12 @@ final class StrapDiscovery {
             }
             let started = StrapScanner(controller: controller, socket: socket)
             scanner = started
+            do { try readiness.watch(started.descriptor) } catch {
+                // Unwatched, the kernel's answers would never be read: refused now, the client may ask again.
+                end()
+                return ControlRefusal(
+                    code: "bluetooth", message: "The daemon cannot watch its Bluetooth management channel: \(error).")
+            }
             if let failure = failure(in: started.start(nowMs: nowMs)) {
                 end()
                 return ControlRefusal(code: "bluetooth", message: failure.description)
@@ -107,8 +116,9 @@ final class StrapDiscovery {
         events.lazy.compactMap { if case .failed(let error) = $0 { error } else { nil } }.first
     }
 
-    /// Stops discovering and closes the channel. The daemon stops watching `descriptor` first.
+    /// Stops discovering and closes the channel, out of `readiness` first.
     func end() {
+        if let scanner { readiness.unwatch(scanner.descriptor) }
         scanner?.stop()
         scanner = nil
     }

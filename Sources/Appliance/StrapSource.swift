@@ -12,11 +12,12 @@ public enum StrapEvent: Hashable, Sendable {
 }
 
 /// The strap behind the session: the paired H10 over BlueZ sockets, or the in-process virtual strap.
-/// Both follow the event-loop contract (APIS.md): descriptors to watch, a deadline, never blocking.
+/// Both follow the event-loop contract (APIS.md): a readiness set to watch, a deadline, never blocking.
 public protocol StrapSource: AnyObject {
-    var descriptors: [FileDescriptor] { get }
-    /// Changes whenever `descriptors` change, so the daemon re-registers them.
-    var generation: Int { get }
+    /// The strap's descriptors, which come and go with its links, inside one set that stays the same for
+    /// the strap's life: the daemon registers it once. nil: nothing to watch.
+    var readiness: ReadinessSet? { get }
+    /// `fd` is a member of `readiness` that is ready.
     func onReadable(_ fd: FileDescriptor, nowMs: Int64) -> [StrapEvent]
     var nextDeadlineMs: Int64? { get }
     func onDeadline(nowMs: Int64) -> [StrapEvent]

@@ -48,8 +48,8 @@ public final class VirtualStrap: StrapSource {
         rr.reserveCapacity(8)
     }
 
-    public var descriptors: [FileDescriptor] { [] }
-    public var generation: Int { 0 }
+    /// In-process: nothing to watch.
+    public var readiness: ReadinessSet? { nil }
     public func onReadable(_ fd: FileDescriptor, nowMs: Int64) -> [StrapEvent] { [] }
 
     public var nextDeadlineMs: Int64? {

@@ -309,7 +309,7 @@ struct DaemonMorningTests {
         // epoll_wait on a descriptor that is no epoll instance fails (EINVAL): the loop cannot go on.
         let null = open("/dev/null", O_RDONLY)
         #expect(null >= 0)
-        let epoll = h.daemon.loop.descriptor.rawValue
+        let epoll = h.daemon.registration.loop.descriptor.rawValue
         #expect(dup2(null, epoll) == epoll)
         close(null)
         #expect(h.daemon.run() == 1)

@@ -53,10 +53,10 @@ import Testing
     /// A re-pair replaces the strap's link; the old link's descriptor number is free again, and a control
     /// client that gets it must be watched and answered.
     @Test func aControlClientOnTheOldStrapNumberIsAnswered() throws {
-        let strap = ReplacingStrap()
+        let strap = try ReplacingStrap()
         let harness = try DaemonHarness(options: { $0.strap = strap })
-        let old = try #require(strap.descriptors.first)
-        #expect(harness.daemon.watched.contains(old))
+        let old = strap.link
+        #expect(strap.members.contains(old))
         harness.keyQuestionnaire()
 
         // The client connects now (its own socket cannot take the old number, which is still open); the
@@ -76,26 +76,80 @@ import Testing
 
         // The re-pair: the session connects, the strap makes a new link and closes the old one.
         harness.daemon.process(.session(.measure(overwrite: false)), now: harness.daemon.clock.monotonicMs())
-        #expect(strap.generation == 2)
-        #expect(!strap.descriptors.contains(old))
-        #expect(!harness.daemon.watched.contains(old))
+        #expect(strap.links == 2)
+        #expect(!strap.members.contains(old))
 
         let reply = try harness.request(.status, client: client)
         #expect(reply["ok"] == .bool(true))
         #expect(strap.closedNumbers.contains(old.rawValue))
     }
+
+    /// The strap's readiness set is registered once; links replaced under it keep being heard, each
+    /// readable link handed to the strap once per turn, and the old links never again.
+    @Test func aStrapThatReplacesItsLinksKeepsBeingServed() throws {
+        let strap = try ReplacingStrap()
+        let harness = try DaemonHarness(options: { $0.strap = strap })
+        let first = strap.link
+        strap.send()
+        #expect(harness.run(limit: 100) { strap.heard.count == 1 })
+        #expect(strap.heard == [first])
+
+        var current = [first]
+        for links in 2...4 {
+            _ = strap.connect(nowMs: harness.daemon.clock.monotonicMs())
+            #expect(strap.links == links)
+            current.append(strap.link)
+            strap.send()
+            #expect(harness.run(limit: 100) { strap.heard.count == links })
+        }
+        // The numbers are reused (a new pipe opens before the old closes), so the order says it: each link
+        // was heard once, while it was the strap's.
+        #expect(strap.heard == current)
+        #expect(strap.members.members.count == 1, "only the current link is watched")
+    }
+
+    /// The strap's set broken under the daemon (its number made a plain file): the loop stops with exit
+    /// status 1 and one error line rather than find the set readable for ever.
+    @Test func aStrapSetThatCannotBeReadStopsTheLoop() throws {
+        let strap = try ReplacingStrap()
+        let h = try DaemonHarness(options: { $0.strap = strap })
+        strap.send()
+        // A second copy keeps the set itself alive, still registered and readable (its member has a byte);
+        // its number becomes /dev/null, on which epoll_wait fails (EINVAL).
+        let number = strap.members.descriptor.rawValue
+        let keep = dup(number)
+        defer { close(keep) }
+        let null = open("/dev/null", O_RDONLY)
+        #expect(keep >= 0 && null >= 0)
+        #expect(dup2(null, number) == number)
+        close(null)
+        #expect(h.daemon.run() == 1)
+        #expect(h.daemon.loopFailure != nil)
+        let failure = h.journal.lines.filter { $0.contains("the event loop failed") }
+        #expect(failure.count == 1, "\(h.journal.lines)")
+    }
 }
 
 /// A strap whose every connect replaces its link, as a re-pair to another strap does: a new descriptor
-/// (a pipe's read end) is opened before the old one is closed, as `BluetoothStrap` does.
+/// (a pipe's read end) is opened and watched before the old one leaves the set and is closed, as
+/// `BluetoothStrap` does.
 final class ReplacingStrap: StrapSource {
+    let members: ReadinessSet
     private var pipeEnds: (read: FileDescriptor, write: FileDescriptor)
-    private(set) var generation = 1
+    private(set) var links = 1
     private(set) var closedNumbers: [CInt] = []
+    /// The links the daemon handed back as readable, in order.
+    private(set) var heard: [FileDescriptor] = []
 
-    init() { pipeEnds = ReplacingStrap.makePipe() }
+    init() throws {
+        members = try ReadinessSet()
+        pipeEnds = ReplacingStrap.makePipe()
+        try members.watch(pipeEnds.read)
+    }
 
     deinit { closeLink() }
+
+    var link: FileDescriptor { pipeEnds.read }
 
     private static func makePipe() -> (read: FileDescriptor, write: FileDescriptor) {
         var fds: [CInt] = [-1, -1]
@@ -105,19 +159,32 @@ final class ReplacingStrap: StrapSource {
 
     private func closeLink() {
         closedNumbers.append(pipeEnds.read.rawValue)
+        members.unwatch(pipeEnds.read)
         pipeEnds.read.close()
         pipeEnds.write.close()
     }
 
-    var descriptors: [FileDescriptor] { [pipeEnds.read] }
-    func onReadable(_ fd: FileDescriptor, nowMs: Int64) -> [StrapEvent] { [] }
+    /// One byte on the current link: it is readable until the strap reads it.
+    func send() {
+        var byte: UInt8 = 1
+        precondition(write(pipeEnds.write.rawValue, &byte, 1) == 1, "write failed")
+    }
+
+    var readiness: ReadinessSet? { members }
+    func onReadable(_ fd: FileDescriptor, nowMs: Int64) -> [StrapEvent] {
+        heard.append(fd)
+        var byte: UInt8 = 0
+        _ = read(fd.rawValue, &byte, 1)
+        return []
+    }
     var nextDeadlineMs: Int64? { nil }
     func onDeadline(nowMs: Int64) -> [StrapEvent] { [] }
     func connect(nowMs: Int64) -> [StrapEvent] {
         let fresh = ReplacingStrap.makePipe()
+        try! members.watch(fresh.read)
         closeLink()
         pipeEnds = fresh
-        generation += 1
+        links += 1
         return []
     }
     func disconnect() -> [StrapEvent] { [] }

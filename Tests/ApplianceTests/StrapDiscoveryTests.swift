@@ -59,7 +59,7 @@ import Testing
     @Test("two clients share one discovery; each is answered at its own end with the strap, as JSON it reads back")
     func eachClientIsAnsweredAtItsOwnEnd() throws {
         let kernel = Kernel()
-        let discovery = StrapDiscovery(open: kernel.open)
+        let discovery = try StrapDiscovery(open: kernel.open)
         let first = FileDescriptor(rawValue: 900)
         let second = FileDescriptor(rawValue: 901)
         #expect(discovery.begin(client: first, seconds: 5, adapter: nil, nowMs: 0) == nil)
@@ -92,9 +92,9 @@ import Testing
     }
 
     @Test("mgmt-api Permission Denied ends the discovery for every client with the capability sentence")
-    func aKernelRefusalAnswersEveryone() {
+    func aKernelRefusalAnswersEveryone() throws {
         let kernel = Kernel()
-        let discovery = StrapDiscovery(open: kernel.open)
+        let discovery = try StrapDiscovery(open: kernel.open)
         #expect(discovery.begin(client: FileDescriptor(rawValue: 900), seconds: 5, adapter: nil, nowMs: 0) == nil)
         kernel.sends(.commandStatus(.startDiscovery, status: .permissionDenied))
         let answers = discovery.onReadable(nowMs: 10)
@@ -105,9 +105,9 @@ import Testing
     }
 
     @Test("a client that leaves is not answered, and the discovery stops when nobody waits")
-    func aClientThatLeavesEndsTheDiscovery() {
+    func aClientThatLeavesEndsTheDiscovery() throws {
         let kernel = Kernel()
-        let discovery = StrapDiscovery(open: kernel.open)
+        let discovery = try StrapDiscovery(open: kernel.open)
         let client = FileDescriptor(rawValue: 900)
         #expect(discovery.begin(client: client, seconds: 5, adapter: nil, nowMs: 0) == nil)
         discovery.forget(client)
@@ -116,8 +116,8 @@ import Testing
     }
 
     @Test("no controller: the request is refused at once with the adapter's sentence, nothing kept open")
-    func noControllerIsRefusedAtOnce() {
-        let discovery = StrapDiscovery(open: { (_) throws(BlueZError) in throw .noAdapter })
+    func noControllerIsRefusedAtOnce() throws {
+        let discovery = try StrapDiscovery(open: { (_) throws(BlueZError) in throw .noAdapter })
         let refusal = discovery.begin(client: FileDescriptor(rawValue: 900), seconds: 5, adapter: nil, nowMs: 0)
         #expect(refusal?.message == BlueZError.noAdapter.description)
         #expect(!discovery.isRunning)

@@ -256,7 +256,7 @@ import Testing
         #expect(h.strap.received() == nil)
     }
 
-    @Test("A link whose own epoll set cannot be read fails for good with the reason, closes its socket, and stays quiet")
+    @Test("A link whose own epoll set cannot be read fails once, for good, with the reason, and stays quiet")
     func aLinkWhoseSetCannotBeReadFailsOnce() throws {
         let h = try Harness()
         h.start()
