@@ -3,14 +3,11 @@ import BlueZ
 import HeartRateProtocol
 import Platform
 import RecoveryCore
-import Store
 
-/// The paired Polar H10 over raw BlueZ sockets (DESIGN §5), through the `StrapLink`. The strap's address
-/// is read from the configuration or, failing that, from what `recoverydeck pair` stored, each time a
-/// session connects, so pairing a new strap needs no restart.
+/// The paired Polar H10 over raw BlueZ sockets (DESIGN §5), through the `StrapLink`. The daemon tells it
+/// the strap's address each time a session connects, so pairing a new strap needs no restart.
 final class BluetoothStrap: StrapSource {
     let configuration: DaemonConfiguration
-    let store: Store
     let logger: Logger
     private var link: StrapLink?
     private var linkAddress: BluetoothAddress?
@@ -23,19 +20,18 @@ final class BluetoothStrap: StrapSource {
     private let controllers: ControllerWatch?
     /// The adapter to bind to when no management exchange is possible, or why there is none to use.
     private var fixedAdapter: Result<BluetoothAddress, BlueZError>?
-    /// A connection asked for while the controller was still being found: made once it is.
-    private var waiting = false
+    /// A connection asked for while the controller was still being found, to this address: made once it is.
+    private var waiting: StrapAddress?
 
     /// Opens the management socket and starts finding the controller (before the daemon's loop runs;
     /// the answers are read by the loop). `openManagement` stands in for the kernel's socket in tests.
     init(
-        configuration: DaemonConfiguration, store: Store, logger: Logger, nowMs: Int64,
+        configuration: DaemonConfiguration, logger: Logger, nowMs: Int64,
         openManagement: () throws(BlueZError) -> ManagementSocket = { () throws(BlueZError) in
             try ManagementSocket()
         }
     ) throws(DaemonError) {
         self.configuration = configuration
-        self.store = store
         self.logger = logger
         do { members = try ReadinessSet() } catch { throw .startup("Cannot set up the strap's event set: \(error).") }
         if let adapter = configuration.adapter, Controller.index(named: adapter) == nil,
@@ -120,9 +116,9 @@ final class BluetoothStrap: StrapSource {
 
     /// The controller was found (or cannot be): the connection asked for meanwhile is made now.
     private func adapterDecided(nowMs: Int64) -> [StrapEvent] {
-        guard waiting else { return [] }
-        waiting = false
-        return connect(nowMs: nowMs, answerIsFresh: true)
+        guard let address = waiting else { return [] }
+        waiting = nil
+        return connect(to: address, nowMs: nowMs, answerIsFresh: true)
     }
 
     var statusLine: String {
@@ -130,23 +126,16 @@ final class BluetoothStrap: StrapSource {
         return "strap \(linkAddress.map { "\($0)" } ?? "?"): \(link.state.name)"
     }
 
-    /// A setting `recoverydeck pair` stored; nil, with a warning, when the database cannot be read.
-    private func storedSetting(_ key: SettingKey) -> String? {
-        do { return try store.setting(key) } catch {
-            logger.warning("cannot read \(key.rawValue) from the database: \(error)")
-            return nil
-        }
+    func connect(to strap: StrapAddress, nowMs: Int64) -> [StrapEvent] {
+        connect(to: strap, nowMs: nowMs, answerIsFresh: false)
     }
 
-    func connect(nowMs: Int64) -> [StrapEvent] { connect(nowMs: nowMs, answerIsFresh: false) }
-
     /// `answerIsFresh`: the management interface has just answered, so a failure it gave is today's.
-    private func connect(nowMs: Int64, answerIsFresh: Bool) -> [StrapEvent] {
-        let addressText = configuration.strapAddress ?? storedSetting(.strapAddress)
-        guard let addressText, let address = BluetoothAddress(addressText) else {
+    private func connect(to strap: StrapAddress, nowMs: Int64, answerIsFresh: Bool) -> [StrapEvent] {
+        guard let addressText = strap.address, let address = BluetoothAddress(addressText) else {
             return [.failed(.noStrapPaired, reason: "no strap address configured or paired")]
         }
-        let typeText = configuration.strapAddressType ?? storedSetting(.strapAddressType)
+        let typeText = strap.type
         // H10 firmware before mid-2024 uses a random static address (DESIGN §5); the address says which.
         let type: BluetoothAddressType =
             typeText == "public"
@@ -156,13 +145,13 @@ final class BluetoothStrap: StrapSource {
             switch self.adapter() {
             case nil:
                 // Still asking the kernel which controller: connect when it has answered.
-                waiting = true
+                waiting = strap
                 return []
             case .failure(let error)?:
                 if !answerIsFresh, let controllers, case .failed = controllers.state {
                     // An earlier session's answer: ask again (the adapter may be back), still without waiting.
                     controllers.resolve(nowMs: nowMs)
-                    waiting = true
+                    waiting = strap
                     return []
                 }
                 return [.failed(fault(for: error), reason: error.description)]
@@ -223,7 +212,7 @@ final class BluetoothStrap: StrapSource {
 
     func disconnect() -> [StrapEvent] {
         announced = false
-        waiting = false
+        waiting = nil
         _ = link?.stop()
         return []
     }

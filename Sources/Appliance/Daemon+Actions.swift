@@ -82,7 +82,7 @@ extension Daemon {
     func perform(_ action: MorningRoutine.Action, now: Int64) {
         switch action {
         case .connectStrap:
-            strapEvents(strap.connect(nowMs: now), now: now)
+            strapEvents(strap.connect(to: strapAddress(), nowMs: now), now: now)
         case .disconnectStrap:
             strapEvents(strap.disconnect(), now: now)
         case .sound(let sound):
@@ -123,6 +123,25 @@ extension Daemon {
             control?.broadcast(.object([("event", .string("say")), ("text", .string(sentence))]))
         case .declined(let decline):
             logger.info("request declined: \(decline.sentence)")
+        }
+    }
+
+    /// The strap to connect to: the configured address or, failing that, the one `recoverydeck pair` stored,
+    /// read at each connect (a new pairing needs no restart). Only a Bluetooth strap has one.
+    func strapAddress() -> StrapAddress {
+        guard configuration.strap == .bluetooth else { return StrapAddress(address: nil) }
+        guard let address = configuration.strapAddress ?? storedStrapSetting(.strapAddress) else {
+            return StrapAddress(address: nil)
+        }
+        let type = configuration.strapAddressType ?? storedStrapSetting(.strapAddressType)
+        return StrapAddress(address: address, type: type)
+    }
+
+    /// A setting `recoverydeck pair` stored; nil, with a warning, when the database cannot be read.
+    private func storedStrapSetting(_ key: SettingKey) -> String? {
+        do { return try store.setting(key) } catch {
+            logger.warning("cannot read \(key.rawValue) from the database: \(error)")
+            return nil
         }
     }
 

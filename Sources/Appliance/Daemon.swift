@@ -202,7 +202,7 @@ public final class Daemon {
         case .bluetooth:
             // Its refusal keeps its own exit status: a bad `adapter` is a configuration error (78).
             strap = try BluetoothStrap(
-                configuration: configuration, store: store, logger: logger, nowMs: clock.monotonicMs(),
+                configuration: configuration, logger: logger, nowMs: clock.monotonicMs(),
                 openManagement: options.openManagement)
         }
         if configuration.strap == .bluetooth {

@@ -11,6 +11,20 @@ public enum StrapEvent: Hashable, Sendable {
     case sample(bpm: UInt16, rr: [UInt16])
 }
 
+/// The strap to connect to, as text: from the configuration or, failing that, what `recoverydeck pair`
+/// stored. The daemon reads it at each connect, so pairing a new strap needs no restart.
+public struct StrapAddress: Hashable, Sendable {
+    /// nil: none configured or paired.
+    public var address: String?
+    /// "public" or "random"; nil: the address's form says.
+    public var type: String?
+
+    public init(address: String?, type: String? = nil) {
+        self.address = address
+        self.type = type
+    }
+}
+
 /// The strap behind the session: the paired H10 over BlueZ sockets, or the in-process virtual strap.
 /// Both follow the event-loop contract (APIS.md): a readiness set to watch, a deadline, never blocking.
 public protocol StrapSource: AnyObject {
@@ -21,9 +35,9 @@ public protocol StrapSource: AnyObject {
     func onReadable(_ fd: FileDescriptor, nowMs: Int64) -> [StrapEvent]
     var nextDeadlineMs: Int64? { get }
     func onDeadline(nowMs: Int64) -> [StrapEvent]
-    /// Start connecting (and keep reconnecting after a loss) until `disconnect`. Already connected:
-    /// reports `connected` again, so a new session learns it at once.
-    func connect(nowMs: Int64) -> [StrapEvent]
+    /// Start connecting to `address` (and keep reconnecting after a loss) until `disconnect`. Already
+    /// connected to it: reports `connected` again, so a new session learns it at once.
+    func connect(to address: StrapAddress, nowMs: Int64) -> [StrapEvent]
     func disconnect() -> [StrapEvent]
     /// The simulated person stands at the long tone; a real strap ignores it.
     func personStands(atMs: Int64)

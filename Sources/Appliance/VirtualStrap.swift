@@ -69,7 +69,8 @@ public final class VirtualStrap: StrapSource {
         }
     }
 
-    public func connect(nowMs: Int64) -> [StrapEvent] {
+    /// The virtual strap is always there: `address` is not needed.
+    public func connect(to address: StrapAddress, nowMs: Int64) -> [StrapEvent] {
         switch state {
         case .idle:
             state = .connecting(untilMs: nowMs + options.connectMs)

@@ -96,7 +96,7 @@ import Testing
 
         var current = [first]
         for links in 2...4 {
-            _ = strap.connect(nowMs: harness.daemon.clock.monotonicMs())
+            _ = strap.connect(to: StrapAddress(address: nil), nowMs: harness.daemon.clock.monotonicMs())
             #expect(strap.links == links)
             current.append(strap.link)
             strap.send()
@@ -128,6 +128,63 @@ import Testing
         let failure = h.journal.lines.filter { $0.contains("the event loop failed") }
         #expect(failure.count == 1, "\(h.journal.lines)")
     }
+}
+
+/// The daemon tells the strap where to connect; the strap reads no database.
+@Suite struct DaemonStrapAddressTests {
+    @Test("each connect is told the pairing stored then, so a new pairing needs no restart")
+    func eachConnectIsToldTheStoredPairing() throws {
+        let strap = RecordingStrap()
+        let h = try DaemonHarness(edit: { $0.strap = .bluetooth }, options: { $0.strap = strap })
+        try h.store.setSettings([(.strapAddress, "A0:9E:1A:00:00:01"), (.strapAddressType, "public")])
+        h.keyQuestionnaire()
+        h.daemon.process(.session(.measure(overwrite: false)), now: h.daemon.clock.monotonicMs())
+        #expect(strap.asked == [StrapAddress(address: "A0:9E:1A:00:00:01", type: "public")])
+
+        // `recoverydeck pair` stores another strap while the daemon runs.
+        _ = h.daemon.process(.session(.cancel), now: h.daemon.clock.monotonicMs())
+        try h.store.setSettings([(.strapAddress, "C0:9E:1A:00:00:02"), (.strapAddressType, nil)])
+        h.daemon.process(.session(.measure(overwrite: false)), now: h.daemon.clock.monotonicMs())
+        #expect(strap.asked.last == StrapAddress(address: "C0:9E:1A:00:00:02", type: nil))
+    }
+
+    @Test("the configured address and type come before the stored pairing; nothing paired is said as nil")
+    func theConfiguredAddressComesFirst() throws {
+        let configured = RecordingStrap()
+        let h = try DaemonHarness(
+            edit: {
+                $0.strap = .bluetooth
+                $0.strapAddress = "A0:9E:1A:00:00:03"
+                $0.strapAddressType = "random"
+            }, options: { $0.strap = configured })
+        try h.store.setSettings([(.strapAddress, "A0:9E:1A:00:00:01"), (.strapAddressType, "public")])
+        h.keyQuestionnaire()
+        h.daemon.process(.session(.measure(overwrite: false)), now: h.daemon.clock.monotonicMs())
+        #expect(configured.asked == [StrapAddress(address: "A0:9E:1A:00:00:03", type: "random")])
+
+        let unpaired = RecordingStrap()
+        let bare = try DaemonHarness(edit: { $0.strap = .bluetooth }, options: { $0.strap = unpaired })
+        bare.keyQuestionnaire()
+        bare.daemon.process(.session(.measure(overwrite: false)), now: bare.daemon.clock.monotonicMs())
+        #expect(unpaired.asked == [StrapAddress(address: nil)])
+    }
+}
+
+/// A strap that only records where it was asked to connect.
+final class RecordingStrap: StrapSource {
+    private(set) var asked: [StrapAddress] = []
+    var readiness: ReadinessSet? { nil }
+    func onReadable(_ fd: FileDescriptor, nowMs: Int64) -> [StrapEvent] { [] }
+    var nextDeadlineMs: Int64? { nil }
+    func onDeadline(nowMs: Int64) -> [StrapEvent] { [] }
+    func connect(to address: StrapAddress, nowMs: Int64) -> [StrapEvent] {
+        asked.append(address)
+        return []
+    }
+    func disconnect() -> [StrapEvent] { [] }
+    func personStands(atMs: Int64) {}
+    var statusLine: String { "recording strap" }
+    func close() {}
 }
 
 /// A strap whose every connect replaces its link, as a re-pair to another strap does: a new descriptor
@@ -179,7 +236,7 @@ final class ReplacingStrap: StrapSource {
     }
     var nextDeadlineMs: Int64? { nil }
     func onDeadline(nowMs: Int64) -> [StrapEvent] { [] }
-    func connect(nowMs: Int64) -> [StrapEvent] {
+    func connect(to address: StrapAddress, nowMs: Int64) -> [StrapEvent] {
         let fresh = ReplacingStrap.makePipe()
         try! members.watch(fresh.read)
         closeLink()

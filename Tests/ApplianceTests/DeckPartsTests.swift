@@ -12,7 +12,7 @@ struct DeckPartsTests {
 
     /// Drives a virtual strap on a hand-moved clock for `seconds`, returning its events with times.
     static func drive(_ strap: VirtualStrap, from start: Int64, seconds: Int64) -> [(Int64, StrapEvent)] {
-        var events: [(Int64, StrapEvent)] = strap.connect(nowMs: start).map { (start, $0) }
+        var events: [(Int64, StrapEvent)] = strap.connect(to: StrapAddress(address: nil), nowMs: start).map { (start, $0) }
         var now = start
         while let next = strap.nextDeadlineMs, next <= start + seconds * 1000 {
             now = next
@@ -47,7 +47,7 @@ struct DeckPartsTests {
     @Test("The virtual person stands at the long tone: the heart rate rises, peaking 10–15 s later (DESIGN §5 h10sim)")
     func virtualPersonStands() {
         let strap = VirtualStrap(options: VirtualStrap.Options(), today: { Self.day })
-        _ = strap.connect(nowMs: 0)
+        _ = strap.connect(to: StrapAddress(address: nil), nowMs: 0)
         var bpmByTime: [(Int64, UInt16)] = []
         var now: Int64 = 0
         while let next = strap.nextDeadlineMs, next <= 120_000 {
