@@ -36,7 +36,8 @@ public struct DaemonError: Error, Sendable, CustomStringConvertible {
 /// and performs the actions that come out (the strap, the panel, the store, the control socket).
 ///
 /// This file holds the type, its state and its start-up wiring; the rest lives beside it:
-/// `Daemon+Loop` (the epoll loop and the dispatch of ready descriptors), `Daemon+Actions` (events into the
+/// `Daemon+Loop` (the epoll loop and the dispatch of ready descriptors; `Registration` holds what the loop
+/// watches, one descriptor an edge), `Daemon+Actions` (events into the
 /// routine, its actions performed), `Daemon+Settings` (the reminder and habit settings policy),
 /// `Daemon+Publish` (lamps, snapshots, status line), `Daemon+Control` (the control socket's requests),
 /// `Daemon+Filing` (saves handed to its `Filing`) and `Daemon+Files` (libc file helpers).
