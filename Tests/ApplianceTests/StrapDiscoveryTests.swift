@@ -115,6 +115,27 @@ import Testing
         #expect(discovery.onDeadline(nowMs: 6000).isEmpty)
     }
 
+    @Test("a channel the daemon cannot watch is refused at once with a sentence, and nothing is left running")
+    func anUnwatchableChannelIsRefused() throws {
+        let discovery = try StrapDiscovery(open: { (_) throws(BlueZError) in
+            // epoll(7) refuses a regular file (EPERM), as it refuses a descriptor beyond the user's watch limit.
+            let file = Glibc.open("/proc/self/stat", O_RDONLY)
+            precondition(file >= 0, "open failed")
+            let info = ControllerInfo(
+                address: BluetoothAddress("00:AA:01:02:00:02")!, bluetoothVersion: 9, manufacturer: 1521,
+                supportedSettings: [.powered, .lowEnergy], currentSettings: [.powered, .lowEnergy], classOfDevice: 0,
+                name: "", shortName: "")
+            return (ManagementSocket(descriptor: FileDescriptor(rawValue: file)), Controller(index: 0, info: info))
+        })
+        let refusal = discovery.begin(client: FileDescriptor(rawValue: 900), seconds: 5, adapter: nil, nowMs: 0)
+        #expect(refusal?.code == "bluetooth")
+        #expect(
+            refusal?.message.contains("cannot watch its Bluetooth management channel") == true,
+            "\(String(describing: refusal))")
+        #expect(!discovery.isRunning)
+        #expect(discovery.readiness.members.isEmpty)
+    }
+
     @Test("no controller: the request is refused at once with the adapter's sentence, nothing kept open")
     func noControllerIsRefusedAtOnce() throws {
         let discovery = try StrapDiscovery(open: { (_) throws(BlueZError) in throw .noAdapter })
