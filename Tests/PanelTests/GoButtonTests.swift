@@ -72,4 +72,35 @@ struct GoButtonTests {
         #expect(panel.isGoDown)
         #expect(panel.nextDeadlineMs == nil)
     }
+
+    /// The person's hand on GO while the loop is busy elsewhere (a slow write, a strap burst): both edges
+    /// wait in the kernel and are read together, when the line is high again.
+    private func pressWhileBusy(_ edges: [(Int64, PanelAction)], readAtMs: Int64) throws -> [PanelEvent] {
+        let sim = try SimulatedPanel()
+        for (at, action) in edges { sim.perform(action, nowMs: at) }
+        return sim.run(fromMs: readAtMs, untilMs: readAtMs + 10_000).map(\.event)
+    }
+
+    @Test("A 150 ms press the loop was too busy to see until after release is still one press and one release")
+    func pressSeenOnlyAfterRelease() throws {
+        #expect(try pressWhileBusy([(1000, .goDown), (1150, .goUp)], readAtMs: 1400) == [.goPressed, .goReleased(wasLongPress: false)])
+    }
+
+    @Test("Bounces around a press read late give one press; a late-read glitch shorter than 30 ms gives none")
+    func bouncesReadLate() throws {
+        let bounced: [(Int64, PanelAction)] = [
+            (1000, .goDown), (1004, .goUp), (1009, .goDown), (1013, .goUp), (1020, .goDown), (1150, .goUp),
+            (1153, .goDown), (1158, .goUp),
+        ]
+        #expect(try pressWhileBusy(bounced, readAtMs: 1500) == [.goPressed, .goReleased(wasLongPress: false)])
+        #expect(try pressWhileBusy([(1000, .goDown), (1020, .goUp)], readAtMs: 1500).isEmpty)
+    }
+
+    @Test("A 3 s hold read only after its release is a press, a long press and a release that says it was long")
+    func longHoldReadLate() throws {
+        #expect(
+            try pressWhileBusy([(1000, .goDown), (4000, .goUp)], readAtMs: 4200) == [
+                .goPressed, .goLongPress, .goReleased(wasLongPress: true),
+            ])
+    }
 }
