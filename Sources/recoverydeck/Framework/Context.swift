@@ -214,7 +214,12 @@ final class Context {
         return readLine(strippingNewline: true)
     }
 
+    /// A reader of the data that went away (`watch --json | head -1`) ends the command with the status the
+    /// default SIGPIPE gives, also where SIGPIPE is ignored (a systemd service and what it starts, some
+    /// shells), so `watch` does not follow a session for nobody. Messages on standard error are best effort.
     static func write(_ text: String, to fd: Int32) {
-        try? FileDescriptor(rawValue: fd).writeAll(Array(text.utf8))
+        do { try FileDescriptor(rawValue: fd).writeAll(Array(text.utf8)) } catch {
+            if fd == 1, error == Errno(rawValue: EPIPE) { exit(128 + SIGPIPE) }
+        }
     }
 }
