@@ -170,7 +170,7 @@ public enum Doctor {
         guard let address = f.strapAddress else {
             return Check(
                 "strap", .fail, "no strap is paired",
-                fix: "wear the strap, then sudo recoverydeck scan and sudo recoverydeck pair ADDRESS")
+                fix: "wear the strap, then recoverydeck scan and recoverydeck pair ADDRESS")
         }
         if f.strapKnownToBluetoothd {
             return Check(
