@@ -93,8 +93,8 @@ import Testing
 
     @Test("works on the session's ring buffers as well as arrays (no copy on the daemon path)")
     func ringBuffers() {
-        var rr = RingBuffer<RRInterval>(capacity: SessionCapacity.rrIntervals)
-        var hr = RingBuffer<HeartRateReading>(capacity: SessionCapacity.heartRates)
+        var rr = RingBuffer<RRInterval>(capacity: SessionCapacity.standard.rrIntervals)
+        var hr = RingBuffer<HeartRateReading>(capacity: SessionCapacity.standard.heartRates)
         for interval in beats(raw: 1024, from: 0, count: 30) { rr.append(interval) }
         for reading in readings(Array(repeating: 61, count: 30), from: 0) { hr.append(reading) }
         #expect(OrthostaticCalculator.meanHeartRate(rr: rr, heartRates: hr, phase: 0..<30_000)?.bpm == 60)

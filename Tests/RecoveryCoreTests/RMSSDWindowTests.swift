@@ -140,8 +140,8 @@ import Testing
             _ = window.append(300, at: t)
             t += 300
         }
-        #expect(window.acceptedIntervals.refusedCount == 0)
-        #expect(window.acceptedIntervals.count == 200)  // 200 × 300 = 60 000 ms
+        #expect(window.accumulator.count == 200)  // 200 × 300 = 60 000 ms
+        #expect(window.acceptedIntervals == Array(repeating: 300, count: 200))  // every accepted RR found a slot
     }
 }
 

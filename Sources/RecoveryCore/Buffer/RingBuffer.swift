@@ -4,10 +4,11 @@
 /// Swift value does).
 ///
 /// Overflow: an append to a full buffer is refused and counted in `refusedCount`; nothing already held is
-/// overwritten. A morning's buffers are sized for the longest session plus margin (`SessionCapacity`), so a
-/// full buffer means something is flooding the session. Overwriting the oldest sample would silently erase the
-/// start of the morning (the settle and the capture the metrics came from) and make the stored raw RR a lie
-/// about what was measured; refusing keeps the record honest, and the count lets the session say why.
+/// overwritten. A morning's stores (`MorningSession`) are sized for the longest session plus margin
+/// (`SessionCapacity`), so a full buffer means something is flooding the session or interrupting it again and
+/// again. Overwriting the oldest sample would silently erase the start of the morning (the settle and the capture
+/// the metrics came from) and make the stored raw RR a lie about what was measured; refusing keeps the record
+/// honest, and the count lets the session say why.
 ///
 /// Shape after swift-collections' `RigidDeque`: `isFull`, `freeCapacity`, a `Slot` type for physical storage
 /// positions distinct from logical offsets (0 = oldest), and invariant checks compiled in only when
@@ -113,6 +114,13 @@ public struct RingBuffer<Element: BitwiseCopyable>: RandomAccessCollection {
         head = Slot(0)
         held = 0
         checkInvariants()
+    }
+
+    /// Forgets every element and the refusal count, keeping the storage: the buffer as a new session finds it.
+    @inlinable
+    public mutating func reset() {
+        removeAll()
+        refusals = 0
     }
 
     @inlinable

@@ -1,14 +1,28 @@
-/// How many samples one morning session can hold (DESIGN §4: sized for the longest session plus margin).
+/// How many samples one morning session holds (DESIGN §4: sized for the longest session plus margin), worked out
+/// from the session's own timings so that a box run with other timings is sized for them too.
 ///
-/// Longest session, wall clock (RecoveryDeck spec §6.1, §5.1): settle 15 s + capture up to 90 s + lying 30 s
-/// + stand cue 3 s + standing 60 s = 198 s. At 220 bpm (above any resting or standing rate) that is
-/// 198 × 220 / 60 = 726 RR intervals. A strap that drops and reconnects replays nothing, but a resumed session
-/// runs longer: allowing one reconnect of up to 60 s more gives 258 s × 220 / 60 = 946, so 1024 RR.
-/// The strap sends about one BPM value per second: 258 s → 258 readings; doubled for straps that notify at
-/// 2 Hz, 516, so 1024 as well (16 bytes each).
-public enum SessionCapacity {
-    public static let rrIntervals = 1024
-    public static let heartRates = 1024
+/// The session keeps samples from the strap's first notification to the end of standing (`longestRecordingMs`:
+/// with the spec's timings 331 s, one drop-out and resume included). At 220 bpm (above any resting or standing
+/// rate) that is 331 × 220 / 60 = 1213 RR; a quarter more for margin gives 1516. A notification carries at
+/// least one RR when RR are sent, and an HR-only strap notifies about once a second, so there are never more
+/// readings than beats: the readings get the same capacity (16 bytes each, about 24 KiB per store).
+/// Past capacity a store refuses and counts (`RingBuffer`); it never grows.
+public struct SessionCapacity: Hashable, Sendable {
+    /// A heart rate above any the protocol meets lying or standing, so the stores never fill in a real morning.
+    public static let highestBpm: Int64 = 220
+
+    public let rrIntervals: Int
+    public let heartRates: Int
+
+    public init(timings: SessionTimings) {
+        let beats = Int(timings.longestRecordingMs * Self.highestBpm / 60_000)
+        rrIntervals = beats + beats / 4
+        heartRates = rrIntervals
+    }
+
+    /// The spec's timings.
+    public static let standard = SessionCapacity(timings: .standard)
+
     /// Accepted RR of one rMSSD window: 90 s at 220 bpm = 330, rounded up.
     public static let windowIntervals = 512
 }

@@ -62,7 +62,7 @@ public enum HRVAnalysis {
             let result = closed ?? morning.finish(at: Int64(clock.rounded(.down)))
             return Result(
                 metrics: result.metrics, quality: result.quality, acceptedSumMs: result.acceptedSumMs,
-                accepted: Array(morning.acceptedIntervals), captureStartMs: result.captureStartMs,
+                accepted: morning.acceptedIntervals, captureStartMs: result.captureStartMs,
                 captureEndMs: result.captureEndMs)
         }
     }

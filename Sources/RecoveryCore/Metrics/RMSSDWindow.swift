@@ -71,14 +71,11 @@ public struct RMSSDWindow: Sendable {
     public var accumulator: HRVAccumulator { running }
     /// Beats rejected and counted in this window so far.
     public var rejected: Int { rejectedCount }
-    /// The accepted RR of the capture, in order, with the count of any that did not fit. A copy made on request
-    /// (it allocates; the per-beat path keeps them inline).
-    public var acceptedIntervals: RingBuffer<Double> {
-        var intervals = RingBuffer<Double>(capacity: SessionCapacity.windowIntervals)
-        let kept = min(running.count, AcceptedSlots.count)
-        for i in 0..<kept { intervals.append(acceptedSlots[i]) }
-        intervals.refusals = running.count - kept
-        return intervals
+    /// The accepted RR of the capture, in order: a copy made on request, for analysis of a list (it allocates; the
+    /// per-beat path keeps them inline). Never short in the spec's window (see `init`); `accumulator.count` says
+    /// how many were accepted.
+    public var acceptedIntervals: [Double] {
+        (0..<min(running.count, AcceptedSlots.count)).map { acceptedSlots[$0] }
     }
     /// The outcome, once the window has closed.
     public var result: HRVWindowResult? { closed }

@@ -195,6 +195,7 @@ public struct DayRecord: Hashable, Sendable {
     }
 }
 
-// Plain values, so the session's ring buffers can hold them (`RingBuffer` takes `BitwiseCopyable` elements).
+// Plain values, so the session's RR and heart-rate stores can hold them (`RingBuffer` takes `BitwiseCopyable`
+// elements).
 extension RRInterval: BitwiseCopyable {}
 extension HeartRateReading: BitwiseCopyable {}

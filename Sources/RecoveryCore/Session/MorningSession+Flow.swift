@@ -360,12 +360,25 @@ extension MorningSession {
             hrv: degraded ? nil : capture?.metrics,
             meanHRBpm: degraded ? degradedMeanHR : capture?.metrics.meanHRBpm, quality: quality,
             orthostaticStatus: status, orthostatic: orthostatic, strapAddress: strapAddress,
-            strapBatteryPercent: batteryPercent, marks: marks, rawRR: rawRR, heartRates: heartRates)
+            strapBatteryPercent: batteryPercent, marks: marks, rawRR: Array(rawRR), heartRates: Array(heartRates))
         phase = .saving
         phaseStartMs = t
         phaseDeadlineMs = nil
         skipOfferUntilMs = nil
-        return [.disconnectStrap, .save(measurement, overwrite: overwrite)]
+        var actions: [Action] = [.disconnectStrap, .save(measurement, overwrite: overwrite)]
+        let refused = refusedSamples
+        if refused.rr + refused.heartRates > 0 {
+            actions += [
+                .record(
+                    AnalyticsRecord(
+                        "samples_refused", value: Double(refused.rr + refused.heartRates),
+                        detail: "rr=\(refused.rr) hr=\(refused.heartRates)")),
+                .say(
+                    "The strap sent more than a morning holds: \(refused.rr) RR and \(refused.heartRates) heart rate "
+                        + "readings after the first \(rawRR.count) RR were not kept."),
+            ]
+        }
+        return actions
     }
 
     mutating func saved(_ readout: PanelReadout, at t: Int64) -> [Action] {
@@ -506,8 +519,8 @@ extension MorningSession {
     mutating func resetMeasurement(now: SessionTime) {
         sessionStartMs = now.monotonicMs
         startedAtEpoch = now.epochSeconds
-        rawRR.removeAll(keepingCapacity: true)
-        heartRates.removeAll(keepingCapacity: true)
+        rawRR.reset()
+        heartRates.reset()
         window = nil
         capture = nil
         degraded = false

@@ -126,8 +126,10 @@ public struct MorningSession: Sendable {
     var lastBPM: UInt16?
     var lastHadRR = false
     var degraded = false
-    var rawRR: [RRInterval] = []
-    var heartRates: [HeartRateReading] = []
+    /// Every RR and BPM reading of the morning, in order of arrival, in fixed-capacity stores allocated once
+    /// (DESIGN §4): past capacity a sample is refused and counted, never stored by growing.
+    var rawRR: RingBuffer<RRInterval>
+    var heartRates: RingBuffer<HeartRateReading>
     var window: RMSSDWindow?
     var capture: HRVWindowResult?
     var degradedMeanHR: Double?
@@ -153,9 +155,14 @@ public struct MorningSession: Sendable {
         self.day = day
         self.timings = timings
         self.sessionDate = day.today
-        rawRR.reserveCapacity(SessionCapacity.rrIntervals)
-        heartRates.reserveCapacity(SessionCapacity.heartRates)
+        let capacity = SessionCapacity(timings: timings)
+        rawRR = RingBuffer(capacity: capacity.rrIntervals)
+        heartRates = RingBuffer(capacity: capacity.heartRates)
     }
+
+    /// RR intervals and BPM readings of this morning refused because its stores were full (a strap flooding the
+    /// session, or a morning interrupted more than once); the saved morning holds the samples before them.
+    public var refusedSamples: (rr: Int, heartRates: Int) { (rawRR.refusedCount, heartRates.refusedCount) }
 
     /// True from GO to the end of saving: the panel's keys belong to the session, not the questionnaire.
     public var isMeasuring: Bool {
@@ -169,14 +176,18 @@ public struct MorningSession: Sendable {
     public var wantsKeys: Bool { isMeasuring || phase == .readout }
 
     /// The earliest time the session needs to be woken (`handle(.tick, …)`), nil when none.
+    /// Asked after every event (the daemon arms its timer with it), so it allocates nothing.
     public var nextDeadlineMs: Int64? {
-        var deadlines: [Int64] = []
-        if let phaseDeadlineMs { deadlines.append(phaseDeadlineMs) }
-        if let skipOfferUntilMs { deadlines.append(skipOfferUntilMs) }
-        if let channelUntilMs { deadlines.append(channelUntilMs) }
-        if let silence = silenceDeadlineMs { deadlines.append(silence) }
-        if phase == .captureRMSSD, let window { deadlines.append(window.deadlineMs) }
-        return deadlines.min()
+        var earliest: Int64?
+        func consider(_ deadline: Int64?) {
+            if let deadline, deadline < earliest ?? .max { earliest = deadline }
+        }
+        consider(phaseDeadlineMs)
+        consider(skipOfferUntilMs)
+        consider(channelUntilMs)
+        consider(silenceDeadlineMs)
+        if phase == .captureRMSSD { consider(window?.deadlineMs) }
+        return earliest
     }
 
     var silenceDeadlineMs: Int64? {

@@ -16,6 +16,8 @@ public struct SessionSnapshot: Hashable, Sendable {
     public var acceptedBeats: Int?
     public var acceptedSeconds: Double?
     public var fault: MorningFault?
+    /// RR and BPM readings this morning refused because its stores were full (`MorningSession.refusedSamples`).
+    public var refusedSamples: Int
     public var indication: Indication
 
     /// Nominal length of each measured phase, for the overall progress bar.
@@ -76,7 +78,8 @@ extension MorningSession {
             phase: phase, title: title, remainingMs: remaining, phaseProgress: progress, overallProgress: overall,
             bpm: isMeasuring ? lastBPM.map(Int.init) : nil, rrOK: isMeasuring && lastHadRR, degraded: degraded,
             acceptedBeats: accepted, acceptedSeconds: acceptedSeconds,
-            fault: phase == .showingFault ? fault : (phase == .offeringRetry ? retryFault : nil), indication: indication
+            fault: phase == .showingFault ? fault : (phase == .offeringRetry ? retryFault : nil),
+            refusedSamples: refusedSamples.rr + refusedSamples.heartRates, indication: indication
         )
     }
 

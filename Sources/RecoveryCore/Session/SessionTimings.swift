@@ -69,4 +69,14 @@ public struct SessionTimings: Hashable, Sendable {
     public var longestUninterruptedMs: Int64 {
         connectTimeoutMs + firstRRWaitMs + settleMs + captureMaxMs + lyingMs + standCueMs + standingMs
     }
+
+    /// The longest a session keeps samples for (`SessionCapacity`): from the first notification (HR without RR for
+    /// up to `firstRRWaitMs`) through settle, full capture, lying, cue and standing, plus one drop-out at the worst
+    /// moment: the strap back just before giving up, the resume offer left to run out, then a fresh settle and the
+    /// longer of the two parts a resume restarts (the capture, or lying, cue and standing).
+    public var longestRecordingMs: Int64 {
+        let morning = firstRRWaitMs + settleMs + captureMaxMs + lyingMs + standCueMs + standingMs
+        let rerun = settleMs + max(captureMaxMs, lyingMs + standCueMs + standingMs)
+        return morning + resumeOfferMs + rerun
+    }
 }

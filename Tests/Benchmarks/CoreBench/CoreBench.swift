@@ -1,5 +1,6 @@
-// core-bench: the cost of RecoveryCore's per-sample path (DESIGN §4: nothing on it allocates), against pyhrv's
-// rmssd on the same 1 h series, in one run. A benchmark, not a test: it prints figures.
+// core-bench: the cost of the morning session's per-sample path (DESIGN §4: nothing on it allocates), driven
+// through `MorningSession.handle` as the daemon drives it, against pyhrv's rmssd on the same 1 h series, in one
+// run. A benchmark, not a test: it prints figures.
 //
 //   swift build -c release --product core-bench && .build/release/core-bench [--python P] [--passes N]
 //
@@ -8,12 +9,14 @@
 // Both sides are timed the same way: N single passes over the whole series, each pass timed on its own, and
 // the fastest and the median pass reported. A pass is short on both sides (~1.3 ms for pyhrv, tens of µs for
 // the core), so on a loaded shared machine most passes run without being preempted and the fastest pass is
-// the cost of the code, not of its neighbours. The per-sample path is fed the series as the strap sends it
-// (whole 1/1024 s, RecoveryDeck spec §4.1); the formula line runs on pyhrv's exact values and must match its rMSSD.
+// the cost of the code, not of its neighbours. The session is fed the series as the strap sends it (whole 1/1024 s,
+// one beat a notification, RecoveryDeck spec §4.1), so a figure per RR is per notification; it includes the
+// session's few other events (ticks at phase ends, the save and the next morning's start, about 10 a morning).
+// The formula line runs on pyhrv's exact values and must match its rMSSD.
 //
-// Instruction counts (repeatable where timings are not): the per-sample loop is its own function, so
+// Instruction counts (repeatable where timings are not): a pass is its own function, so
 //   valgrind --tool=callgrind --toggle-collect='*pathPass*' .build/release/core-bench --passes 10
-// collects exactly 10 passes over the series.
+// collects the 10 timed passes and the one that counts allocations.
 import CMallocCounter
 import RecoveryCore
 
@@ -21,28 +24,70 @@ import RecoveryCore
     import Glibc
 #endif
 
-/// What the per-sample path carries from beat to beat, as the session holds it.
+/// The session's per-sample path, as the daemon drives it: one `MorningSession` (its fixed-capacity RR and heart
+/// rate stores, stream continuity, artifact filter, rMSSD window with adjacent pairs, the phase clock) through
+/// whole mornings back to back. Each beat of the series is one Heart Rate Measurement notification
+/// (`handle(.heartRate)`), preceded by the session's own deadlines as ticks when they fall due; after each
+/// `nextDeadlineMs` is asked, as the daemon asks it to arm its timer. A saved morning is answered as the daemon
+/// answers it (saved, then the next morning measured over it), so one pass over an hour runs about 20 mornings.
 struct PathState {
-    /// The session's raw RR (oldest dropped by the caller when full, so it keeps running over an hour).
-    var ring = RingBuffer<RRInterval>(capacity: SessionCapacity.rrIntervals)
-    var window = RMSSDWindow(startMs: 0)
-    var clock: Int64 = 0
-    var windows = 0
-    var checksum = 0.0
+    static let today = LocalDate(year: 2026, month: 3, day: 10)!
+    static let readout = PanelReadout(composite: .green, channels: [.green, .green, .green, .green, .green])
 
-    /// One beat: ring buffer, stream continuity, artifact filter and rMSSD window, restarted when a window closes.
+    var session: MorningSession
+    var clock: Int64 = 0
+    var mornings = 0
+    var checksum = 0.0
+    /// Heap allocations made inside `handle(.heartRate)` and the `nextDeadlineMs` after it (the per-sample path),
+    /// counted only in a pass of its own, so that the timed passes carry no counter reads.
+    var sampleAllocations: UInt64 = 0
+    var countingAllocations = false
+    /// Samples the session refused because its stores were full (none expected: a morning fits).
+    var refused = 0
+
+    init() {
+        let questionnaire = Questionnaire(date: Self.today, scores: SubjectiveScores([5, 5, 5, 5, 5])!)
+        session = MorningSession(day: DayContext(today: Self.today, questionnaire: questionnaire))
+        startMorning(overwrite: false)
+    }
+
+    var now: SessionTime { SessionTime(monotonicMs: clock, epochSeconds: 1_773_100_800 + clock / 1000) }
+
+    mutating func startMorning(overwrite: Bool) {
+        _ = session.handle(.measure(overwrite: overwrite), at: now)
+        _ = session.handle(.strapConnected(address: nil, batteryPercent: nil), at: now)
+    }
+
+    /// One beat, in its own notification (`notification` holds just `raw`, built before the clock starts).
     @inline(__always)
-    mutating func beat(_ raw: UInt16) {
+    mutating func beat(_ raw: UInt16, _ notification: [UInt16]) {
         clock += Int64(raw) * 1000 / 1024
-        let interval = RRInterval(raw: raw, receivedAtMs: clock)
-        if ring.isFull { _ = ring.popFirst() }
-        ring.append(interval)
-        // One beat a notification, as the H10 mostly sends them: the gap check runs on every beat.
-        window.beginNotification(rrSumMs: interval.milliseconds, at: clock)
-        if case .complete(let result) = window.append(interval.milliseconds, at: clock) {
-            checksum += result.metrics.rmssdMs ?? 0
-            windows += 1
-            window.restart(at: clock)
+        var ticks = 0
+        while let deadline = session.nextDeadlineMs, deadline <= clock, ticks < 8 {
+            ticks += 1
+            answer(session.handle(.tick, at: SessionTime(monotonicMs: deadline, epochSeconds: now.epochSeconds)))
+        }
+        let before = countingAllocations ? malloc_counter_count() : 0
+        let actions = session.handle(.heartRate(bpm: UInt16(61_440 / Int(raw)), rr: notification), at: now)
+        _ = session.nextDeadlineMs
+        if countingAllocations { sampleAllocations += malloc_counter_count() - before }
+        if !actions.isEmpty { answer(actions) }
+    }
+
+    /// What the daemon does with the session's actions, as far as the next morning depends on it.
+    mutating func answer(_ actions: [MorningSession.Action]) {
+        for action in actions {
+            guard case .save(let morning, _) = action else { continue }
+            mornings += 1
+            checksum += morning.hrv?.rmssdMs ?? 0
+            refused += session.refusedSamples.rr + session.refusedSamples.heartRates
+            _ = session.handle(.saved(Self.readout), at: now)
+            startMorning(overwrite: true)
+        }
+        switch session.phase {
+        case .idle, .showingFault: startMorning(overwrite: true)  // a capture that failed and was not retried
+        case .offeringRetry: _ = session.handle(.go(.short), at: now)
+        default: break
         }
     }
 }
@@ -105,20 +150,10 @@ struct CoreBench {
             print(repr(float(x)))
         """#
 
-    /// One pass of the per-sample path over the series, the loop inlined as a caller's loop would inline it.
+    /// One pass of the per-sample path over the series.
     @inline(never)
-    static func pathPass(_ raws: UnsafeBufferPointer<UInt16>, _ state: inout PathState) {
-        for raw in raws { state.beat(raw) }
-    }
-
-    /// The same beats, one out-of-line call each: what the session's event handler pays when each notification is
-    /// its own call and nothing can be hoisted across beats.
-    @inline(never)
-    static func beatCall(_ raw: UInt16, _ state: inout PathState) { state.beat(raw) }
-
-    @inline(never)
-    static func beatCallPass(_ raws: UnsafeBufferPointer<UInt16>, _ state: inout PathState) {
-        for raw in raws { beatCall(raw, &state) }
+    static func pathPass(_ raws: UnsafeBufferPointer<UInt16>, _ notifications: [[UInt16]], _ state: inout PathState) {
+        for i in 0..<raws.count { state.beat(raws[i], notifications[i]) }
     }
 
     /// The rMSSD formula alone over the series (what pyhrv's rmssd computes), for a like-for-like figure.
@@ -182,21 +217,18 @@ struct CoreBench {
             fail("the malloc counter is not active")
         }
 
-        var inLoop = PathState()
-        var perCall = PathState()
+        let notifications = raws.map { [$0] }
+        var state = PathState()
         var warmUp = 0.0
         for raw in raws { warmUp += Double(raw) }  // first-touch page faults, caches
         guard warmUp > 0 else { fail("the series is empty") }
         var allocations: UInt64 = 0
         let path = raws.withUnsafeBufferPointer { raws in
-            time(passes, &times, allocations: &allocations) { pathPass(raws, &inLoop) }
+            time(passes, &times, allocations: &allocations) { pathPass(raws, notifications, &state) }
         }
-        let call = raws.withUnsafeBufferPointer { raws in
-            time(passes, &times, allocations: &allocations) { beatCallPass(raws, &perCall) }
-        }
-        if inLoop.windows != perCall.windows || inLoop.checksum != perCall.checksum {
-            fail("the two drives of the per-sample path disagree")
-        }
+        let timedMornings = state.mornings
+        state.countingAllocations = true
+        raws.withUnsafeBufferPointer { raws in pathPass(raws, notifications, &state) }
         var formulaRMSSD = 0.0
         var formulaAllocations: UInt64 = 0
         let formula = series.withUnsafeBufferPointer { series in
@@ -205,7 +237,6 @@ struct CoreBench {
         if abs(formulaRMSSD - pyhrvRMSSD) > 1e-6 * pyhrvRMSSD {
             fail("rMSSD differs from pyhrv: \(formulaRMSSD) vs \(pyhrvRMSSD)")
         }
-        let samples = 2 * passes * raws.count
 
         /// `x` with exactly `digits` decimals (no Foundation formatter in this tool).
         func f(_ x: Double, _ digits: Int = 1) -> String {
@@ -231,22 +262,21 @@ struct CoreBench {
             "load average (1 min): \(loadAtStart) at start, \(loadAverage()) at end, "
                 + "on \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) CPUs")
         print("ns per RR" + String(repeating: " ", count: 53) + "fastest    median")
-        row("RecoveryCore per-sample path, loop (ring+filter+window)", perRR(path.fastest), perRR(path.median))
-        row("RecoveryCore per-sample path, one call per beat", perRR(call.fastest), perRR(call.median))
+        row("RecoveryCore session per-sample path (MorningSession.handle)", perRR(path.fastest), perRR(path.median))
         row("RecoveryCore rMSSD formula alone (HRVAccumulator)", perRR(formula.fastest), perRR(formula.median))
         row("pyhrv 0.5.0 time_domain.rmssd", pyhrvFastest, pyhrvMedian)
         print(
-            "pyhrv / per-sample path (loop): \(f(pyhrvFastest / perRR(path.fastest)))x fastest to fastest, "
-                + "\(f(pyhrvMedian / perRR(path.median)))x median to median")
-        print(
-            "pyhrv / per-sample path (one call per beat): \(f(pyhrvFastest / perRR(call.fastest)))x; "
+            "pyhrv / session per-sample path: \(f(pyhrvFastest / perRR(path.fastest)))x fastest to fastest, "
+                + "\(f(pyhrvMedian / perRR(path.median)))x median to median; "
                 + "pyhrv / formula: \(f(pyhrvFastest / perRR(formula.fastest)))x (fastest)")
         print(
-            "heap allocations on the per-sample path: \(allocations) in \(samples) RR "
-                + "(\(Double(allocations) / Double(samples)) per RR)")
+            "heap allocations in heartRate events: \(state.sampleAllocations) in \(raws.count) RR (a pass of its own); "
+                + "in whole mornings (ticks, sounds, the saved morning's copy): \(allocations) in "
+                + "\(timedMornings) mornings (\(f(Double(allocations) / Double(max(1, timedMornings)))) per morning)")
         print(
-            "windows closed: \(inLoop.windows) (checksum \(f(inLoop.checksum, 0))); "
-                + "rMSSD of the series \(formulaRMSSD) = pyhrv's \(pyhrvRMSSD)")
-        if allocations != 0 { fail("the per-sample path allocated \(allocations) times") }
+            "mornings saved: \(state.mornings) (rMSSD checksum \(f(state.checksum, 0))), samples refused: "
+                + "\(state.refused); rMSSD of the series \(formulaRMSSD) = pyhrv's \(pyhrvRMSSD)")
+        if state.sampleAllocations != 0 { fail("the per-sample path allocated \(state.sampleAllocations) times") }
+        if state.mornings == 0 { fail("no morning was saved: the bench did not run the session's path") }
     }
 }
