@@ -33,10 +33,13 @@ extension MorningSession {
         case .saving:
             return []
         case .readout:
-            readoutShowsComposite = true
-            channelShown = nil
-            channelUntilMs = nil
-            phaseDeadlineMs = t + timings.readoutMs
+            if case .readout(var shown) = state {
+                shown.showsComposite = true
+                shown.channel = nil
+                shown.channelUntilMs = nil
+                shown.untilMs = t + timings.readoutMs
+                state = .readout(shown)
+            }
             return []
         }
     }
@@ -48,11 +51,12 @@ extension MorningSession {
             if phase == .showingFault { toIdle() }
             return []
         case .readout:
-            if case .digit(let n) = key, (1...5).contains(n) {
-                channelShown = n
-                channelUntilMs = t + Int64(LightPattern.countDurationMs(n) + Indication.channelShowMs)
-                readoutShowsComposite = false
-                phaseDeadlineMs = t + timings.readoutMs
+            if case .digit(let n) = key, (1...5).contains(n), case .readout(var shown) = state {
+                shown.channel = n
+                shown.channelUntilMs = t + Int64(LightPattern.countDurationMs(n) + Indication.channelShowMs)
+                shown.showsComposite = false
+                shown.untilMs = t + timings.readoutMs
+                state = .readout(shown)
                 return []
             }
             return [.sound(.wrongKey)]
@@ -102,9 +106,7 @@ extension MorningSession {
         if day.measured && !overwrite {
             guard fromPanel else { return [.declined(.alreadyMeasured)] }
             toIdle()
-            phase = .confirmingRemeasure
-            phaseStartMs = t
-            phaseDeadlineMs = t + timings.confirmMs
+            enter(.confirmingRemeasure(untilMs: t + timings.confirmMs), at: t)
             return [
                 .sound(.confirmAsked),
                 .say(
@@ -121,9 +123,7 @@ extension MorningSession {
         resetMeasurement(now: now)
         self.overwrite = overwrite
         sessionDate = day.today
-        phase = .connecting
-        phaseStartMs = t
-        phaseDeadlineMs = t + timings.connectTimeoutMs
+        enter(.connecting(deadlineMs: t + timings.connectTimeoutMs), at: t)
         return [.connectStrap, .record(AnalyticsRecord("session_started", detail: overwrite ? "remeasure" : nil))]
     }
 
@@ -136,11 +136,7 @@ extension MorningSession {
 
     mutating func enterConnectedLive(at t: Int64) -> [Action] {
         strapLinked = true
-        phase = .connectedLive
-        phaseStartMs = t
-        connectedAtMs = t
-        firstHeartRateMs = nil
-        phaseDeadlineMs = t + timings.firstRRWaitMs
+        enter(.connectedLive(deadlineMs: t + timings.firstRRWaitMs, firstHeartRateMs: nil), at: t)
         return []
     }
 
@@ -149,16 +145,12 @@ extension MorningSession {
         switch phase {
         case .connectedLive:
             // Nothing measured yet: back to connecting; the link reconnects by itself.
-            phase = .connecting
-            phaseStartMs = t
-            phaseDeadlineMs = t + timings.connectTimeoutMs
+            enter(.connecting(deadlineMs: t + timings.connectTimeoutMs), at: t)
             return []
         case .settleLying, .captureRMSSD, .captureLyingHR, .promptStand, .captureStanding:
             return pause(at: t, reason: "disconnected")
         case .offeringResume:
-            phase = .paused
-            phaseStartMs = t
-            phaseDeadlineMs = t + timings.reconnectWaitMs
+            enter(.paused(untilMs: t + timings.reconnectWaitMs), at: t)
             return [.sound(.strapLost)]
         default:
             return []
@@ -190,17 +182,19 @@ extension MorningSession {
         }
         strapLinked = true
         keep(bpm: bpm, rr: rr, at: t)
+        switch state {
+        case .connectedLive(let deadline, nil):
+            state = .connectedLive(deadlineMs: deadline, firstHeartRateMs: t)
+        default: break
+        }
         switch phase {
         case .connectedLive:
-            if firstHeartRateMs == nil { firstHeartRateMs = t }
             guard !rr.isEmpty else { return actions }
             // The first RR: the person has been lying still since GO; the settle starts now.
             actions += beginSettle(at: t)
             return actions + feed(rr, at: t)
         case .paused:
-            phase = .offeringResume
-            phaseStartMs = t
-            phaseDeadlineMs = t + timings.resumeOfferMs
+            enter(.offeringResume(untilMs: t + timings.resumeOfferMs), at: t)
             return actions + [
                 .sound(.strapBack),
                 .say(
@@ -240,9 +234,7 @@ extension MorningSession {
     // MARK: Phases
 
     mutating func beginSettle(at t: Int64) -> [Action] {
-        phase = .settleLying
-        phaseStartMs = t
-        phaseDeadlineMs = t + timings.settleMs
+        enter(.settleLying(untilMs: t + timings.settleMs), at: t)
         if !hasFinishedCapture {
             settleStartMs = t
             window = degraded ? nil : RMSSDWindow(startMs: t, configuration: windowConfiguration)
@@ -276,10 +268,7 @@ extension MorningSession {
         captureEndMs = result.captureEndMs
         if case .fail(let failure) = result.quality {
             let fault = MorningFault(failure)
-            retryFault = fault
-            phase = .offeringRetry
-            phaseStartMs = t
-            phaseDeadlineMs = t + timings.retryOfferMs
+            enter(.offeringRetry(fault, untilMs: t + timings.retryOfferMs), at: t)
             skipOfferUntilMs = nil
             return [
                 .sound(.fault),
@@ -303,36 +292,28 @@ extension MorningSession {
     }
 
     mutating func beginLying(at t: Int64) -> [Action] {
-        phase = .captureLyingHR
-        phaseStartMs = t
+        enter(.captureLyingHR(untilMs: t + timings.lyingMs), at: t)
         lyingStartMs = t
-        phaseDeadlineMs = t + timings.lyingMs
         return []
     }
 
     /// Stand cue (spec §6.1 PromptStand; DESIGN §1 step 4): beeps at 0, ⅓ and ⅔ of the cue, long tone at its end.
     mutating func beginStandCue(at t: Int64) -> [Action] {
         lyingEndMs = t
-        phase = .promptStand
-        phaseStartMs = t
-        standBeepsGiven = 1
-        phaseDeadlineMs = t + timings.standCueMs / 3
+        enter(.promptStand(beepsGiven: 1, nextMs: t + timings.standCueMs / 3), at: t)
         return [.sound(.standCount)]
     }
 
-    mutating func standCueTick(at t: Int64) -> [Action] {
-        if standBeepsGiven < 3 {
-            standBeepsGiven += 1
+    mutating func standCueTick(beepsGiven: Int, at t: Int64) -> [Action] {
+        if beepsGiven < 3 {
+            let given = beepsGiven + 1
             let interval = timings.standCueMs / 3
-            phaseDeadlineMs =
-                standBeepsGiven < 3
-                ? phaseStartMs + Int64(standBeepsGiven) * interval : phaseStartMs + timings.standCueMs
+            let next = given < 3 ? phaseStartMs + Int64(given) * interval : phaseStartMs + timings.standCueMs
+            state = .promptStand(beepsGiven: given, nextMs: next)
             return [.sound(.standCount)]
         }
-        phase = .captureStanding
-        phaseStartMs = t
+        enter(.captureStanding(untilMs: t + timings.standingMs), at: t)
         standStartMs = t
-        phaseDeadlineMs = t + timings.standingMs
         return [.sound(.standNow)]
     }
 
@@ -361,9 +342,7 @@ extension MorningSession {
             meanHRBpm: degraded ? degradedMeanHR : capture?.metrics.meanHRBpm, quality: quality,
             orthostaticStatus: status, orthostatic: orthostatic, strapAddress: strapAddress,
             strapBatteryPercent: batteryPercent, marks: marks, rawRR: Array(rawRR), heartRates: Array(heartRates))
-        phase = .saving
-        phaseStartMs = t
-        phaseDeadlineMs = nil
+        enter(.saving, at: t)
         skipOfferUntilMs = nil
         var actions: [Action] = [.disconnectStrap, .save(measurement, overwrite: overwrite)]
         let refused = refusedSamples
@@ -384,13 +363,7 @@ extension MorningSession {
     mutating func saved(_ readout: PanelReadout, at t: Int64) -> [Action] {
         guard phase == .saving else { return [] }
         if sessionDate == day.today { day.measured = true }
-        self.readout = readout
-        phase = .readout
-        phaseStartMs = t
-        phaseDeadlineMs = t + timings.readoutMs
-        readoutShowsComposite = true
-        channelShown = nil
-        channelUntilMs = nil
+        enter(.readout(ReadoutShown(readout: readout, untilMs: t + timings.readoutMs)), at: t)
         // The store records morning_completed / hrv_quality_fail, session_duration_ms and orthostatic_skipped
         // in the morning's own transaction; only what it cannot know is recorded here.
         var actions: [Action] = [.sound(.complete)]
@@ -405,10 +378,7 @@ extension MorningSession {
         let interrupted = phase
         window = nil  // an unfinished capture restarts whole
         skipOfferUntilMs = nil
-        phase = .paused
-        phaseStartMs = t
-        phaseDeadlineMs = t + timings.reconnectWaitMs
-        standBeepsGiven = 0
+        enter(.paused(untilMs: t + timings.reconnectWaitMs), at: t)
         return [
             .sound(.strapLost),
             .say(
@@ -438,9 +408,7 @@ extension MorningSession {
             // Wait for the next RR, as after connecting.
             actions += enterConnectedLive(at: t)
         } else {
-            phase = .connecting
-            phaseStartMs = t
-            phaseDeadlineMs = t + timings.connectTimeoutMs
+            enter(.connecting(deadlineMs: t + timings.connectTimeoutMs), at: t)
             actions.append(.connectStrap)
         }
         return actions
@@ -500,19 +468,13 @@ extension MorningSession {
 
     mutating func enterFault(_ fault: MorningFault, at t: Int64, showMs: Int64) {
         toIdle()
-        self.fault = fault
-        phase = .showingFault
-        phaseStartMs = t
-        phaseDeadlineMs = t + showMs
+        enter(.showingFault(fault, untilMs: t + showMs), at: t)
     }
 
+    /// Back to idle: whatever the phase held (a readout, a fault, an offer) is gone with it.
     mutating func toIdle() {
-        phase = .idle
-        phaseDeadlineMs = nil
+        state = .idle
         skipOfferUntilMs = nil
-        channelShown = nil
-        channelUntilMs = nil
-        fault = nil
         window = nil
     }
 
@@ -528,23 +490,19 @@ extension MorningSession {
         degradedMeanHR = nil
         skipConfirmed = false
         skipOfferUntilMs = nil
-        retryFault = nil
-        fault = nil
-        readout = nil
-        firstHeartRateMs = nil
         lastSampleMs = nil
         lastBPM = nil
         lastHadRR = false
-        standBeepsGiven = 0
     }
 
     // MARK: The clock
 
     mutating func tick(at t: Int64) -> [Action] {
         if let until = skipOfferUntilMs, t >= until { skipOfferUntilMs = nil }  // not confirmed: carry on
-        if let until = channelUntilMs, t >= until {
-            channelShown = nil
-            channelUntilMs = nil
+        if case .readout(var shown) = state, let until = shown.channelUntilMs, t >= until {
+            shown.channel = nil
+            shown.channelUntilMs = nil
+            state = .readout(shown)
         }
         if let silence = silenceDeadlineMs, t >= silence {
             return pause(at: t, reason: "no data for \(SessionTimings.spoken(timings.silenceMs))")
@@ -556,31 +514,28 @@ extension MorningSession {
         // Timed phases end on their schedule, not when a busy timer got round to it: every phase lasts
         // exactly its spec length, and its edges in the marks rebuild it (lying = the 30 s before lyingEnd).
         let at = deadline
-        switch phase {
+        switch state {
         case .idle, .saving:
-            phaseDeadlineMs = nil
             return []
         case .confirmingRemeasure, .readout, .showingFault:
             toIdle()
             return []
         case .connecting:
             return endWithFault(.strapNotFound, at: t)
-        case .connectedLive:
+        case .connectedLive(_, let firstHeartRateMs):
             if firstHeartRateMs != nil { return goDegraded(at: t) }
             return endWithFault(.strapLost, at: t, detail: "silent after connecting")
         case .settleLying:
             if hasFinishedCapture { return beginLying(at: at) }
-            phase = .captureRMSSD
-            phaseStartMs = at
+            enter(.captureRMSSD(untilMs: degraded ? at + timings.degradedCaptureMs : nil), at: at)
             captureStartMs = at
-            phaseDeadlineMs = degraded ? at + timings.degradedCaptureMs : nil
             return []
         case .captureRMSSD:
             return degraded ? endDegradedCapture(at: at) : []
         case .captureLyingHR:
             return beginStandCue(at: at)
-        case .promptStand:
-            return standCueTick(at: at)
+        case .promptStand(let beepsGiven, _):
+            return standCueTick(beepsGiven: beepsGiven, at: at)
         case .captureStanding:
             return complete(at: at)
         case .paused:

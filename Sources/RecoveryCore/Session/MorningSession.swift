@@ -102,14 +102,16 @@ public struct MorningSession: Sendable {
     public let timings: SessionTimings
     /// The artifact rule the rMSSD window judges beats with (the `artifact_rule` setting; docs/artifacts.md).
     public var artifactRule: ArtifactRule = .default
-    public internal(set) var phase = Phase.idle
+    /// The phase and the data only it has (`MorningSession+State.swift`).
+    var state = State.idle
+    /// The phase's name, as the control socket and `watch --json` publish it.
+    public var phase: Phase { state.phase }
     public internal(set) var day: DayContext
 
     // Timers.
     var phaseStartMs: Int64 = 0
-    var phaseDeadlineMs: Int64?
+    /// The skip offer (spec §6.2) runs beside the phases from connecting to lying, so it is not one phase's.
     var skipOfferUntilMs: Int64?
-    var standBeepsGiven = 0
 
     // The session being measured.
     var sessionStartMs: Int64 = 0
@@ -120,8 +122,6 @@ public struct MorningSession: Sendable {
     var strapLinked = false
     var strapAddress: String?
     var batteryPercent: Int?
-    var connectedAtMs: Int64?
-    var firstHeartRateMs: Int64?
     var lastSampleMs: Int64?
     var lastBPM: UInt16?
     var lastHadRR = false
@@ -141,15 +141,6 @@ public struct MorningSession: Sendable {
     var lyingEndMs: Int64 = 0
     var standStartMs: Int64 = 0
     var skipConfirmed = false
-
-    // Pause, retry, fault, readout.
-    var resumeAtLying = false
-    var retryFault: MorningFault?
-    var fault: MorningFault?
-    var readout: PanelReadout?
-    var readoutShowsComposite = true
-    var channelShown: Int?
-    var channelUntilMs: Int64?
 
     public init(day: DayContext, timings: SessionTimings = .standard) {
         self.day = day
@@ -184,7 +175,7 @@ public struct MorningSession: Sendable {
         }
         consider(phaseDeadlineMs)
         consider(skipOfferUntilMs)
-        consider(channelUntilMs)
+        if case .readout(let shown) = state { consider(shown.channelUntilMs) }
         consider(silenceDeadlineMs)
         if phase == .captureRMSSD { consider(window?.deadlineMs) }
         return earliest
@@ -205,7 +196,7 @@ public struct MorningSession: Sendable {
 
     /// What the lamps show now.
     public var indication: Indication {
-        switch phase {
+        switch state {
         case .idle: return .dark
         case .confirmingRemeasure: return .confirmRemeasure
         case .connecting, .connectedLive: return skipOfferUntilMs != nil ? .confirmSkip : .connecting
@@ -214,13 +205,11 @@ public struct MorningSession: Sendable {
             return degraded ? .measuringWithoutRR : .measuring
         case .paused: return .reconnecting
         case .offeringResume: return .offerResume
-        case .offeringRetry: return .offerRetry(retryFault ?? .tooFewBeats)
-        case .readout:
-            guard let readout else { return .dark }
-            if let channelShown { return .channel(channelShown, readout.channels[channelShown - 1]) }
-            return readoutShowsComposite ? .readout(readout.composite) : .dark
-        case .showingFault:
-            guard let fault else { return .dark }
+        case .offeringRetry(let fault, _): return .offerRetry(fault)
+        case .readout(let shown):
+            if let channel = shown.channel { return .channel(channel, shown.readout.channels[channel - 1]) }
+            return shown.showsComposite ? .readout(shown.readout.composite) : .dark
+        case .showingFault(let fault, _):
             return fault == .questionnaireMissing ? .refused : .fault(fault)
         }
     }

@@ -78,9 +78,17 @@ extension MorningSession {
             phase: phase, title: title, remainingMs: remaining, phaseProgress: progress, overallProgress: overall,
             bpm: isMeasuring ? lastBPM.map(Int.init) : nil, rrOK: isMeasuring && lastHadRR, degraded: degraded,
             acceptedBeats: accepted, acceptedSeconds: acceptedSeconds,
-            fault: phase == .showingFault ? fault : (phase == .offeringRetry ? retryFault : nil),
+            fault: shownFault,
             refusedSamples: refusedSamples.rr + refusedSamples.heartRates, indication: indication
         )
+    }
+
+    /// The fault the phase is about: the one shown, or the one a retry is offered for.
+    var shownFault: MorningFault? {
+        switch state {
+        case .showingFault(let fault, _), .offeringRetry(let fault, _): fault
+        default: nil
+        }
     }
 
     /// The large phase title (spec §9.2).
