@@ -103,9 +103,12 @@ public struct MorningSession: Sendable {
     /// The artifact rule the rMSSD window judges beats with (the `artifact_rule` setting; docs/artifacts.md).
     public var artifactRule: ArtifactRule = .default
     /// The phase and the data only it has (`MorningSession+State.swift`).
-    var state = State.idle
-    /// The phase's name, as the control socket and `watch --json` publish it.
-    public var phase: Phase { state.phase }
+    var state = State.idle {
+        didSet { phase = state.phase }
+    }
+    /// The phase's name, as the control socket and `watch --json` publish it: `state.phase`, kept beside it
+    /// because it is asked several times per notification.
+    public private(set) var phase = Phase.idle
     public internal(set) var day: DayContext
 
     // Timers.
