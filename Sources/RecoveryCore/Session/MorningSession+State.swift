@@ -1,7 +1,9 @@
 extension MorningSession {
     /// Where the session is, each phase with the data only it has: its deadline, the fault it shows, the readout
     /// it lights. `phase` names it, as the control socket and `watch --json` publish it. What a morning gathers
-    /// across phases (its samples, the rMSSD window, the finished parts kept through a pause) stays beside it.
+    /// across phases (its samples, the finished parts kept through a pause, the skip offer) stays beside it, and
+    /// so does the rMSSD window of settle and capture: it changes on every beat, and a value in an enum case
+    /// cannot be changed in place, only copied out and back (several KiB each way, on the per-sample path).
     enum State: Hashable, Sendable {
         case idle
         /// GO again before `untilMs` replaces today's measurement (spec §6.1).
