@@ -10,7 +10,7 @@ import Testing
 struct MorningSpoolTests {
     @Test("a kept morning and questionnaire read back whole, one private file each, no temporary left")
     func keepsAndReadsBack() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let spool = try MorningSpool(directory: MorningSpool.directory(forDatabase: dir.databasePath))
         let morning = Fixture.morning(rr: (0..<90).map { UInt16(900 + $0 * 3) })
         let questionnaire = Fixture.questionnaire(notes: "a \"note\"")
@@ -31,7 +31,7 @@ struct MorningSpoolTests {
 
     @Test("a file that is not a spooled record is reported and left alone")
     func unreadableFile() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let spool = try MorningSpool(directory: MorningSpool.directory(forDatabase: dir.databasePath))
         try Data("{\"half\":".utf8).write(to: URL(fileURLWithPath: spool.directory + "/2026-03-10-morning-1.json"))
         let (entries, unreadable) = spool.entries()
@@ -44,7 +44,7 @@ struct MorningSpoolTests {
 
     @Test("a record padded beyond the 16 MiB limit is reported and left alone, not read into memory")
     func oversizedFile() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let spool = try MorningSpool(directory: MorningSpool.directory(forDatabase: dir.databasePath))
         let entry = try spool.keep(.questionnaire(Fixture.questionnaire()), recordedAt: 1_773_130_000)
         let path = spool.directory + "/" + entry.name
@@ -63,7 +63,7 @@ struct MorningSpoolTests {
 
     @Test("a lock held by another process: the spool stays, then files once the lock is released")
     func lockHeldElsewhere() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath, busyTimeoutMs: 50)
         let spool = try MorningSpool(directory: MorningSpool.directory(forDatabase: dir.databasePath))
         let morning = Fixture.morning()
@@ -89,7 +89,7 @@ struct MorningSpoolTests {
 
     @Test("a later check-in already in the database is not replaced by an older spooled one")
     func supersededByNewer() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         let spool = try MorningSpool(directory: MorningSpool.directory(forDatabase: dir.databasePath))
         let newer = Fixture.questionnaire(scores: [7, 7, 7, 7, 7])
@@ -106,7 +106,7 @@ struct MorningSpoolTests {
 
     @Test("a record filed before a crash took its file's removal is not filed twice (its analytics once)")
     func filedBeforeCrash() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         let spool = try MorningSpool(directory: MorningSpool.directory(forDatabase: dir.databasePath))
         try spool.keep(.morning(Fixture.morning()), recordedAt: 100)
@@ -123,7 +123,7 @@ struct MorningSpoolTests {
 
     @Test("deleting a day removes its spooled records, so the spool cannot bring it back")
     func deleteRemovesSpooled() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let spool = try MorningSpool(directory: MorningSpool.directory(forDatabase: dir.databasePath))
         try spool.keep(.morning(Fixture.morning()), recordedAt: 1)
         try spool.keep(.morning(Fixture.morning(Fixture.day.adding(days: 1))), recordedAt: 2)
@@ -136,7 +136,7 @@ struct MorningSpoolTests {
 struct StoreFileTests {
     @Test("a backup moved over the live file: the next write goes into it, and the old log is not replayed onto it")
     func replacedFile() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let backupPath = dir.url.appendingPathComponent("backup.db").path
         do {
             let backup = try Store(path: backupPath)
@@ -158,7 +158,7 @@ struct StoreFileTests {
 
     @Test("the live file deleted: writes are refused with a sentence and no empty database appears")
     func deletedFile() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         try store.saveQuestionnaire(Fixture.questionnaire(), recordedAt: 1)
         for suffix in ["", "-wal", "-shm"] { unlink(dir.databasePath + suffix) }
@@ -172,7 +172,7 @@ struct StoreFileTests {
 
     @Test("a damaged file is found at open or by quick_check")
     func damagedFile() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         do {
             let store = try Store(path: dir.databasePath)
             for n in 0..<60 { try store.saveMorning(Fixture.morning(Fixture.day.adding(days: n)), recordedAt: 1) }

@@ -63,7 +63,7 @@ struct RMSSDMigrationTests {
 
     @Test("stored mornings get rMSSD over adjacent pairs from their raw RR; others say which method they used")
     func recomputesFromRawRR() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let person = SyntheticPerson(seed: 12)
         // Ectopic beats and detection artifacts, so the two rules differ on most days.
         let options = SyntheticHeart.Options(ectopicProbability: 0.04, artifactProbability: 0.03)
@@ -116,7 +116,7 @@ struct RMSSDMigrationTests {
 
     @Test("a version 1 export reads back with its rMSSD marked as taken over the accepted list")
     func versionOneExportIsTheOldRule() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         try store.saveMorning(Fixture.morning(), recordedAt: 0)
         var text = try store.exportDocument(full: false, generatedAt: 0).json.serialized()
@@ -129,7 +129,7 @@ struct RMSSDMigrationTests {
 
     @Test("the artifact-rule step recomputes stored mornings from raw RR under the pattern rule and says which moved")
     func artifactRuleRecomputation() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let person = SyntheticPerson(seed: 31)
         let options = SyntheticHeart.Options(ectopicProbability: 0.04, artifactProbability: 0.03)
         let mornings = (0..<6).map {

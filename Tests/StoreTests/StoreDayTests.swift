@@ -10,7 +10,7 @@ import Testing
 struct StoreDayTests {
     @Test("a saved morning reads back field for field, raw RR and BPM included")
     func morningRoundTrip() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         let morning = Fixture.morning(rr: (0..<90).map { UInt16(900 + $0 * 3) })
         try store.saveMorning(morning, recordedAt: 1_773_122_600)
@@ -24,7 +24,7 @@ struct StoreDayTests {
 
     @Test("a questionnaire reads back with its optional fields and sorted habit tags")
     func questionnaireRoundTrip() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         let q = Fixture.questionnaire(habits: ["late-night", "alcohol"], notes: "slept badly, \"noisy\"\nneighbours")
         try store.saveQuestionnaire(q, recordedAt: 1)
@@ -36,7 +36,7 @@ struct StoreDayTests {
 
     @Test("remeasure overwrites the day's measurement: one row, the newer values (spec §6.1, no versions)")
     func remeasureOverwrites() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         try store.saveMorning(Fixture.morning(rmssd: 40), recordedAt: 10)
         let second = Fixture.morning(rmssd: 55.5, rr: [1100, 1110, 1120], startedAt: 1_773_123_000)
@@ -47,7 +47,7 @@ struct StoreDayTests {
 
     @Test("a failure in the middle of saving a morning leaves the day exactly as it was (DESIGN §4)")
     func morningIsOneTransaction() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         let before = Fixture.morning(rmssd: 40)
         try store.saveMorning(before, recordedAt: 10)
@@ -76,7 +76,7 @@ struct StoreDayTests {
 
     @Test("a failure while saving habit tags leaves the earlier questionnaire and its tags in place")
     func questionnaireIsOneTransaction() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         let before = Fixture.questionnaire(habits: ["illness"])
         try store.saveQuestionnaire(before, recordedAt: 1)
@@ -91,7 +91,7 @@ struct StoreDayTests {
 
     @Test("a saved morning appends its analytics: duration, completed or quality fail, orthostatic skipped (§7.3)")
     func morningAnalytics() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         try store.saveMorning(Fixture.morning(), recordedAt: 100)
         try store.saveMorning(
@@ -111,7 +111,7 @@ struct StoreDayTests {
 
     @Test("a range of days returns only stored days, oldest first, with missing parts nil (missing stays missing)")
     func dayRange() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         let d0 = Fixture.day
         try store.saveQuestionnaire(Fixture.questionnaire(d0), recordedAt: 1)
@@ -130,7 +130,7 @@ struct StoreDayTests {
 
     @Test("imported days are marked, written in one transaction, and imply no analytics")
     func importedDays() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         let records = (0..<3).map { i in
             DayRecord(date: Fixture.day.adding(days: i), measurement: Fixture.morning(Fixture.day.adding(days: i)))
@@ -149,7 +149,7 @@ struct StoreDayTests {
 
     @Test("a day the box checks in or measures stops counting as imported, so a later import keeps it")
     func boxWriteClaimsAnImportedDay() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         let d0 = Fixture.day
         let d1 = Fixture.day.adding(days: 1)
@@ -165,7 +165,7 @@ struct StoreDayTests {
 
     @Test("settings: the habit list starts as the starter list, can be replaced, and refuses bad names")
     func settings() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         #expect(try store.habitList() == ["alcohol", "late-caffeine", "hard-training", "late-night", "illness"])
         try store.setHabitList(["alcohol", "sauna"])
@@ -180,7 +180,7 @@ struct StoreDayTests {
 
     @Test("deleting one day removes only that day's rows and its analytics")
     func deleteOneDay() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         for i in 0..<3 {
             let d = Fixture.day.adding(days: i)

@@ -20,14 +20,14 @@ struct StoreExperimentTests {
 
     @Test("no experiment: none is running on any day")
     func none() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         #expect(try store.experiment(runningOn: Fixture.day) == nil)
     }
 
     @Test("one experiment: running from before its start through its last morning, not on the morning after")
     func boundaries() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         try store.addExperiment(Self.experiment("alcohol", from: Fixture.day))
         // Before the start it counts: the night before the first morning is its first night.
@@ -42,7 +42,7 @@ struct StoreExperimentTests {
 
     @Test("a stopped experiment is not running on any day, before its stop day included")
     func stopped() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         let id = try store.addExperiment(Self.experiment("alcohol", from: Fixture.day))
         try store.stopExperiment(id: id, firstMorningLeftOut: Fixture.day.adding(days: 4), at: 1_773_400_000)
@@ -51,7 +51,7 @@ struct StoreExperimentTests {
 
     @Test("two experiments back to back: the second owns the eve of its first morning; stopping it leaves the first")
     func backToBack() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         try store.addExperiment(Self.experiment("alcohol", from: Fixture.day))
         let second = try store.addExperiment(Self.experiment("sauna", from: Fixture.day.adding(days: 10)))
@@ -68,7 +68,7 @@ struct StoreExperimentTests {
 
     @Test("the query picks what the rule over every experiment picks, day by day across three experiments")
     func sameAsTheRule() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         // The oldest starts last; the newest is stopped on its fourth morning.
         try store.addExperiment(Self.experiment("late meal", from: Fixture.day.adding(days: 20), mornings: 4))

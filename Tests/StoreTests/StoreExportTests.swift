@@ -27,7 +27,7 @@ struct StoreExportTests {
 
     @Test("a full JSON export reads back to exactly the stored days, settings and analytics (spec §7.4)")
     func fullJSONRoundTrip() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Self.filledStore(dir)
         let document = try store.exportDocument(full: true, generatedAt: 1_773_200_000)
         let text = document.json.serialized(pretty: true)
@@ -42,7 +42,7 @@ struct StoreExportTests {
 
     @Test("a plain JSON export leaves out raw samples, settings and analytics; the numbers are the same")
     func plainJSON() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Self.filledStore(dir)
         let json = try store.exportDocument(full: false, generatedAt: 5).json
         #expect(json["analytics"] == nil && json["settings"] == nil)
@@ -77,7 +77,7 @@ struct StoreExportTests {
 
     @Test("CSV has a header and one row per day, quotes commas, quotes and line breaks (RFC 4180)")
     func csv() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Self.filledStore(dir)
         let csv = try store.exportCSV()
         #expect(csv.hasPrefix(DayTable.columns.joined(separator: ",") + "\n"))
@@ -131,7 +131,7 @@ struct DeleteAllTests {
 
     @Test("after delete-all, no byte of the note, the name or the RR pattern remains in db, -wal or -shm")
     func noKnownByteRemains() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         try store.setSetting(.displayName, Self.name)
         for i in 0..<30 {

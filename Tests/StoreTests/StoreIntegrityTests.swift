@@ -9,7 +9,7 @@ import Testing
 struct StoreIntegrityTests {
     @Test("a healthy database reads \"ok\" and is left byte-identical")
     func healthyFileIsOK() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         do { _ = try StoreExportTests.filledStore(dir) }
         let before = try Data(contentsOf: URL(fileURLWithPath: dir.databasePath))
         #expect(Store.integrityCheck(ofFile: dir.databasePath) == "ok")
@@ -18,7 +18,7 @@ struct StoreIntegrityTests {
 
     @Test("a page overwritten with garbage is reported, not \"ok\"")
     func damagedPageIsReported() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         do { _ = try StoreExportTests.filledStore(dir) }
         let url = URL(fileURLWithPath: dir.databasePath)
         var bytes = try Data(contentsOf: url)
@@ -34,7 +34,7 @@ struct StoreIntegrityTests {
 
     @Test("a file that is missing is reported and not created")
     func missingFileIsNotCreated() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let verdict = Store.integrityCheck(ofFile: dir.databasePath)
         #expect(verdict.hasPrefix("cannot open"))
         #expect(!FileManager.default.fileExists(atPath: dir.databasePath))

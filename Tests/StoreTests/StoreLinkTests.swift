@@ -11,8 +11,8 @@ import RecoveryCore
 @Suite struct StoreLinkTests {
     @Test("a dangling symlink at the database path is refused with a sentence and its target is not created")
     func danglingDatabaseLinkIsRefused() throws {
-        let dir = try TemporaryDirectory()
-        let other = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
+        let other = TemporaryDirectory()
         let target = other.url.appendingPathComponent("planted.db").path
         try FileManager.default.createSymbolicLink(atPath: dir.databasePath, withDestinationPath: target)
         do {
@@ -26,8 +26,8 @@ import RecoveryCore
 
     @Test("a symlink to an existing database elsewhere is refused and that database is untouched")
     func linkToExistingDatabaseIsRefused() throws {
-        let dir = try TemporaryDirectory()
-        let other = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
+        let other = TemporaryDirectory()
         _ = try Database(path: other.databasePath)
         let before = try Data(contentsOf: URL(fileURLWithPath: other.databasePath))
         try FileManager.default.createSymbolicLink(atPath: dir.databasePath, withDestinationPath: other.databasePath)
@@ -39,8 +39,8 @@ import RecoveryCore
 @Suite struct MorningSpoolLinkTests {
     @Test("a spool that is a symlink to another directory is refused, and that directory's *.json survive")
     func spoolLinkIsRefused() throws {
-        let dir = try TemporaryDirectory()
-        let other = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
+        let other = TemporaryDirectory()
         let victim = other.url.appendingPathComponent("2026-03-10-morning-1-1.json")
         try Data("{}".utf8).write(to: victim)
         let spoolPath = MorningSpool.directory(forDatabase: dir.databasePath)
@@ -60,7 +60,7 @@ import RecoveryCore
 @Suite struct MorningSpoolTemporaryTests {
     @Test("delete --all also removes a hidden .<name>.tmp that holds a morning")
     func removeAllRemovesTemporaries() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let spool = try MorningSpool(directory: MorningSpool.directory(forDatabase: dir.databasePath))
         let temporary = URL(fileURLWithPath: spool.directory).appendingPathComponent(".2026-03-10-morning-1-1.json.tmp")
         try Data("{\"note\":\"TMP-MARKER\"}".utf8).write(to: temporary)
@@ -78,7 +78,7 @@ import RecoveryCore
 
     @Test("delete --day removes that day's temporaries and leaves other days' alone")
     func removeDaysRemovesTheDaysTemporaries() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let spool = try MorningSpool(directory: MorningSpool.directory(forDatabase: dir.databasePath))
         let theDay = try Self.temporary(spool, day: "2026-03-10")
         let otherDay = try Self.temporary(spool, day: "2026-03-11")
@@ -89,7 +89,7 @@ import RecoveryCore
 
     @Test("Opening the spool sweeps temporaries over a minute old (a crash between write and rename), not newer ones")
     func staleTemporariesAreSweptAtOpen() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let directory = MorningSpool.directory(forDatabase: dir.databasePath)
         let spool = try MorningSpool(directory: directory)
         let stale = try Self.temporary(spool, day: "2026-03-10")

@@ -36,7 +36,7 @@ struct StoreRestoreTests {
 
     @Test("export --full, delete --all, restore, export --full: the same document, box days still the box's")
     func roundTrip() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Self.filled(dir)
         let before = try store.exportDocument(full: true, generatedAt: 1_773_200_000)
         let text = before.json.serialized(pretty: true)
@@ -66,7 +66,7 @@ struct StoreRestoreTests {
 
     @Test("a full export written before experiments were exported restores, with no experiment")
     func withoutExperimentsKey() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Self.filled(dir)
         guard case .object(let members) = try store.exportDocument(full: true, generatedAt: 7).json else {
             Issue.record("the export is not an object")
@@ -83,7 +83,7 @@ struct StoreRestoreTests {
 
     @Test("an experiment whose arms do not match its mornings is refused with a sentence that says where")
     func experimentArmsMismatch() throws {
-        var json = try Self.filled(try TemporaryDirectory()).exportDocument(full: true, generatedAt: 7).json
+        var json = try Self.filled(TemporaryDirectory()).exportDocument(full: true, generatedAt: 7).json
             .serialized()
         json = json.replacingOccurrences(of: #"["habit","without","without","habit"]"#, with: #"["habit"]"#)
         do {
@@ -96,21 +96,21 @@ struct StoreRestoreTests {
 
     @Test("a database holding only an experiment holds data: restoring over it needs replace")
     func experimentIsData() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         try store.addExperiment(Self.experiments[1])
         #expect(!(try store.holdsNoData()))
-        let document = try Self.filled(try TemporaryDirectory()).exportDocument(full: true, generatedAt: 7)
+        let document = try Self.filled(TemporaryDirectory()).exportDocument(full: true, generatedAt: 7)
         #expect(throws: StoreError.self) { try store.restore(document, replace: false) }
         #expect(try store.experiments().count == 1)
     }
 
     @Test("restoring over data needs replace; without it nothing changes")
     func replaceRule() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Self.filled(dir)
         let document = try store.exportDocument(full: true, generatedAt: 7)
-        let other = try TemporaryDirectory()
+        let other = TemporaryDirectory()
         let second = try Store(path: other.databasePath)
         try second.saveQuestionnaire(Fixture.questionnaire(Fixture.day.adding(days: 40)), recordedAt: 1)
         let held = try second.exportDocument(full: true, generatedAt: 7)
@@ -122,7 +122,7 @@ struct StoreRestoreTests {
 
     @Test("a value the schema refuses rolls the whole restore back")
     func badValueChangesNothing() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Self.filled(dir)
         var document = try store.exportDocument(full: true, generatedAt: 7)
         let held = document
@@ -133,7 +133,7 @@ struct StoreRestoreTests {
 
     @Test("an export from a newer RecoveryDeck is refused with a sentence that says so")
     func newerVersion() throws {
-        var json = try Self.filled(try TemporaryDirectory()).exportDocument(full: true, generatedAt: 7).json
+        var json = try Self.filled(TemporaryDirectory()).exportDocument(full: true, generatedAt: 7).json
         guard case .object(var members) = json else { return }
         members[0].1 = .integer(Int64(ExportDocument.protocolVersion + 1))
         json = .object(members)
@@ -154,7 +154,7 @@ struct StoreRestoreTests {
         let mornings = (0..<4).map {
             SyntheticHistory.morning(person: person, day: $0, startedAtEpoch: 1_773_000_000, options: options, rule: .spec20)
         }
-        let sourceDir = try TemporaryDirectory()
+        let sourceDir = TemporaryDirectory()
         let source = try Store(path: sourceDir.databasePath)
         for (i, m) in mornings.enumerated() { try source.saveMorning(m, recordedAt: Int64(i)) }
         // The same document as the box wrote it before protocolVersion 2: no method or pairs, and rMSSD by
@@ -178,7 +178,7 @@ struct StoreRestoreTests {
         let text = versionOne(try source.exportDocument(full: true, generatedAt: 7).json).serialized()
         let document = try ExportDocument(parsing: text)
         #expect(document.days.allSatisfy { $0.measurement?.hrv?.rmssdMethod == .acceptedList })
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         try store.restore(document, replace: false)
         for m in mornings {
@@ -192,7 +192,7 @@ struct StoreRestoreTests {
 
     @Test("a plain export brings back the days and the habit list, without samples")
     func plainExport() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Self.filled(dir)
         let plain = try store.exportDocument(full: false, generatedAt: 7)
         try store.deleteAll()
@@ -211,7 +211,7 @@ struct StreamingRestoreTests {
 
     @Test("a real export streamed back in 97-byte chunks restores to the same document, with its counts")
     func roundTrip() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try StoreRestoreTests.filled(dir)
         let before = try store.exportDocument(full: true, generatedAt: 1_773_200_000)
         let text = before.json.serialized(pretty: true)
@@ -235,7 +235,7 @@ struct StreamingRestoreTests {
 
     @Test("a bad element late in a long file (day 2,990 of 3,000) changes nothing, and the sentence names it")
     func badElementLate() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try StoreRestoreTests.filled(dir)
         let held = try store.exportDocument(full: true, generatedAt: 7)
         var text = try Self.longExport(store, days: 3_000)
@@ -264,7 +264,7 @@ struct StreamingRestoreTests {
 
     @Test("a truncated document, a duplicated member and a day element over its bound change nothing")
     func refusals() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try StoreRestoreTests.filled(dir)
         let held = try store.exportDocument(full: true, generatedAt: 7)
         let text = held.json.serialized()
@@ -296,7 +296,7 @@ struct StreamingRestoreTests {
 
     @Test("members in any order: days before generatedAt and full still restore the same document")
     func memberOrder() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try StoreRestoreTests.filled(dir)
         let before = try store.exportDocument(full: true, generatedAt: 1_773_200_000)
         guard case .object(let members) = before.json else { return }

@@ -11,7 +11,7 @@ import Testing
 struct StoreSchemaTests {
     @Test("a new database records every migration in order, and reopening applies none twice (DESIGN §4)")
     func migrationsAreRecordedOnce() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let first = try Store(path: dir.databasePath)
         #expect(try first.appliedMigrations() == Store.knownMigrations)
         let second = try Store(path: dir.databasePath)
@@ -22,7 +22,7 @@ struct StoreSchemaTests {
 
     @Test("a database written by a newer program (unknown migration) is refused with a sentence, unchanged")
     func newerSchemaIsRefused() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         do {
             let store = try Store(path: dir.databasePath)
             try store.database.run(
@@ -37,7 +37,7 @@ struct StoreSchemaTests {
 
     @Test("connections run in WAL mode with synchronous=FULL, foreign keys and secure_delete on (DESIGN §4)")
     func pragmas() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         func pragma(_ name: String) throws -> String {
             try store.database.prepare("PRAGMA \(name)").rows { $0.text(0) ?? "" }.first ?? ""
@@ -50,7 +50,7 @@ struct StoreSchemaTests {
 
     @Test("the database, -wal and -shm files are mode 0600, and a looser existing file is tightened")
     func fileModes() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         func mode(_ path: String) throws -> Int {
             (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
         }
@@ -70,7 +70,7 @@ struct StoreSchemaTests {
 
     @Test("each 1–7 score column rejects 0 and 8 and accepts 1 and 7 (spec §9.1; CHECK constraints)")
     func scoreChecks() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         let columns = ["fatigue", "mood", "soreness", "stress", "sleep"]
         var day = 1

@@ -16,7 +16,7 @@ struct SyntheticHistoryTests {
 
     @Test("60 seeded mornings: most days stored and complete, a few missing or skipping the stand, lights ready")
     func sixtyMornings() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let (store, person) = try Self.seeded(dir)
         let days = try store.allDays()
         // One day in twenty is left out, one morning in twelve skips the orthostatic part (seeded draws).
@@ -33,7 +33,7 @@ struct SyntheticHistoryTests {
 
     @Test("each seeded morning's numbers are what the core computes from its stored raw RR (spec §5.1, §5.3)")
     func numbersFollowTheRawData() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let (store, _) = try Self.seeded(dir)
         for day in try store.allDays() {
             let m = try #require(day.measurement)
@@ -60,16 +60,16 @@ struct SyntheticHistoryTests {
 
     @Test("the same seed writes the same history")
     func deterministic() throws {
-        let a = try TemporaryDirectory()
-        let b = try TemporaryDirectory()
+        let a = TemporaryDirectory()
+        let b = TemporaryDirectory()
         #expect(try Self.seeded(a).0.allDays() == Self.seeded(b).0.allDays())
-        let c = try TemporaryDirectory()
+        let c = TemporaryDirectory()
         #expect(try Self.seeded(a).0.allDays() != Self.seeded(c, seed: 11).0.allDays())
     }
 
     @Test("two connections to one file (daemon and CLI) see each other's committed writes at once")
     func twoConnections() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let daemon = try Store(path: dir.databasePath)
         let cli = try Store(path: dir.databasePath)
         try cli.saveQuestionnaire(Fixture.questionnaire(), recordedAt: 1)
