@@ -89,12 +89,3 @@ struct SyntheticBeats: BeatSource {
 
     mutating func nextRR() -> UInt16? { heart.nextBeat().raw }
 }
-
-extension Substring {
-    fileprivate func trimmingCharacters(in set: String) -> Substring {
-        var s = self
-        while let c = s.first, set.contains(c) { s = s.dropFirst() }
-        while let c = s.last, set.contains(c) { s = s.dropLast() }
-        return s
-    }
-}

@@ -60,15 +60,6 @@ public struct BandEdges: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-extension StringProtocol {
-    fileprivate func trimmingCharacters(in character: Character) -> Substring {
-        var s = Substring(self)
-        while s.first == character { s.removeFirst() }
-        while s.last == character { s.removeLast() }
-        return s
-    }
-}
-
 /// The band edges of every channel: what the readout uses to turn a z-score into a light. The composite has
 /// no edges of its own: it is the majority of the channel lights.
 public struct LightEdges: Hashable, Sendable, CustomStringConvertible {

@@ -98,15 +98,3 @@ public struct RRFileFormat: Hashable, Sendable {
         throw Problem(line: number, reason: "expected RR in ms or a header with an rr column, not \(echoed(line))")
     }
 }
-
-extension StringProtocol {
-    /// The text without the given characters at either end.
-    func trimmingCharacters(in set: String) -> String {
-        let trimmed = drop { set.contains($0) }
-        var end = trimmed.endIndex
-        while end > trimmed.startIndex, set.contains(trimmed[trimmed.index(before: end)]) {
-            end = trimmed.index(before: end)
-        }
-        return String(trimmed[..<end])
-    }
-}

@@ -26,13 +26,3 @@ enum Formatting {
         text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
     }
 }
-
-extension StringProtocol {
-    /// The text without leading and trailing characters from `set`.
-    func trimmingCharacters(in set: String) -> String {
-        var scalars = Substring(self)
-        while let first = scalars.first, set.contains(first) { scalars.removeFirst() }
-        while let last = scalars.last, set.contains(last) { scalars.removeLast() }
-        return String(scalars)
-    }
-}
