@@ -135,11 +135,8 @@ final class BluetoothStrap: StrapSource {
         guard let addressText = strap.address, let address = BluetoothAddress(addressText) else {
             return [.failed(.noStrapPaired, reason: "no strap address configured or paired")]
         }
-        let typeText = strap.type
         // H10 firmware before mid-2024 uses a random static address (DESIGN §5); the address says which.
-        let type: BluetoothAddressType =
-            typeText == "public"
-            ? .lePublic : (typeText == "random" || address.isStaticRandomForm ? .leRandom : .lePublic)
+        let type = strap.type.flatMap(BluetoothAddressType.init(word:)) ?? address.guessedType
         if link == nil || linkAddress != address {
             let adapter: (address: BluetoothAddress, index: ControllerIndex?)
             switch self.adapter() {

@@ -34,7 +34,7 @@ extension DaemonConfiguration {
             optionalText(
                 "strap_address_type", "`public` or `random`; empty: as paired", \.strapAddressType,
                 use: "public or random"
-            ) { $0 == "public" || $0 == "random" },
+            ) { BluetoothAddressType(word: $0) != nil },
             ConfigurationKey(
                 name: "chip_label", help: "GPIO chip labels to look for, first found wins (never a chip number)",
                 apply: { (v, c) throws(ValueError) in

@@ -32,6 +32,10 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
     /// §1.3.2.1); H10 firmware before mid-2024 advertises with one.
     public var isStaticRandomForm: Bool { rawValue >> 46 == 0b11 }
 
+    /// The type to try when nothing says which: random for the static random form, else public (H10
+    /// firmware before mid-2024 uses a random static address, later firmware Polar's public one).
+    public var guessedType: BluetoothAddressType { isStaticRandomForm ? .leRandom : .lePublic }
+
     public var description: String { littleEndianBytes.reversed().map(hex2).joined(separator: ":") }
 }
 
@@ -49,4 +53,22 @@ public enum BluetoothAddressType: UInt8, Hashable, Sendable, CustomStringConvert
         case .leRandom: "LE random"
         }
     }
+}
+
+extension BluetoothAddressType {
+    /// The words for the LE types in the configuration, the stored pairing, `--address-type` and the control
+    /// protocol.
+    public static let words = ["public", "random"]
+
+    /// "public" or "random"; nil for any other text.
+    public init?(word: String) {
+        switch word {
+        case "public": self = .lePublic
+        case "random": self = .leRandom
+        default: return nil
+        }
+    }
+
+    /// "random" for an LE random address, else "public".
+    public var word: String { self == .leRandom ? "random" : "public" }
 }

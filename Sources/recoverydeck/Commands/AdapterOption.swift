@@ -52,24 +52,11 @@ enum StrapAddressOption {
     }
 
     static func type(_ parsed: ParsedArguments) throws(CommandError) -> BluetoothAddressType? {
-        guard let text = try parsed.choice("address-type", of: ["public", "random"]) else { return nil }
-        return text == "public" ? .lePublic : .leRandom
+        try parsed.choice("address-type", of: BluetoothAddressType.words).flatMap(BluetoothAddressType.init(word:))
     }
-
-    /// Random static addresses have their two top bits set (Bluetooth Core 5.3 Vol 6 Part B
-    /// §1.3.2.1); H10 firmware before mid-2024 uses one, later firmware Polar's public address.
-    static func guessedType(of address: BluetoothAddress) -> BluetoothAddressType {
-        address.isStaticRandomForm ? .leRandom : .lePublic
-    }
-
-    static func settingValue(_ type: BluetoothAddressType) -> String { type == .leRandom ? "random" : "public" }
 
     static func type(settingValue: String?) -> BluetoothAddressType? {
-        switch settingValue {
-        case "public": .lePublic
-        case "random": .leRandom
-        default: nil
-        }
+        settingValue.flatMap(BluetoothAddressType.init(word:))
     }
 }
 

@@ -88,7 +88,7 @@ struct DoctorCommand: Command {
         }
         let type =
             StrapAddressOption.type(settingValue: (try? store.setting(.strapAddressType)) ?? nil)
-            ?? StrapAddressOption.guessedType(of: address)
+            ?? address.guessedType
         let adapter = SystemFacts(environment: context.environment).configuredAdapter()
         do {
             let socket = try ManagementSocket()

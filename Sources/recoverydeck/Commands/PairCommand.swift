@@ -47,7 +47,7 @@ struct PairCommand: Command {
         let store = try context.store()
         let chosen: (address: BluetoothAddress, type: BluetoothAddressType, name: String?)
         if let address {
-            chosen = (address, addressType ?? StrapAddressOption.guessedType(of: address), nil)
+            chosen = (address, addressType ?? address.guessedType, nil)
         } else {
             context.say("Scanning for \(seconds) s; wear the strap with moistened electrodes…")
             let found = try ScanCommand.scan(adapter: adapter, seconds: seconds, context: context)
@@ -67,9 +67,9 @@ struct PairCommand: Command {
             chosen = (pick.address, pick.addressType, pick.name)
         }
         try store.setSetting(.strapAddress, chosen.address.description)
-        try store.setSetting(.strapAddressType, StrapAddressOption.settingValue(chosen.type))
+        try store.setSetting(.strapAddressType, chosen.type.word)
         let label = chosen.name.map { "\($0) (\(chosen.address))" } ?? chosen.address.description
-        context.out("Paired with \(label), \(StrapAddressOption.settingValue(chosen.type)) address.")
+        context.out("Paired with \(label), \(chosen.type.word) address.")
         Self.loadConnectionParameters(adapter: adapter, strap: chosen.address, type: chosen.type, context: context)
     }
 

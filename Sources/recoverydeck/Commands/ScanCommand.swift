@@ -144,13 +144,11 @@ struct ScanCommand: Command {
         }
     }
 
-    static func typeName(_ type: BluetoothAddressType) -> String { StrapAddressOption.settingValue(type) }
-
     static func json(_ c: StrapCandidate) -> String {
         var line = JSONLine()
         line.add("name", c.name)
         line.add("address", c.address.description)
-        line.add("addressType", typeName(c.addressType))
+        line.add("addressType", c.addressType.word)
         line.add("rssi", c.rssi.map(Int64.init))
         return line.text
     }
@@ -161,7 +159,7 @@ struct ScanCommand: Command {
         for c in found {
             lines.append(
                 Formatting.padded(c.name ?? "?", nameWidth) + "  " + c.address.description + "  "
-                    + Formatting.padded(typeName(c.addressType), 6) + "  "
+                    + Formatting.padded(c.addressType.word, 6) + "  "
                     + Formatting.leftPadded(c.rssi.map(String.init) ?? "?", 4))
         }
         return lines.joined(separator: "\n")

@@ -55,7 +55,7 @@ struct StrapCommand: Command {
         defer { signals.close() }
         var printer = StrapPrinter(context: context, json: json)
         if !json {
-            context.say("Connecting to \(strap) (\(StrapAddressOption.settingValue(type))) through \(controller.name)…")
+            context.say("Connecting to \(strap) (\(type.word)) through \(controller.name)…")
         }
 
         let startMs = SystemClock.monotonicMs()
@@ -101,7 +101,7 @@ struct StrapCommand: Command {
             {
                 type = StrapAddressOption.type(settingValue: (try? store.setting(.strapAddressType)) ?? nil)
             }
-            return (address, type ?? StrapAddressOption.guessedType(of: address))
+            return (address, type ?? address.guessedType)
         }
         let store = try context.store()
         guard let text = try store.setting(.strapAddress), let paired = BluetoothAddress(text) else {
@@ -109,7 +109,7 @@ struct StrapCommand: Command {
         }
         let pairedType = StrapAddressOption.type(settingValue: try store.setting(.strapAddressType))
         let type = addressType ?? pairedType
-        return (paired, type ?? StrapAddressOption.guessedType(of: paired))
+        return (paired, type ?? paired.guessedType)
     }
 
     /// User plus system CPU time of this process so far (getrusage).
