@@ -80,8 +80,7 @@ public final class ManagementSocket {
             }
             let left = deadline - SystemClock.monotonicMs()
             guard left > 0 else { throw .managementTimeout(command: command.opcode.description) }
-            var fds = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
-            _ = poll(&fds, 1, Int32(clamping: left))
+            _ = try? ReadinessWait.readable([descriptor], timeoutMs: left)
         }
     }
 

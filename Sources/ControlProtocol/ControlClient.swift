@@ -62,12 +62,10 @@ public final class ControlClient {
 
     /// The next packet from the daemon; nil on timeout. Throws when the daemon closed the connection.
     public func next(timeoutMs: Int32) throws(Unreachable) -> JSONValue? {
-        var poller = pollfd(fd: connection.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&poller, 1, timeoutMs)
-        if ready == 0 { return nil }
-        if ready < 0 {
-            if errno == EINTR { return nil }
-            throw Unreachable(description: "Waiting for recoverydeckd failed: \(Errno.current).")
+        do {
+            if try ReadinessWait.readable([connection.descriptor], timeoutMs: Int64(timeoutMs)).isEmpty { return nil }
+        } catch {
+            throw Unreachable(description: "Waiting for recoverydeckd failed: \(error).")
         }
         var packet: [UInt8]?
         do { packet = try connection.receive(maximumBytes: ControlRequest.maximumPacket) } catch {

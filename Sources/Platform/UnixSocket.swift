@@ -130,9 +130,10 @@ public struct UnixConnection: Hashable, Sendable {
                 usleep(10_000)
             case .inProgress:
                 // Not seen for AF_UNIX, but allowed by connect(2): wait for writability, then SO_ERROR.
-                var poller = pollfd(fd: fd.rawValue, events: Int16(POLLOUT), revents: 0)
-                let left = Int32(clamping: max(0, deadline - SystemClock.monotonicMs()))
-                guard poll(&poller, 1, left) == 1 else { throw .timedOut }
+                let left = deadline - SystemClock.monotonicMs()
+                guard let ready = try? ReadinessWait.writable([fd], timeoutMs: left), !ready.isEmpty else {
+                    throw .timedOut
+                }
                 var code: CInt = 0
                 var length = socklen_t(MemoryLayout<CInt>.size)
                 _ = getsockopt(fd.rawValue, SOL_SOCKET, SO_ERROR, &code, &length)

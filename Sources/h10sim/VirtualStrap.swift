@@ -101,28 +101,20 @@ final class VirtualStrap<Source: BeatSource> {
         while true {
             let now = SystemClock.monotonicMs()
             if try handleTimers(nowMs: now) { return }
-            var fds = [
-                pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: management.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
-            ]
-            if let hci { fds.append(pollfd(fd: hci.descriptor.rawValue, events: Int16(POLLIN), revents: 0)) }
-            if let client { fds.append(pollfd(fd: client.fd.rawValue, events: Int16(POLLIN), revents: 0)) }
-            let wait = nextDeadlineMs.map { Int32(clamping: max(0, $0 - now)) } ?? -1
-            _ = poll(&fds, nfds_t(fds.count), wait)
-            if fds[1].revents != 0 {
+            // Watched as they are now: a central accepted below is read from on the next turn.
+            let hciFD = hci?.descriptor
+            let clientFD = client?.fd
+            let watched = [listener, signals.descriptor, management.descriptor] + [hciFD, clientFD].compactMap { $0 }
+            let ready = (try? ReadinessWait.readable(watched, timeoutMs: nextDeadlineMs.map { $0 - now })) ?? []
+            if ready.contains(signals.descriptor) {
                 log("stopped by signal")
                 shutDown()
                 return
             }
-            if fds[2].revents != 0 { drainManagement() }
-            if fds[0].revents != 0 { try accept() }
-            var next = 3
-            if hci != nil {
-                if fds[next].revents != 0 { readHCI() }
-                next += 1
-            }
-            if fds.count > next, fds[next].revents != 0 { receive() }
+            if ready.contains(management.descriptor) { drainManagement() }
+            if ready.contains(listener) { try accept() }
+            if let hciFD, ready.contains(hciFD) { readHCI() }
+            if let clientFD, ready.contains(clientFD) { receive() }
         }
     }
 

@@ -87,3 +87,7 @@ internal func system_socketpair(_ type: CInt, _ fds: UnsafeMutablePointer<CInt>)
 }
 
 internal func system_unlink(_ path: String) -> CInt { Glibc.unlink(path) }
+
+internal func system_poll(_ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ timeoutMs: CInt) -> CInt {
+    Glibc.poll(fds, count, timeoutMs)
+}

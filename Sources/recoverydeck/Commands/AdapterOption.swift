@@ -60,17 +60,6 @@ enum StrapAddressOption {
     }
 }
 
-/// The small `poll` loop the Bluetooth commands run (the daemon uses its epoll loop instead).
-enum ReadinessWait {
-    /// The descriptors of `fds` that are readable within `timeoutMs` (nil: no limit).
-    static func readable(_ fds: [FileDescriptor], timeoutMs: Int64?) -> [FileDescriptor] {
-        var polled = fds.map { pollfd(fd: $0.rawValue, events: Int16(POLLIN), revents: 0) }
-        let timeout = timeoutMs.map { Int32(clamping: max(0, $0)) } ?? -1
-        guard poll(&polled, nfds_t(polled.count), timeout) > 0 else { return [] }
-        return zip(fds, polled).filter { $0.1.revents != 0 }.map(\.0)
-    }
-}
-
 /// One JSON object on one line, for `--json` output that a script reads as it comes (written by
 /// the store's `JSONValue`, members in the order added).
 struct JSONLine {
