@@ -204,14 +204,7 @@ struct ResampleKernel {
     init(x: [Double], y: [Double]) {
         n = x.count
         // Centre first: the sums stay small and the one-pass formulas below lose no precision.
-        var mx = 0.0
-        var my = 0.0
-        for i in 0..<n {
-            mx += x[i]
-            my += y[i]
-        }
-        mx /= Double(n)
-        my /= Double(n)
+        let (mx, my) = means(x, y)
         let cx = x.map { $0 - mx }
         let cy = y.map { $0 - my }
         xx = cx + cx
@@ -254,24 +247,10 @@ struct ResampleKernel {
                                 let xp = xb.baseAddress!
                                 let yp = yb.baseAddress!
                                 for _ in 0..<count {
-                                    var sx = 0.0
-                                    var sxx = 0.0
-                                    for b in 0..<nbx {
-                                        let s = rng.index(below: n)
-                                        startsX[b] = s
-                                        let len = min(blockX, n - b * blockX)
-                                        sx += px[s + len] - px[s]
-                                        sxx += pxx[s + len] - pxx[s]
-                                    }
-                                    var sy = 0.0
-                                    var syy = 0.0
-                                    for b in 0..<nby {
-                                        let s = rng.index(below: n)
-                                        startsY[b] = s
-                                        let len = min(blockY, n - b * blockY)
-                                        sy += py[s + len] - py[s]
-                                        syy += pyy[s + len] - pyy[s]
-                                    }
+                                    let (sx, sxx) = resampledSums(
+                                        &startsX, block: blockX, n: n, sums: px, squares: pxx, rng: &rng)
+                                    let (sy, syy) = resampledSums(
+                                        &startsY, block: blockY, n: n, sums: py, squares: pyy, rng: &rng)
                                     let vx = sxx - sx * sx / fn
                                     let vy = syy - sy * sy / fn
                                     // A resample with a constant side has no correlation; leave it out.
@@ -344,6 +323,25 @@ struct ResampleKernel {
         }
         return out
     }
+}
+
+/// One side of a null draw: a random start for each circular block of `block` values (kept in `starts`,
+/// one a block), and the sum and sum of squares of the values so drawn, read from their prefix sums.
+@inline(__always)
+private func resampledSums(
+    _ starts: inout [Int], block: Int, n: Int, sums: UnsafeBufferPointer<Double>,
+    squares: UnsafeBufferPointer<Double>, rng: inout SeededGenerator
+) -> (sum: Double, squares: Double) {
+    var sum = 0.0
+    var sumOfSquares = 0.0
+    for b in 0..<starts.count {
+        let s = rng.index(below: n)
+        starts[b] = s
+        let len = min(block, n - b * block)
+        sum += sums[s + len] - sums[s]
+        sumOfSquares += squares[s + len] - squares[s]
+    }
+    return (sum, sumOfSquares)
 }
 
 /// Σ a[i]·b[i] over `count` values, four independent accumulators so the loop pipelines.

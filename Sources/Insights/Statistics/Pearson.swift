@@ -4,14 +4,7 @@ public func pearson(_ x: [Double], _ y: [Double]) -> Double? {
     precondition(x.count == y.count, "pearson: paired series of unequal length")
     let n = x.count
     guard n >= 3 else { return nil }
-    var mx = 0.0
-    var my = 0.0
-    for i in 0..<n {
-        mx += x[i]
-        my += y[i]
-    }
-    mx /= Double(n)
-    my /= Double(n)
+    let (mx, my) = means(x, y)
     var sxy = 0.0
     var sxx = 0.0
     var syy = 0.0
@@ -24,6 +17,17 @@ public func pearson(_ x: [Double], _ y: [Double]) -> Double? {
     }
     guard sxx > 0, syy > 0 else { return nil }
     return max(-1, min(1, sxy / (sxx * syy).squareRoot()))
+}
+
+/// The means of two paired series, summed in index order.
+func means(_ x: [Double], _ y: [Double]) -> (x: Double, y: Double) {
+    var mx = 0.0
+    var my = 0.0
+    for i in 0..<x.count {
+        mx += x[i]
+        my += y[i]
+    }
+    return (mx / Double(x.count), my / Double(x.count))
 }
 
 /// The partial correlation of x and y given z, from the three pairwise correlations; nil when z
