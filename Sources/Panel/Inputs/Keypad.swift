@@ -55,33 +55,36 @@ final class Keypad {
         return down
     }
 
+    /// True once `key` has read its new way for `debounceMs` from when `since` first saw it so; that time is then
+    /// forgotten.
+    private static func settled(
+        _ key: KeypadKey, since: inout [KeypadKey: Int64], nowMs: Int64, after debounceMs: Int64
+    ) -> Bool {
+        let start = since[key] ?? nowMs
+        since[key] = start
+        guard nowMs - start >= debounceMs else { return false }
+        since[key] = nil
+        return true
+    }
+
     private func scan(nowMs: Int64) throws(PanelError) -> [PanelEvent] {
         let down = try keysDown()
         // The scan toggled the rows, so the columns have edges of its own making.
         for column in columns { _ = try column.readEvents() }
         var events: [PanelEvent] = []
+        let debounce = timing.debounceMs
         for key in KeypadKey.allCases {
             if down.contains(key) {
                 upSince[key] = nil
-                if !pressed.contains(key) {
-                    let since = downSince[key] ?? nowMs
-                    downSince[key] = since
-                    if nowMs - since >= timing.debounceMs {
-                        downSince[key] = nil
-                        pressed.insert(key)
-                        events.append(.keyPressed(key))
-                    }
+                if !pressed.contains(key), Self.settled(key, since: &downSince, nowMs: nowMs, after: debounce) {
+                    pressed.insert(key)
+                    events.append(.keyPressed(key))
                 }
             } else {
                 downSince[key] = nil
-                if pressed.contains(key) {
-                    let since = upSince[key] ?? nowMs
-                    upSince[key] = since
-                    if nowMs - since >= timing.debounceMs {
-                        upSince[key] = nil
-                        pressed.remove(key)
-                        events.append(.keyReleased(key))
-                    }
+                if pressed.contains(key), Self.settled(key, since: &upSince, nowMs: nowMs, after: debounce) {
+                    pressed.remove(key)
+                    events.append(.keyReleased(key))
                 }
             }
         }
