@@ -16,35 +16,35 @@ public struct ServiceGroup: Hashable, Sendable {
     /// The group called `name`, or nil when there is none.
     /// The corresponding C function is `getgrnam_r`.
     public static func named(_ name: String) throws(Errno) -> ServiceGroup? {
-        var group = group()
+        try lookUp({ getgrnam_r(name, $0, $1, $2, $3) }) { ServiceGroup(name: name, gid: $0.gr_gid) }
+    }
+
+    /// The name of the group with `gid`, or nil when the group database has none (or cannot be read).
+    /// The corresponding C function is `getgrgid_r`.
+    public static func name(of gid: UInt32) -> String? {
+        try? lookUp({ getgrgid_r(gid, $0, $1, $2, $3) }) { String(cString: $0.gr_name) }
+    }
+
+    /// One reentrant group-database look-up, its buffer grown while the answer is ERANGE (getgrnam_r(3));
+    /// what `read` takes from the entry while its strings are still in the buffer, nil when there is none.
+    private static func lookUp<T>(
+        _ call: (
+            UnsafeMutablePointer<group>, UnsafeMutablePointer<CChar>, Int,
+            UnsafeMutablePointer<UnsafeMutablePointer<group>?>
+        ) -> CInt,
+        _ read: (group) -> T
+    ) throws(Errno) -> T? {
+        var entry = group()
         var result: UnsafeMutablePointer<group>? = nil
         var buffer = [CChar](repeating: 0, count: 4096)
         while true {
-            let rc = getgrnam_r(name, &group, &buffer, buffer.count, &result)
+            let rc = call(&entry, &buffer, buffer.count, &result)
             if rc == ERANGE && buffer.count < 1 << 20 {
                 buffer = [CChar](repeating: 0, count: buffer.count * 4)
                 continue
             }
             if rc != 0 { throw Errno(rawValue: rc) }
-            guard let found = result else { return nil }
-            return ServiceGroup(name: name, gid: found.pointee.gr_gid)
-        }
-    }
-
-    /// The name of the group with `gid`, or nil when the group database has none.
-    /// The corresponding C function is `getgrgid_r`.
-    public static func name(of gid: UInt32) -> String? {
-        var group = group()
-        var result: UnsafeMutablePointer<group>? = nil
-        var buffer = [CChar](repeating: 0, count: 4096)
-        while true {
-            let rc = getgrgid_r(gid, &group, &buffer, buffer.count, &result)
-            if rc == ERANGE && buffer.count < 1 << 20 {
-                buffer = [CChar](repeating: 0, count: buffer.count * 4)
-                continue
-            }
-            guard rc == 0, let found = result else { return nil }
-            return String(cString: found.pointee.gr_name)
+            return result.map { read($0.pointee) }
         }
     }
 
