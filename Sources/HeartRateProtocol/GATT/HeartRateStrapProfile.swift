@@ -54,22 +54,17 @@ extension AttributeDatabase {
             characteristics: [
                 CharacteristicDefinition(.batteryLevel, properties: [.read, .notify], value: [identity.batteryPercent])
             ])
+        // Every Device Information characteristic is a readable UTF-8 string.
+        let deviceInformation: [(BluetoothUUID, String)] = [
+            (.manufacturerNameString, identity.manufacturerName), (.modelNumberString, identity.modelNumber),
+            (.serialNumberString, identity.serialNumber), (.hardwareRevisionString, identity.hardwareRevision),
+            (.firmwareRevisionString, identity.firmwareRevision), (.softwareRevisionString, identity.softwareRevision),
+        ]
         let info = db.addService(
             .deviceInformation,
-            characteristics: [
-                CharacteristicDefinition(
-                    .manufacturerNameString, properties: .read, value: Array(identity.manufacturerName.utf8)),
-                CharacteristicDefinition(
-                    .modelNumberString, properties: .read, value: Array(identity.modelNumber.utf8)),
-                CharacteristicDefinition(
-                    .serialNumberString, properties: .read, value: Array(identity.serialNumber.utf8)),
-                CharacteristicDefinition(
-                    .hardwareRevisionString, properties: .read, value: Array(identity.hardwareRevision.utf8)),
-                CharacteristicDefinition(
-                    .firmwareRevisionString, properties: .read, value: Array(identity.firmwareRevision.utf8)),
-                CharacteristicDefinition(
-                    .softwareRevisionString, properties: .read, value: Array(identity.softwareRevision.utf8)),
-            ])
+            characteristics: deviceInformation.map {
+                CharacteristicDefinition($0.0, properties: .read, value: Array($0.1.utf8))
+            })
         let handles = HeartRateStrapHandles(
             heartRateMeasurement: heartRate[0], bodySensorLocation: heartRate[1], batteryLevel: battery[0],
             firmwareRevision: info[4], serviceChanged: gatt[0])
