@@ -133,7 +133,8 @@ struct ScanCommand: Command {
             let now = SystemClock.monotonicMs()
             if now >= endMs { break }
             let deadline = min(endMs, scanner.nextDeadlineMs ?? endMs)
-            let ready = (try? ReadinessWait.readable([scanner.descriptor, signals.descriptor], timeoutMs: deadline - now)) ?? []
+            let ready =
+                (try? ReadinessWait.readable([scanner.descriptor, signals.descriptor], timeoutMs: deadline - now)) ?? []
             if ready.contains(signals.descriptor) { break }
             let after = SystemClock.monotonicMs()
             events = ready.contains(scanner.descriptor) ? scanner.onReadable(nowMs: after) : []

@@ -77,7 +77,8 @@ struct StrapCommand: Command {
             let now = SystemClock.monotonicMs()
             if now >= endMs { break }
             let deadline = min(endMs, link.nextDeadlineMs ?? endMs)
-            let ready = (try? ReadinessWait.readable([link.descriptor, signals.descriptor], timeoutMs: deadline - now)) ?? []
+            let ready =
+                (try? ReadinessWait.readable([link.descriptor, signals.descriptor], timeoutMs: deadline - now)) ?? []
             if ready.contains(signals.descriptor) { break }
             let after = SystemClock.monotonicMs()
             events = ready.contains(link.descriptor) ? link.onReadable(nowMs: after) : []
