@@ -31,7 +31,7 @@ public struct Scan: Sendable {
 
     /// Scans the days (any order; a date given twice counts once, the last wins).
     public func run(days: [DayRecord], parallel: ParallelFor = .serial) -> ScanReport {
-        let table = DayTable(days)
+        let table = DayIndex(days)
         var habitNames = Set(habits)
         for d in table.byDay.values { habitNames.formUnion(d.questionnaire?.habits ?? []) }
         let features: [Feature] =
@@ -203,7 +203,7 @@ public struct Scan: Sendable {
     }
 
     func grade(
-        candidate c: Candidate, association a: Association, q: Double, table: DayTable, habitFeatures: [Feature],
+        candidate c: Candidate, association a: Association, q: Double, table: DayIndex, habitFeatures: [Feature],
         test: AssociationTest, seed: UInt64
     ) -> Finding {
         var finding = Finding(
@@ -328,7 +328,7 @@ struct PairedSeries: Sendable {
 }
 
 /// Days by day number, for pairing across lags.
-struct DayTable: Sendable {
+struct DayIndex: Sendable {
     let byDay: [Int: DayRecord]
     let ordered: [Int]
 
