@@ -6,10 +6,11 @@ import Platform
     import Glibc
 #endif
 
-/// The virtual strap's run loop: one controller, advertising through the management interface, an
+/// The simulated H10's run loop: one controller, advertising through the management interface, an
 /// L2CAP ATT server on CID 4, one central at a time (a Polar H10 takes one connection by default),
-/// notifications paced by `NotificationPacer`, drop-outs on schedule. One thread around `poll`.
-final class VirtualStrap<Source: BeatSource> {
+/// notifications paced by `NotificationPacer`, drop-outs on schedule. One thread around `poll`. (The
+/// daemon's `VirtualStrap` is the in-process stand-in: no radio, events straight to the session.)
+final class SimulatedH10<Source: BeatSource> {
     private let options: SimulatorOptions
     private let management: ManagementSocket
     private let controller: Controller

@@ -23,12 +23,12 @@ func runSimulator() -> Int32 {
             let intervals = try RRFileReplay.parse(try readFile(path))
             var artifacts: ArtifactInjector?
             if options.artifactRate > 0 { artifacts = ArtifactInjector(rate: options.artifactRate, seed: options.seed) }
-            try VirtualStrap(options: options, source: RRFileReplay(intervals: intervals, artifacts: artifacts)).run()
+            try SimulatedH10(options: options, source: RRFileReplay(intervals: intervals, artifacts: artifacts)).run()
         } else {
             let source = SyntheticBeats(
                 seed: options.seed, day: options.day, standAtMs: options.standAtS.map { Int64($0 * 1000) },
                 artifactRate: options.artifactRate)
-            try VirtualStrap(options: options, source: source).run()
+            try SimulatedH10(options: options, source: source).run()
         }
         return 0
     } catch {
