@@ -9,6 +9,16 @@ extension ATTPDU {
         func length(_ ok: Bool) throws(ATTDecodingError) {
             if !ok { throw .invalidLength(opcode: opcode, parameterLength: n) }
         }
+        /// A Read By (Group) Type Response's entry length (its first octet), at least `minimum`, that the rest
+        /// divides into whole entries.
+        func entryLength(minimum: Int) throws(ATTDecodingError) -> Int {
+            try length(n >= 1)
+            let entry = Int(r.u8() ?? 0)
+            guard entry >= minimum, n - 1 >= entry, (n - 1) % entry == 0 else {
+                throw .invalidList(opcode: opcode, elementLength: entry, parameterLength: n)
+            }
+            return entry
+        }
         // `r` is checked by `length(...)` before each read, so the `?? 0` defaults are never taken.
         switch opcode {
         case .errorResponse:
@@ -55,11 +65,7 @@ extension ATTPDU {
                 ? .readByTypeRequest(start: start, end: end, type: type)
                 : .readByGroupTypeRequest(start: start, end: end, type: type)
         case .readByTypeResponse:
-            try length(n >= 1)
-            let entry = Int(r.u8() ?? 0)
-            guard entry >= 2, n - 1 >= entry, (n - 1) % entry == 0 else {
-                throw .invalidList(opcode: opcode, elementLength: entry, parameterLength: n)
-            }
+            let entry = try entryLength(minimum: 2)
             var list: [HandleValue] = []
             while let handle = r.u16(), let value = r.take(entry - 2) {
                 list.append(HandleValue(handle: handle, value: value))
@@ -76,11 +82,7 @@ extension ATTPDU {
         case .readBlobResponse:
             self = .readBlobResponse(value: r.rest())
         case .readByGroupTypeResponse:
-            try length(n >= 1)
-            let entry = Int(r.u8() ?? 0)
-            guard entry >= 4, n - 1 >= entry, (n - 1) % entry == 0 else {
-                throw .invalidList(opcode: opcode, elementLength: entry, parameterLength: n)
-            }
+            let entry = try entryLength(minimum: 4)
             var list: [GroupValue] = []
             while let handle = r.u16(), let end = r.u16(), let value = r.take(entry - 4) {
                 list.append(GroupValue(handle: handle, groupEnd: end, value: value))
