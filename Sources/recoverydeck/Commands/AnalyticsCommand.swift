@@ -39,9 +39,9 @@ struct AnalyticsCommand: Command {
             return
         }
         func percent(_ share: Double?) -> String {
-            share.map { Formatting.fixed($0 * 100, digits: 0) + " %" } ?? Wording.dash
+            share.map { Formatting.fixed($0 * 100, digits: 0) + " %" } ?? ReportWording.dash
         }
-        let median = s.medianSessionMs.map { duration(ms: $0) } ?? Wording.dash
+        let median = s.medianSessionMs.map { duration(ms: $0) } ?? ReportWording.dash
         var lines = [
             "Days completed          \(s.daysCompleted) (current streak \(s.currentStreak))",
             "Mornings measured       \(s.mornings)",
@@ -51,11 +51,11 @@ struct AnalyticsCommand: Command {
             "Strap connect fails     \(s.bleConnectFails)",
             "",
             "Check-ins               \(s.checkins)",
-            Wording.row(["score"] + (1...7).map(String.init), [24, 6, 6, 6, 6, 6, 6]),
+            ReportWording.row(["score"] + (1...7).map(String.init), [24, 6, 6, 6, 6, 6, 6]),
         ]
         for item in SubjectiveItem.allCases {
             let counts = (s.distribution[item] ?? []).map(String.init)
-            lines.append(Wording.row([item.label] + counts, [24, 6, 6, 6, 6, 6, 6]))
+            lines.append(ReportWording.row([item.label] + counts, [24, 6, 6, 6, 6, 6, 6]))
         }
         context.out(lines.joined(separator: "\n"))
     }

@@ -97,7 +97,9 @@ struct CompareCommand: Command {
             context.out(JSONValue.object(fields).serialized(pretty: true))
             return
         }
-        func f(_ x: Double?, _ digits: Int = 3) -> String { x.map { Formatting.fixed($0, digits: digits) } ?? Wording.dash }
+        func f(_ x: Double?, _ digits: Int = 3) -> String {
+            x.map { Formatting.fixed($0, digits: digits) } ?? ReportWording.dash
+        }
         let rows: [(String, String)] = [
             ("days", "\(a.n)"),
             ("ratio_of_means", f(a.ratioOfMeans)),

@@ -70,7 +70,7 @@ enum Experiments {
         }
     }
 
-    static func outcomeLabel(_ c: Channel) -> String { Insights.Wording.label(c) }
+    static func outcomeLabel(_ c: Channel) -> String { Wording.label(c) }
 
     /// The plan's lines for `scheme` (and for `change`, a change the person names).
     static func planLines(_ power: ExperimentPower, outcome: Channel, scheme: RandomisationScheme?, change: Double?)

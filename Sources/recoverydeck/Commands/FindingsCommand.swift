@@ -76,13 +76,13 @@ struct FindingsCommand: Command {
             lines.append("\(f.tier.name)  \(f.sentence)")
             let a = f.association
             var detail =
-                "    \(f.feature.label) × \(Insights.Wording.label(f.outcome)), lag \(f.lag.rawValue): "
+                "    \(f.feature.label) × \(Wording.label(f.outcome)), lag \(f.lag.rawValue): "
                 + "r = \(signed(a.r)), "
                 + "95% CI \(signed(a.ciLow)) to \(signed(a.ciHigh)), \(a.n) days, q = \(qText(f.q))"
             if !f.collapsed.isEmpty {
                 detail +=
                     "; strongest of "
-                    + ([f.outcome] + f.collapsed).map { Insights.Wording.label($0) }.joined(separator: ", ")
+                    + ([f.outcome] + f.collapsed).map { Wording.label($0) }.joined(separator: ", ")
             }
             lines.append(detail)
             if let note = f.tierNote {
@@ -106,7 +106,7 @@ struct FindingsCommand: Command {
             lines.append("\(s.tier.name)  \(s.sentence)")
             let digits = s.outcome == .subjective ? 2 : 1
             lines.append(
-                "    \(Insights.Wording.label(s.outcome)) level: \(Formatting.fixed(s.result.before, digits: digits)) "
+                "    \(Wording.label(s.outcome)) level: \(Formatting.fixed(s.result.before, digits: digits)) "
                     + "before, \(Formatting.fixed(s.result.after, digits: digits)) since; r = \(signed(s.result.r)), "
                     + "\(s.result.n) days, q = \(qText(s.q))")
         }

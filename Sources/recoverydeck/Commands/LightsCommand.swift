@@ -62,9 +62,9 @@ struct LightsCommand: Command {
                 + "light. Nothing is changed.")
         lines.append("")
         let widths = [12, 7, 7, 5, 7, 7, 7, 5, 7]
-        lines.append(Wording.row(["", "in use", "", "", "", "tried", "", "", "", ""], widths))
+        lines.append(ReportWording.row(["", "in use", "", "", "", "tried", "", "", "", ""], widths))
         lines.append(
-            Wording.row(
+            ReportWording.row(
                 ["series", "green", "yellow", "red", "unlit", "green", "yellow", "red", "unlit", "changed"],
                 widths))
         for series in LightsBackTest.Series.all {
@@ -72,7 +72,7 @@ struct LightsCommand: Command {
             let b = t.trialCounts[series]!
             let changed = t.changes.filter { $0.series == series }.count
             lines.append(
-                Wording.row(
+                ReportWording.row(
                     [series.label]
                         + [a.green, a.yellow, a.red, a.unlit, b.green, b.yellow, b.red, b.unlit, changed]
                         .map(String.init), widths))
@@ -86,8 +86,8 @@ struct LightsCommand: Command {
                 "\(t.changes.count) light\(t.changes.count == 1 ? "" : "s") would change, on \(dayCount) "
                     + "day\(dayCount == 1 ? "" : "s"):")
             for c in t.changes {
-                lines.append(
-                    Wording.row([c.date.iso, c.series.label, "\(c.from.rawValue) → \(c.to.rawValue)"], [12, 12]))
+                let change = "\(c.from.rawValue) → \(c.to.rawValue)"
+                lines.append(ReportWording.row([c.date.iso, c.series.label, change], [12, 12]))
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -84,7 +84,7 @@ struct RRAnalyzeCommand: Command {
                 let text: String
                 switch value {
                 case .number(let d): text = Formatting.fixed(d, digits: name == "artifact_ratio" ? 4 : 3)
-                case .null: text = Wording.dash
+                case .null: text = ReportWording.dash
                 case .string(let s): text = s
                 default: text = value.serialized()
                 }

@@ -50,7 +50,7 @@ struct ReportCommand: Command {
             for line in Sparkline.lines(days: records, through: last, count: days) { context.out(line) }
             let weeks = (0..<days).map { LnRMSSDWeek(days: records, through: last.adding(days: $0 - days + 1)) }
             let means = weeks.map { $0.isRollingMeanUnreliable ? nil : $0.rollingMean }
-            let latest = means.last.flatMap { $0 }.map { Formatting.fixed($0, digits: 3) } ?? Wording.dash
+            let latest = means.last.flatMap { $0 }.map { Formatting.fixed($0, digits: 3) } ?? ReportWording.dash
             context.out("ln 7-day   \(Sparkline.render(means))  \(latest)")
             for line in ReadoutFigures.lines(weeks.last!) { context.out(line) }
             return

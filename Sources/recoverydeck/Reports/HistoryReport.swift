@@ -43,27 +43,27 @@ struct HistoryReport {
     static let widths = [12, 10, 8, 10, 10, 9, 20, 13, 9]
 
     var text: String {
-        var out = [Wording.row(HistoryReport.header, HistoryReport.widths)]
+        var out = [ReportWording.row(HistoryReport.header, HistoryReport.widths)]
         for line in lines {
             guard let record = line.record else {
-                out.append(Wording.row([line.date.iso, "no record"], HistoryReport.widths))
+                out.append(ReportWording.row([line.date.iso, "no record"], HistoryReport.widths))
                 continue
             }
             let m = record.measurement
             out.append(
-                Wording.row(
+                ReportWording.row(
                     [
                         line.date.iso,
-                        record.questionnaire.map { Formatting.fixed($0.scores.mean, digits: 1) } ?? Wording.dash,
-                        Wording.value(m?.hrv?.rmssdMs, .rmssd),
-                        Wording.value(m?.orthostatic?.avgLyingHR ?? Channel.lyingHR.value(in: record), .lyingHR),
-                        Wording.value(m?.orthostatic?.gapPeak, .gapPeak),
-                        Wording.value(m?.orthostatic?.gapAvg, .gapAvg),
+                        record.questionnaire.map { Formatting.fixed($0.scores.mean, digits: 1) } ?? ReportWording.dash,
+                        ReportWording.value(m?.hrv?.rmssdMs, .rmssd),
+                        ReportWording.value(m?.orthostatic?.avgLyingHR ?? Channel.lyingHR.value(in: record), .lyingHR),
+                        ReportWording.value(m?.orthostatic?.gapPeak, .gapPeak),
+                        ReportWording.value(m?.orthostatic?.gapAvg, .gapAvg),
                         m.map { m in
                             guard m.quality == .ok, let hrv = m.hrv, hrv.isFair else { return m.quality.code }
                             return "ok, fair \(hrv.rejectedShareText)"
-                        } ?? Wording.dash,
-                        m?.orthostaticStatus.rawValue ?? Wording.dash, Wording.composite(line.composite),
+                        } ?? ReportWording.dash,
+                        m?.orthostaticStatus.rawValue ?? ReportWording.dash, ReportWording.composite(line.composite),
                         record.imported ? "import" : "box",
                     ], HistoryReport.widths))
         }

@@ -23,10 +23,10 @@ enum ReadoutFigures {
     /// The ln rMSSD lines of `status`: today, the 7-day mean and CV, the smallest worthwhile change, the week's
     /// validity. ln values to 3 decimals (a 0.5 × SD change is typically 0.05–0.15), CV to 0.1 %.
     static func lines(_ w: LnRMSSDWeek) -> [String] {
-        let ln = { (v: Double?) in v.map { Formatting.fixed($0, digits: 3) } ?? Wording.dash }
+        let ln = { (v: Double?) in v.map { Formatting.fixed($0, digits: 3) } ?? ReportWording.dash }
         var mean = "7-day mean " + ln(w.rollingMean)
         if w.rollingMean != nil, w.isRollingMeanUnreliable { mean += " (unreliable)" }
-        let cv = w.coefficientOfVariation.map { Formatting.fixed($0, digits: 1) + " %" } ?? Wording.dash
+        let cv = w.coefficientOfVariation.map { Formatting.fixed($0, digits: 1) + " %" } ?? ReportWording.dash
         return [
             "ln rMSSD      today \(ln(w.lnRMSSD)), \(mean), 7-day CV \(cv), smallest worthwhile change "
                 + "\(ln(w.smallestWorthwhileChange)) (0.5 × 60-day SD)",

@@ -26,7 +26,7 @@ struct StatusReport {
     var text: String {
         var lines: [String] = []
         lines.append(displayName.map { $0.isEmpty ? "Good morning." : "Good morning, \($0)." } ?? "Good morning.")
-        lines.append("Today: \(Wording.weekday(today)) \(today.iso).")
+        lines.append("Today: \(ReportWording.weekday(today)) \(today.iso).")
         lines.append("")
         if let q = record.questionnaire {
             let scores = SubjectiveItem.allCases.map { "\($0.label) \(q.scores[$0].value)" }.joined(separator: ", ")
@@ -39,24 +39,24 @@ struct StatusReport {
         lines += measurementLines
         lines.append("")
         let widths = [14, 19, 8, 8, 26]
-        lines.append(Wording.row(["channel", "light", "today", "7-day", "60-day norm", "words"], widths))
+        lines.append(ReportWording.row(["channel", "light", "today", "7-day", "60-day norm", "words"], widths))
         for channel in readout.channels {
-            var norm = Wording.dash
+            var norm = ReportWording.dash
             if let mean = channel.normMean, let sd = channel.normSD {
-                norm = Wording.value(mean, channel.channel) + " ± " + Wording.value(sd, channel.channel)
+                norm = ReportWording.value(mean, channel.channel) + " ± " + ReportWording.value(sd, channel.channel)
                 if let z = channel.z { norm += " (z \(Formatting.fixed(z, digits: 2)))" }
             }
             lines.append(
-                Wording.row(
+                ReportWording.row(
                     [
-                        channel.channel.label, Wording.light(channel.state),
-                        Wording.value(channel.todayValue, channel.channel),
-                        Wording.value(channel.acute, channel.channel),
+                        channel.channel.label, ReportWording.light(channel.state),
+                        ReportWording.value(channel.todayValue, channel.channel),
+                        ReportWording.value(channel.acute, channel.channel),
                         norm, channel.words,
                     ], widths))
         }
         lines.append("")
-        lines.append("Composite     \(Wording.composite(readout.composite)) (\(Baselines.compositeLabel))")
+        lines.append("Composite     \(ReportWording.composite(readout.composite)) (\(Baselines.compositeLabel))")
         lines.append("Baselines     \(baselineWords)")
         lines.append("Band edges    yellow / red beyond \(ReadoutFigures.words(edges))")
         lines += ReadoutFigures.lines(lnWeek)
@@ -70,7 +70,7 @@ struct StatusReport {
         var first =
             record.imported
             ? "Measurement   imported, quality \(m.quality.code)"
-            : "Measurement   \(Wording.clock(m.startedAtEpoch)), quality \(m.quality.code)"
+            : "Measurement   \(ReportWording.clock(m.startedAtEpoch)), quality \(m.quality.code)"
         if let rmssd = m.hrv?.rmssdMs { first += ": rMSSD \(Formatting.fixed(rmssd, digits: 1)) ms" }
         if let hr = m.meanHRBpm { first += ", mean HR \(Formatting.fixed(hr, digits: 0)) bpm" }
         // Over 5 % of beats rejected: counted, but said (docs/artifacts.md).

@@ -1,8 +1,9 @@
 import Platform
 import RecoveryCore
 
-/// Shared wording for the day's numbers, lights and dates, so status, history and demo agree.
-enum Wording {
+/// Shared wording for the day's numbers, lights and dates, so status, history and demo agree (the findings'
+/// sentences are Insights' `Wording`).
+enum ReportWording {
     static let dash = "–"
 
     static func weekday(_ date: LocalDate) -> String {
