@@ -31,8 +31,9 @@ let package = Package(
         // I/O edges.
         .target(name: "Platform", dependencies: ["CPlatform", "RecoveryCore"], swiftSettings: strict),
         .target(name: "Store", dependencies: ["CSQLite", "RecoveryCore", "Platform", "JSON"], swiftSettings: strict),
-        // The daemon's control socket as both ends see it: requests, refusals and the CLI's client.
-        .target(name: "ControlProtocol", dependencies: ["JSON", "Platform"], swiftSettings: strict),
+        // The daemon's control socket as both ends see it: requests, refusals, the scan's answer and the CLI's client.
+        .target(
+            name: "ControlProtocol", dependencies: ["JSON", "Platform", "BlueZ", "HeartRateProtocol"], swiftSettings: strict),
         .target(name: "BlueZ", dependencies: ["CBlueZ", "Platform", "HeartRateProtocol"], swiftSettings: strict),
         .target(name: "Panel", dependencies: ["CGPIOD", "Platform", "RecoveryCore"], swiftSettings: strict),
         // recoverydeck.conf: its keys, defaults and parser, read by the daemon, doctor and the CLI.

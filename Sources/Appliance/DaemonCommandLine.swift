@@ -68,7 +68,7 @@ public enum DaemonCommandLine {
         let path = configPath ?? DaemonConfiguration.defaultPath
         let configuration: DaemonConfiguration
         do {
-            configuration = try load(path: path, required: explicitPath)
+            configuration = try DaemonConfiguration.load(path: path, required: explicitPath)
         } catch {
             fail(error.description)
             return 78
@@ -84,11 +84,6 @@ public enum DaemonCommandLine {
             fail(error.description)
             return error.exitCode
         }
-    }
-
-    /// Reads and parses the file; a missing default file means every default.
-    public static func load(path: String, required: Bool) throws(DaemonConfiguration.Problem) -> DaemonConfiguration {
-        try DaemonConfiguration.load(path: path, required: required)
     }
 
     static func fail(_ sentence: String) {

@@ -117,8 +117,8 @@ struct DaemonConfigurationTests {
         """.write(toFile: path, atomically: true, encoding: .utf8)
         #expect(DaemonCommandLine.main(["--check-config", "--config", path]) == 78)
         #expect(DaemonCommandLine.main(["--config", path]) == 78)
-        #expect(throws: DaemonConfiguration.Problem.self) { try DaemonCommandLine.load(path: path, required: true) }
-        do { _ = try DaemonCommandLine.load(path: path, required: true) } catch {
+        #expect(throws: DaemonConfiguration.Problem.self) { try DaemonConfiguration.load(path: path, required: true) }
+        do { _ = try DaemonConfiguration.load(path: path, required: true) } catch {
             #expect(error.line == 4 && error.description.contains("adapter"), "\(error)")
         }
         #expect(!FileManager.default.fileExists(atPath: directory + "/recoverydeck.db"), "nothing was touched")
@@ -153,8 +153,8 @@ struct DaemonConfigurationTests {
         """.write(toFile: path, atomically: true, encoding: .utf8)
         #expect(DaemonCommandLine.main(["--check-config", "--config", path]) == 78)
         #expect(DaemonCommandLine.main(["--config", path]) == 78)
-        #expect(throws: DaemonConfiguration.Problem.self) { try DaemonCommandLine.load(path: path, required: true) }
-        do { _ = try DaemonCommandLine.load(path: path, required: true) } catch {
+        #expect(throws: DaemonConfiguration.Problem.self) { try DaemonConfiguration.load(path: path, required: true) }
+        do { _ = try DaemonConfiguration.load(path: path, required: true) } catch {
             #expect(error.description.hasPrefix("\(path):5: panel_script: "), "\(error)")
             #expect(error.description.contains(scriptPath) && error.description.contains(says), "\(error)")
         }

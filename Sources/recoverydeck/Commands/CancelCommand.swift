@@ -1,4 +1,4 @@
-import Appliance
+import ControlProtocol
 
 /// `recoverydeck cancel`: stops the running session; nothing of it is saved.
 struct CancelCommand: Command {

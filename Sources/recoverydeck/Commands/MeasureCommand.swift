@@ -1,4 +1,4 @@
-import Appliance
+import ControlProtocol
 
 /// `recoverydeck measure`: starts a morning on the box, as GO does.
 struct MeasureCommand: Command {

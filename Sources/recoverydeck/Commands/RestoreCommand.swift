@@ -1,6 +1,5 @@
 import ControlProtocol
 import JSON
-import Appliance
 import Platform
 import RecoveryCore
 import Store

@@ -1,6 +1,5 @@
 import ControlProtocol
 import JSON
-import Appliance
 import BlueZ
 import HeartRateProtocol
 import Platform

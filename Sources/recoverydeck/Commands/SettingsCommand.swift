@@ -1,6 +1,5 @@
 import BoxConfiguration
 import JSON
-import Appliance
 import RecoveryCore
 import Store
 
@@ -76,7 +75,7 @@ struct SettingsCommand: Command {
         }
         if case .some(.some(let text)) = reminder, let time = MinuteOfDay(hhmm: text) {
             // The daemon never shows a reminder at or after its window's end: such a time would be a silent off.
-            let end = (try? DaemonCommandLine.load(path: DaemonConfiguration.defaultPath, required: false))?
+            let end = (try? DaemonConfiguration.load(path: DaemonConfiguration.defaultPath, required: false))?
                 .reminderWindowEnd ?? DaemonConfiguration().reminderWindowEnd
             guard time < end else {
                 throw .usage(

@@ -1,4 +1,4 @@
-import Appliance
+import ControlProtocol
 
 /// `recoverydeck watch`: the running session, live.
 struct WatchCommand: Command {

@@ -1,5 +1,4 @@
 import ControlProtocol
-import Appliance
 import RecoveryCore
 
 /// Tells a running daemon that the store changed under it (a check-in, a delete, the settings), so the
