@@ -1,3 +1,4 @@
+import JSON
 import Panel
 import Platform
 import RecoveryCore
@@ -9,6 +10,14 @@ import Store
 extension Daemon {
     func panelInput(_ input: PanelInput, now: Int64) {
         observer?(.input(input))
+        if let control, control.watcherCount > 0 {
+            let button: String
+            switch input {
+            case .go(let press): button = press == .long ? "go-long" : "go"
+            case .key(let key): button = key.label
+            }
+            control.broadcast(event("input", [("button", .string(button))]))
+        }
         switch input {
         case .go(let press):
             // A restore is rewriting the database: no morning starts until it is done (a moment).
@@ -89,11 +98,13 @@ extension Daemon {
             panel.play(sound, nowMs: now)
             if sound == .standNow { strap.personStands(atMs: now) }
             observer?(.sound(sound))
-            control?.broadcast(.object([("event", .string("sound")), ("name", .string(sound.pattern.name))]))
+            control?.broadcast(event("sound", [("name", .string(sound.pattern.name))]))
         case .saveMorning(let morning, _):
             // Spool first, then the database (Filing): a refusal never loses the morning.
             let readout = fileMorning(morning)
             observer?(.saved(morning, readout))
+            control?.broadcast(
+                event("saved", [("date", .string(morning.date.iso)), ("raw_rr", .integer(Int64(morning.rawRR.count)))]))
             queue.append(.session(.saved(readout)))
         case .saveQuestionnaire(let questionnaire):
             // Inside the routine's drain, so `.clockRefused` is queued behind this action.
@@ -120,7 +131,7 @@ extension Daemon {
             // level, which `delete` cannot reach (the unit caps the journal at info).
             logger.debug(sentence)
             observer?(.said(sentence))
-            control?.broadcast(.object([("event", .string("say")), ("text", .string(sentence))]))
+            control?.broadcast(event("say", [("text", .string(sentence))]))
         case .declined(let decline):
             logger.info("request declined: \(decline.sentence)")
         }

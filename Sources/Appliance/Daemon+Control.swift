@@ -139,7 +139,7 @@ extension Daemon {
             guard panel.schedule(presses: presses.map { ($0.afterMs, $0.button) }, startMs: now) else {
                 return ControlRefusal(code: "bad_button", message: "Press go, go-long, or a key 0-9, * or #.").json
             }
-            return ok([])
+            return ok([("session_ms", .integer(now))])
         case .advance(let seconds):
             guard clock.isSimulated else {
                 return ControlRefusal(code: "not_simulated", message: "Only a simulated clock can be moved.").json
@@ -192,12 +192,16 @@ extension Daemon {
 
     func ok(_ fields: [(String, JSONValue)]) -> JSONValue { .object([("ok", .bool(true))] + fields) }
 
+    /// A packet of the `watch` stream, stamped with the daemon's clock so a watcher can time it in session time.
+    func event(_ name: String, _ fields: [(String, JSONValue)]) -> JSONValue {
+        .object([("event", .string(name)), ("session_ms", .integer(clock.monotonicMs()))] + fields)
+    }
+
     /// The snapshot as `watch` receives it.
     func snapshotJSON(_ s: SessionSnapshot) -> JSONValue {
         let display = s.indication.display
         let lamps: [(String, JSONValue)] = Lamp.allCases.map { ($0.rawValue, .string(display[$0].name)) }
-        return .object([
-            ("event", .string("snapshot")),
+        return event("snapshot", [
             ("date", .string(routine.day.today.iso)),
             ("clock", .string(clockText)),
             ("phase", .string(s.phase.rawValue)),
@@ -214,6 +218,8 @@ extension Daemon {
             ("fault_sentence", JSONValue(s.fault?.sentence)),
             ("state", .string(s.indication.name)),
             ("lamps", .object(lamps)),
+            // The whole panel as it shows now (the questionnaire's blinks too), in the words of LIGHTS.md.
+            ("display", .string("\(routine.indication.display)")),
             ("strap", .string(strap.statusLine)),
             ("speed", .number(clock.speed)),
             // Saved records the database has not taken yet (they wait in the spool), and why.

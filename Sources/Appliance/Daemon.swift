@@ -46,11 +46,11 @@ public final class Daemon {
         /// Reads an environment variable (`NOTIFY_SOCKET`, `WATCHDOG_USEC`, `WATCHDOG_PID`).
         public var environment: (String) -> String? = { name in getenv(name).map { String(cString: $0) } }
         public var logger = Logger()
-        /// Open the control socket (the in-process demo runs without one).
+        /// Open the control socket (a test driving the daemon in-process may run without one).
         public var controlSocket = true
         /// Take SIGTERM, SIGINT and SIGHUP through a signalfd.
         public var handleSignals = true
-        /// The virtual strap's person: day 0 (the demo seeds the history of the same person).
+        /// The virtual strap's person: day 0, instead of `simulated_first_date` (tests seed the same person's history).
         public var virtualFirstDate: LocalDate?
         /// The strap to use instead of the one the configuration names (tests hand in their own).
         public var strap: (any StrapSource)?
@@ -190,7 +190,7 @@ public final class Daemon {
         case .simulated:
             var strapOptions = VirtualStrap.Options()
             strapOptions.seed = configuration.simulatedSeed
-            if let first = options.virtualFirstDate { strapOptions.firstDate = first }
+            strapOptions.firstDate = options.virtualFirstDate ?? configuration.simulatedFirstDate
             strapOptions.heartRateOnly = configuration.simulatedHROnly
             strapOptions.artifactProbability = configuration.simulatedArtifacts
             strapOptions.connectMs = Int64(configuration.simulatedConnectSeconds * 1000)

@@ -114,6 +114,14 @@ extension DaemonConfiguration {
                     guard let s = UInt64(v) else { throw ValueError(reason: "use a whole number") }
                     c.simulatedSeed = s
                 }, render: { String($0.simulatedSeed) }),
+            ConfigurationKey(
+                name: "simulated_first_date", help: "the virtual strap's person's first day `YYYY-MM-DD`",
+                apply: { (v, c) throws(ValueError) in
+                    guard let d = LocalDate(iso: v) else {
+                        throw ValueError(reason: "use YYYY-MM-DD, not \"\(v)\"")
+                    }
+                    c.simulatedFirstDate = d
+                }, render: { $0.simulatedFirstDate.iso }),
             flag("simulated_hr_only", "the virtual strap sends heart rate without RR", \.simulatedHROnly),
             ConfigurationKey(
                 name: "simulated_dropout", help: "the virtual strap drops out `AT:FOR` seconds after connecting",

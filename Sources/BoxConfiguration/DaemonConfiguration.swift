@@ -46,6 +46,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
     /// With `clock = simulated`: the local date and time at start.
     public var clockStart: (date: LocalDate, minute: MinuteOfDay)?
     public var simulatedSeed: UInt64 = 10
+    /// The virtual strap's person's first day (`recoverydeck demo` seeds the same person's earlier mornings).
+    public var simulatedFirstDate = LocalDate(year: 2026, month: 1, day: 1)!
     public var simulatedHROnly = false
     /// Seconds after connecting, and for how long, the virtual strap drops out.
     public var simulatedDropout: (atSeconds: Double, forSeconds: Double)?

@@ -267,13 +267,21 @@ struct DaemonMorningTests {
         #expect(try h.request(.advance(seconds: 60))["error"]?.stringValue == "busy")
         // The watcher reads as `recoverydeck watch` does, while the session runs.
         var phases: [String] = []
+        var saved: [JSONValue] = []
+        var clock: [Int64] = []
         h.run {
             while let packet = try? watcher.next(timeoutMs: 0) {
                 if let phase = packet["phase"]?.stringValue, phases.last != phase { phases.append(phase) }
+                if packet["event"]?.stringValue == "saved" { saved.append(packet) }
+                if let ms = packet["session_ms"]?.int64Value { clock.append(ms) }
             }
             return phases.last == "readout"
         }
         #expect(phases.first == "connecting" && phases.last == "readout")
+        // The saved morning is announced once, and every packet carries the daemon's clock, never going back.
+        #expect(saved.count == 1 && saved.first?["date"]?.stringValue == DaemonHarness.today.iso)
+        #expect((saved.first?["raw_rr"]?.int64Value ?? 0) > 45)
+        #expect(clock.count > 10 && zip(clock, clock.dropFirst()).allSatisfy { $0 <= $1 })
         #expect(phases.contains("captureRMSSD") && phases.contains("captureStanding"))
         // Cancel during the readout cancels no session: it darkens the panel, and the morning stays saved.
         let cleared = try h.request(.cancel)
@@ -285,6 +293,29 @@ struct DaemonMorningTests {
         #expect(try h.request(.measure(overwrite: true))["ok"]?.boolValue == true)
         #expect(try h.request(.cancel)["cancelled"]?.boolValue == true)
         #expect(try h.request(.cancel)["error"]?.stringValue == "nothing_to_cancel")
+    }
+
+    @Test("watch streams each press and the panel as shown, timed on the daemon's clock (what the demo prints)")
+    func watchStreamsPresses() throws {
+        let h = try DaemonHarness()
+        let watcher = try ControlClient(path: h.configuration.controlSocket)
+        let first = try h.request(.watch, client: watcher)
+        #expect(first["snapshot"]?["display"]?.stringValue == "dark")
+        h.press([(0, "1"), (700, "2")])
+        var presses: [(button: String, ms: Int64)] = []
+        var displays: [String] = []
+        h.run {
+            while let packet = try? watcher.next(timeoutMs: 0) {
+                if packet["event"]?.stringValue == "input", let button = packet["button"]?.stringValue {
+                    presses.append((button, packet["session_ms"]?.int64Value ?? -1))
+                }
+                if let display = packet["display"]?.stringValue, displays.last != display { displays.append(display) }
+            }
+            return presses.count == 2 && displays.count >= 2
+        }
+        #expect(presses.map(\.button) == ["1", "2"])
+        #expect(presses.count == 2 && presses[1].ms - presses[0].ms == 700)
+        #expect(displays.first == "blue: 1 blink")
     }
 
     @Test("A check-in written over SSH opens the gate for the next GO (the daemon re-reads the day)")
