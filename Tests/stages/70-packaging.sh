@@ -304,7 +304,7 @@ for expected in "systemd-sysusers recoverydeck.conf" "deb-systemd-helper enable 
 done
 grep -q 'installed. Add yourself to the box.s group' "$stubs/out" || fail "first install does not say what to do next"
 calls=$(maint deploy/debian/postinst configure 1.0.0)
-grep -qxF "deb-systemd-invoke try-restart recoverydeckd.service" <<<"$calls" || fail "upgrade does not restart: $calls"
+grep -qxF "deb-systemd-invoke restart recoverydeckd.service" <<<"$calls" || fail "upgrade does not restart: $calls"
 grep -q "invoke start" <<<"$calls" && fail "upgrade starts a stopped daemon: $calls"
 calls=$(maint deploy/debian/prerm remove)
 grep -qxF "deb-systemd-invoke stop recoverydeckd.service" <<<"$calls" || fail "remove does not stop the daemon: $calls"
