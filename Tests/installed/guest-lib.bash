@@ -59,11 +59,21 @@ start_strap() {
     say "strap $name on $adapter ($strap_address)"
 }
 stop_strap() { kill "$strap_pid" 2>/dev/null || true; wait "$strap_pid" 2>/dev/null || true; }
+# snapshot: the daemon's session as `watch --json` first reports it (watch then ends: its reader has gone).
+snapshot() { recoverydeck watch --json 2>/dev/null | head -1 || true; }
 # wait_session_start SECONDS: until the daemon reports a session that is not idle.
 wait_session_start() {
-    local i=0
-    until recoverydeck watch --json 2>/dev/null | head -1 | grep -vq '"phase":"idle"'; do
-        i=$((i + 1)); [ $i -le $(( $1 * 2 )) ] || fail "no session started within $1 s"
+    local i=0 s
+    until s=$(snapshot); [[ $s == *'"phase":"'* && $s != *'"phase":"idle"'* ]]; do
+        i=$((i + 1)); [ $i -le $(( $1 * 2 )) ] || fail "no session started within $1 s: $s"
         sleep 0.5
+    done
+}
+# wait_phase PHASE SECONDS: until the daemon reports the session in PHASE.
+wait_phase() {
+    local i=0
+    until snapshot | grep -q "\"phase\":\"$1\""; do
+        i=$((i + 1)); [ $i -le $(( $2 * 4 )) ] || return 1
+        sleep 0.25
     done
 }

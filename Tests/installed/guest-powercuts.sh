@@ -15,7 +15,8 @@ index=$1 region=$2 where=$3 kind=$4
 out=$(cat /run/rdcheck-out-dir)
 state=/var/lib/recoverydeck db=/var/lib/recoverydeck/recoverydeck.db today=$(date +%F)
 loop=$(losetup -f --show /run/cut.img)
-row() { printf '%s\t%s\t%s\t%s\t%s\n' "$index" "$region" "$where" "$kind" "$*" >> "$out/powercuts.tsv"; }
+# One tab-separated row: the cut, then each KEY=VALUE (a value such as integrity_check's may hold spaces).
+row() { local IFS=$'\t'; printf '%s\t%s\t%s\t%s\t%s\n' "$index" "$region" "$where" "$kind" "$*" >> "$out/powercuts.tsv"; }
 if ! mount "$loop" $state 2> /run/mount.err; then
     row "mount=fail" "$(head -1 /run/mount.err)"; losetup -d "$loop"; exit 1
 fi

@@ -114,7 +114,7 @@ def main():
                 while block := disk.read(1 << 20):
                     copy.write(block)
             region, where = chosen[index]
-            result = subprocess.run([check, str(index), region, where, kind(flags)])
+            result = subprocess.run(["bash", check, str(index), region, where, kind(flags)])
             failures += result.returncode != 0
     print(f"{len(chosen)} instants, {failures} failed", flush=True)
     sys.exit(1 if failures else 0)

@@ -26,15 +26,15 @@ kernel=$(ls /boot/vmlinuz-* | sort -V | tail -1)
 Tests/stages/gpio/build-gpio-sim.sh "$kernel" "$repo/.build/gpio-sim"
 # alice's history to restore: a synthetic person's 59 mornings, today's left out (she measures it).
 demo=$(.build/release/recoverydeck demo --keep --speed 500 --seed 12 2>&1 | sed -n 's/.*The demo database is \([^;]*\);.*/\1/p')
-[ -f "$demo" ] || { echo "72-installed-box: the demo kept no database" >&2; exit 1; }
+[ -f "$demo" ] || { echo "35-installed-box: the demo kept no database" >&2; exit 1; }
 .build/release/recoverydeck --db "$demo" delete --day "$(date +%F)" --yes > /dev/null
 .build/release/recoverydeck --db "$demo" export --full -o "$images/history.json"
 rm -rf "$(dirname "$demo")"
-echo "72-installed-box: inputs ready after $(( $(date +%s) - stage_start )) s" >&2
+echo "35-installed-box: inputs ready after $(( $(date +%s) - stage_start )) s" >&2
 
 Tests/installed/build-image.sh "$deb" "$newer" "$h10sim" "$repo/.build/gpio-sim/recoverydeck-gpio-sim.ko" \
     "$images/history.json" "$images" > /dev/null
-echo "72-installed-box: image ready after $(( $(date +%s) - stage_start )) s" >&2
+echo "35-installed-box: image ready after $(( $(date +%s) - stage_start )) s" >&2
 
 rc=0
 Tests/installed/boot.sh "$images" "$out" 1 1800 || rc=1
@@ -42,5 +42,5 @@ if [ $rc = 0 ]; then Tests/installed/boot.sh "$images" "$out" 2 600 || rc=1; fi
 for boot in 1 2; do
     [ -s "$out/boot$boot/figures" ] && sed "s/^/  figure (boot $boot): /" "$out/boot$boot/figures" >&2
 done
-echo "72-installed-box: $(( $(date +%s) - stage_start )) s, results in vm-out/installed/" >&2
+echo "35-installed-box: $(( $(date +%s) - stage_start )) s, results in vm-out/installed/" >&2
 exit $rc
