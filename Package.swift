@@ -29,7 +29,9 @@ let package = Package(
         .target(name: "Insights", dependencies: ["RecoveryCore"], swiftSettings: strict),
 
         // I/O edges.
-        .target(name: "Platform", dependencies: ["CPlatform", "RecoveryCore"], swiftSettings: strict),
+        .target(name: "Platform", dependencies: ["CPlatform"], swiftSettings: strict),
+        // The wall clock in the cores' terms: Platform's civil time as a LocalDate and a MinuteOfDay.
+        .target(name: "LocalClock", dependencies: ["Platform", "RecoveryCore"], swiftSettings: strict),
         .target(name: "Store", dependencies: ["CSQLite", "RecoveryCore", "Platform", "JSON"], swiftSettings: strict),
         // The daemon's control socket as both ends see it: requests, refusals, the scan's answer and the CLI's client.
         .target(
@@ -48,8 +50,8 @@ let package = Package(
         .target(
             name: "Appliance",
             dependencies: [
-                "RecoveryCore", "HeartRateProtocol", "Platform", "JSON", "ControlProtocol", "BoxConfiguration", "Store",
-                "BlueZ", "Panel",
+                "RecoveryCore", "HeartRateProtocol", "Platform", "LocalClock", "JSON", "ControlProtocol", "BoxConfiguration",
+                "Store", "BlueZ", "Panel",
             ],
             swiftSettings: strict),
 
@@ -58,7 +60,7 @@ let package = Package(
             name: "recoverydeck",
             dependencies: [
                 "RecoveryCore", "HeartRateProtocol", "Insights", "JSON", "ControlProtocol", "BoxConfiguration", "Store",
-                "Platform", "BlueZ", "Appliance", "Admin",
+                "Platform", "LocalClock", "BlueZ", "Appliance", "Admin",
             ],
             swiftSettings: strict),
         .executableTarget(name: "recoverydeckd", dependencies: ["Appliance"], swiftSettings: strict),
@@ -84,13 +86,17 @@ let package = Package(
         .testTarget(name: "RecoveryCoreTests", dependencies: ["RecoveryCore"]),
         .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol", "Platform", "TestSupport"]),
         .testTarget(name: "InsightsTests", dependencies: ["Insights", "RecoveryCore"]),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform", "RecoveryCore", "TestSupport"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"]),
+        .testTarget(name: "LocalClockTests", dependencies: ["LocalClock", "Platform", "RecoveryCore"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "JSON", "RecoveryCore", "CSQLite", "TestSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "HeartRateProtocol", "Platform", "h10sim", "TestSupport"]),
         .testTarget(name: "PanelTests", dependencies: ["Panel", "Platform", "RecoveryCore"]),
         .testTarget(
             name: "ApplianceTests",
-            dependencies: ["Appliance", "BoxConfiguration", "ControlProtocol", "JSON", "RecoveryCore", "Store", "Panel", "Platform", "TestSupport"]),
+            dependencies: [
+                "Appliance", "BoxConfiguration", "ControlProtocol", "JSON", "RecoveryCore", "Store", "Panel", "Platform",
+                "LocalClock", "TestSupport",
+            ]),
         .testTarget(name: "CLITests", dependencies: ["Store", "RecoveryCore", "recoverydeck"], exclude: ["HelpSnapshots"]),
         .testTarget(name: "ProjectTests"),
         .testTarget(name: "AdminTests", dependencies: ["Admin", "RecoveryCore", "Panel"]),

@@ -1,4 +1,5 @@
 import JSON
+import LocalClock
 import Panel
 import Platform
 import RecoveryCore

@@ -1,4 +1,5 @@
 import ControlProtocol
+import LocalClock
 import Platform
 import RecoveryCore
 

@@ -1,6 +1,7 @@
+import BlueZ
 import BoxConfiguration
 import ControlProtocol
-import BlueZ
+import LocalClock
 import Panel
 import Platform
 import RecoveryCore

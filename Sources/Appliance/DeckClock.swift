@@ -1,3 +1,4 @@
+import LocalClock
 import Platform
 import RecoveryCore
 

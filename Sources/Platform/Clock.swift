@@ -1,5 +1,4 @@
 import CPlatform
-import RecoveryCore
 
 #if canImport(Glibc)
     import Glibc
@@ -80,13 +79,32 @@ public enum SystemClock {
 }
 
 /// Local civil time through libc's `localtime_r`, which honours both `TZ` and `/etc/localtime`
-/// (FoundationEssentials' `TimeZone.current` is GMT on Linux whatever `TZ` says; DESIGN §4).
-public struct LocalTime: Hashable, Sendable {
-    public var date: LocalDate
-    public var minuteOfDay: MinuteOfDay
+/// (FoundationEssentials' `TimeZone.current` is GMT on Linux whatever `TZ` says; DESIGN §4). Plain
+/// calendar fields: the domain's `LocalDate` and `MinuteOfDay` are made from them where both are known.
+public struct CivilTime: Hashable, Sendable {
+    public var year: Int
+    /// 1–12.
+    public var month: Int
+    /// 1–31.
+    public var day: Int
+    /// 0–23.
+    public var hour: Int
+    /// 0–59.
+    public var minute: Int
+    /// 0–59: a leap second reads 59.
     public var second: Int
     /// Offset from UTC in seconds at that instant (east positive).
     public var utcOffsetSeconds: Int
+
+    public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, utcOffsetSeconds: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+        self.utcOffsetSeconds = utcOffsetSeconds
+    }
 
     /// The local time at `epochSeconds` in the system time zone. Re-reads `TZ` each call (`tzset`).
     /// The corresponding C function is `localtime_r`.
@@ -95,14 +113,14 @@ public struct LocalTime: Hashable, Sendable {
         var t = time_t(epochSeconds)
         var parts = tm()
         localtime_r(&t, &parts)
-        self.date = LocalDate(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))!
-        self.minuteOfDay = MinuteOfDay(hour: Int(parts.tm_hour), minute: Int(parts.tm_min))!
-        self.second = Int(min(parts.tm_sec, 59))
-        self.utcOffsetSeconds = Int(parts.tm_gmtoff)
+        self.init(
+            year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
+            hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(min(parts.tm_sec, 59)),
+            utcOffsetSeconds: Int(parts.tm_gmtoff))
     }
 
     /// The local time now.
-    public static func now() -> LocalTime { LocalTime(epochSeconds: SystemClock.epochSeconds()) }
+    public static func now() -> CivilTime { CivilTime(epochSeconds: SystemClock.epochSeconds()) }
 
     /// The zone file libc reads when `TZ` is unset: etc/localtime under `root` ("/" on the box).
     public static func systemZoneFile(root: String = "/") -> String {
@@ -118,27 +136,30 @@ public struct LocalTime: Hashable, Sendable {
         setenv("TZ", ":" + systemZoneFile(root: root), 1)
     }
 
-    /// The first epoch second at which the local clock reads `date` `minute`:00. On a fall-back day a time
-    /// that happens twice gives its first occurrence; on a spring-forward day a time that never happens
-    /// (02:30 in the gap) gives the end of the gap (03:00), the first instant the clock is past it.
-    /// The corresponding C function is `mktime`.
-    public static func epochSeconds(of date: LocalDate, at minute: MinuteOfDay) -> Int64 {
+    /// The first epoch second at which the local clock reads `year`-`month`-`day` `hour`:`minute`:00 (a valid
+    /// calendar date). On a fall-back day a time that happens twice gives its first occurrence; on a
+    /// spring-forward day a time that never happens (02:30 in the gap) gives the end of the gap (03:00), the
+    /// first instant the clock is past it. The corresponding C function is `mktime`.
+    public static func epochSeconds(year: Int, month: Int, day: Int, hour: Int, minute: Int) -> Int64 {
         tzset()
-        let target = (date.dayNumber, minute.minutes * 60)
-        func wall(_ t: Int64) -> (Int, Int) {
+        // Wall readings compare as (year, month, day, second of the day): calendar order.
+        let target = (year, month, day, hour * 3600 + minute * 60)
+        func wall(_ t: Int64) -> (Int, Int, Int, Int) {
             var clock = time_t(t)
             var parts = tm()
             localtime_r(&clock, &parts)
-            let day = LocalDate(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
-            return (day?.dayNumber ?? Int.min, Int(parts.tm_hour) * 3600 + Int(parts.tm_min) * 60 + Int(parts.tm_sec))
+            return (
+                Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+                Int(parts.tm_hour) * 3600 + Int(parts.tm_min) * 60 + Int(parts.tm_sec)
+            )
         }
         func convert(isDST: Int32) -> Int64 {
             var parts = tm()
-            parts.tm_year = Int32(date.year - 1900)
-            parts.tm_mon = Int32(date.month - 1)
-            parts.tm_mday = Int32(date.day)
-            parts.tm_hour = Int32(minute.hour)
-            parts.tm_min = Int32(minute.minute)
+            parts.tm_year = Int32(year - 1900)
+            parts.tm_mon = Int32(month - 1)
+            parts.tm_mday = Int32(day)
+            parts.tm_hour = Int32(hour)
+            parts.tm_min = Int32(minute)
             parts.tm_sec = 0
             parts.tm_isdst = isDST
             return Int64(mktime(&parts))

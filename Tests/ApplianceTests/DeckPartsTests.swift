@@ -1,3 +1,4 @@
+import LocalClock
 import Panel
 import Platform
 import Store

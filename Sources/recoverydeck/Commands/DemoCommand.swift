@@ -1,5 +1,6 @@
 import BoxConfiguration
 import Appliance
+import LocalClock
 import Platform
 import RecoveryCore
 import Store

@@ -1,4 +1,5 @@
 import Admin
+import LocalClock
 import Platform
 import RecoveryCore
 import Store

@@ -1,5 +1,4 @@
 import Platform
-import RecoveryCore
 import Testing
 
 #if canImport(Glibc)
@@ -8,28 +7,30 @@ import Testing
 
 /// The child half of the system-zone test: enabled only in the child process the parent starts, whose
 /// environment names a folder laid out like "/" with a New York zone file at etc/localtime, and sets TZ or
-/// not. It follows that folder's zone as the box follows "/", and writes what LocalTime saw to the file
+/// not. It follows that folder's zone as the box follows "/", and writes what CivilTime saw to the file
 /// named in the environment.
 @Test(
-    "LocalTime probe (runs only in the child of the system-zone test)",
+    "CivilTime probe (runs only in the child of the system-zone test)",
     .enabled(if: getenv("RECOVERYDECK_LOCALTIME_PROBE") != nil))
-func localTimeProbeInChildProcess() throws {
+func civilTimeProbeInChildProcess() throws {
     let out = String(cString: getenv("RECOVERYDECK_LOCALTIME_PROBE"))
     let tzUnset = getenv("TZ") == nil
-    LocalTime.followSystemZone(root: String(cString: getenv("RECOVERYDECK_LOCALTIME_ROOT")))
-    let summer = LocalTime(epochSeconds: 1_730_611_800)  // 2024-11-03 05:30 UTC
-    let winter = LocalTime(epochSeconds: 1_730_615_400)
-    let text =
-        "tz-unset=\(tzUnset) \(summer.date) \(summer.minuteOfDay) \(summer.utcOffsetSeconds) "
-        + "\(winter.date) \(winter.minuteOfDay) \(winter.utcOffsetSeconds)\n"
+    CivilTime.followSystemZone(root: String(cString: getenv("RECOVERYDECK_LOCALTIME_ROOT")))
+    func reading(_ t: CivilTime) -> String {
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(t.year)-\(two(t.month))-\(two(t.day)) \(two(t.hour)):\(two(t.minute)) \(t.utcOffsetSeconds)"
+    }
+    let summer = CivilTime(epochSeconds: 1_730_611_800)  // 2024-11-03 05:30 UTC
+    let winter = CivilTime(epochSeconds: 1_730_615_400)
+    let text = "tz-unset=\(tzUnset) \(reading(summer)) \(reading(winter))\n"
     let fd = open(out, O_CREAT | O_TRUNC | O_WRONLY, 0o600)
     try #require(fd >= 0)
     _ = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
     close(fd)
 }
 
-@Suite("LocalTime follows the system zone file when TZ is unset (DESIGN §4 Clock)")
-struct LocalTimeFromSystemZoneTests {
+@Suite("CivilTime follows the system zone file when TZ is unset (DESIGN §4 Clock)")
+struct CivilTimeFromSystemZoneTests {
     // The zone is read under a root folder (as doctor reads its files), so no mount namespace or privilege
     // is needed; the child re-runs this test binary filtered to the probe above, with its own environment.
     @Test("With TZ unset the zone file under the root gives New York's times and offsets; a set TZ wins")
@@ -38,20 +39,20 @@ struct LocalTimeFromSystemZoneTests {
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
         let result = dir + "/result"
         defer {
-            unlink(LocalTime.systemZoneFile(root: dir))
+            unlink(CivilTime.systemZoneFile(root: dir))
             rmdir(dir + "/etc")
             unlink(result)
             rmdir(dir)
         }
-        #expect(LocalTime.systemZoneFile(root: dir) == dir + "/etc/localtime")
-        #expect(LocalTime.systemZoneFile() == "/etc/localtime")
+        #expect(CivilTime.systemZoneFile(root: dir) == dir + "/etc/localtime")
+        #expect(CivilTime.systemZoneFile() == "/etc/localtime")
         try #require(mkdir(dir + "/etc", 0o755) == 0)
-        try copyFile(from: "/usr/share/zoneinfo/America/New_York", to: LocalTime.systemZoneFile(root: dir))
+        try copyFile(from: "/usr/share/zoneinfo/America/New_York", to: CivilTime.systemZoneFile(root: dir))
         var exe = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &exe, exe.count - 1)
         try #require(n > 0)
         let binary = exe.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        let arguments = [binary, "--testing-library", "swift-testing", "--filter", "localTimeProbeInChildProcess"]
+        let arguments = [binary, "--testing-library", "swift-testing", "--filter", "civilTimeProbeInChildProcess"]
         let environment = [
             "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "RECOVERYDECK_LOCALTIME_PROBE=\(result)",
             "RECOVERYDECK_LOCALTIME_ROOT=\(dir)",
