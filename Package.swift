@@ -60,7 +60,7 @@ let package = Package(
             name: "recoverydeck",
             dependencies: [
                 "RecoveryCore", "HeartRateProtocol", "Insights", "JSON", "ControlProtocol", "BoxConfiguration", "Store",
-                "Platform", "LocalClock", "BlueZ", "Appliance", "Admin",
+                "Platform", "LocalClock", "BlueZ", "Admin",
             ],
             swiftSettings: strict),
         .executableTarget(name: "recoverydeckd", dependencies: ["Appliance"], swiftSettings: strict),

@@ -1,5 +1,5 @@
-import BoxConfiguration
-import Appliance
+import ControlProtocol
+import JSON
 import LocalClock
 import Platform
 import RecoveryCore
@@ -9,15 +9,16 @@ import Store
     import Glibc
 #endif
 
-/// `recoverydeck demo`: a live morning through the real daemon code, on any Linux machine: a virtual
+/// `recoverydeck demo`: a live morning through the real daemon, run as a child process, on any Linux machine: a virtual
 /// strap, a simulated panel, a temporary database holding the synthetic person's earlier mornings, and
 /// time sped up. The terminal shows the panel as it changes, then the readout.
 struct DemoCommand: Command {
     static let name = "demo"
     static let summary = "Run a live synthetic morning through the real daemon, then show the readout."
     static let discussion = """
-        Starts the box's own daemon in this process with a simulated panel and a virtual strap, in a
-        temporary database seeded with a synthetic person's 59 earlier mornings (resting heart with
+        Starts the box's own daemon (recoverydeckd, beside this program) with a simulated panel and a
+        virtual strap, and talks to it over its control socket as any client does. Its temporary
+        database is seeded with a synthetic person's 59 earlier mornings (resting heart with
         respiratory variation, day-to-day recovery, an orthostatic rise, habits with planted effects).
         The keypad questionnaire is keyed, GO is pressed, and the whole morning runs: connect, settle,
         rMSSD, lying heart rate, the 3-2-1 stand cue, standing, saving, the readout. The terminal shows
@@ -48,9 +49,14 @@ struct DemoCommand: Command {
     }
 
     func run(_ context: Context) throws {
+        let daemonPath = try DemoCommand.daemonExecutable()
         let directory = try DemoCommand.temporaryDirectory(context)
         let path = directory + "/recoverydeck.db"
+        let configPath = directory + "/recoverydeck.conf"
+        let socketPath = directory + "/control.sock"
         defer {
+            unlink(configPath)
+            unlink(socketPath)
             if !keep {
                 for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
                 rmdir(directory)
@@ -60,12 +66,14 @@ struct DemoCommand: Command {
         let today = now.date
         let firstDate = today.adding(days: -DemoCommand.historyDays)
         let person = SyntheticPerson(seed: seed, firstDate: firstDate)
+        let habits: [String]
         do {
             let store = try Store(path: path)
             let wakeUp = MinuteOfDay(hour: 6, minute: 40)!
             try store.seedSyntheticHistory(person: person, days: 0..<DemoCommand.historyDays) {
                 LocalTime.epochSeconds(of: $0, at: wakeUp)
             }
+            habits = try store.habitList()
         }
         context.out(
             "RecoveryDeck demo: a live morning of synthetic person \(seed) through the real daemon, with a "
@@ -74,35 +82,56 @@ struct DemoCommand: Command {
             "\(DemoCommand.historyDays) earlier mornings are in a temporary database; times below are session time.")
         context.out("")
 
-        var configuration = DaemonConfiguration()
-        configuration.database = path
-        configuration.panel = .simulated
-        configuration.strap = .simulated
-        configuration.clock = .simulated
-        configuration.clockStart = (today, now.minuteOfDay)
-        configuration.speed = speed
-        configuration.simulatedSeed = seed
-        configuration.reminderEnabled = false
-        configuration.logLevel = .warning
-        var options = Daemon.Options()
-        options.controlSocket = false
-        options.virtualFirstDate = firstDate
-        let daemon: Daemon
-        do { daemon = try Daemon(configuration: configuration, options: options) } catch {
-            throw CommandError.failure(error.description)
-        }
+        // A simulated box: the panel and the strap in the daemon, its clock starting at this minute.
+        try DemoCommand.write(
+            """
+            database = \(path)
+            control_socket = \(socketPath)
+            panel = simulated
+            strap = simulated
+            clock = simulated
+            clock_start = \(today.iso) \(now.minuteOfDay)
+            speed = \(Int(speed))
+            simulated_seed = \(seed)
+            simulated_first_date = \(firstDate.iso)
+            reminder = off
+            log_level = warning
 
-        let timeline = DemoTimeline(context: context, daemon: daemon)
-        daemon.observer = { timeline.record($0) }
-        daemon.start()
-        let habits = daemon.routine.configuration.habits
+            """, to: configPath)
+        // Ctrl-C reaches the daemon too (one process group); here it ends the demo between two packets.
+        let signals: SignalFD
+        do { signals = try SignalFD(signals: [.interrupt, .terminate]) } catch {
+            throw CommandError.failure("cannot take the interrupt signal: \(error).")
+        }
+        defer { signals.close() }
+        let daemon = try DaemonProcess(executable: daemonPath, config: configPath)
+        defer { daemon.stop() }
+
+        let watcher = try daemon.connect(socketPath, signals: signals)
+        let first = try SessionFollower.send(watcher, .watch)
         let questionnaire = person.day(DemoCommand.historyDays).questionnaire
-        _ = daemon.panel.schedule(
-            presses: DemoCommand.presses(questionnaire, habits: habits), startMs: daemon.clock.monotonicMs())
-        daemon.run(until: { timeline.finished })
-        let interrupted = daemon.stopRequested
-        daemon.shutDown()
-        if interrupted { throw CommandError.failure("The demo was interrupted.") }
+        let presses = DemoCommand.presses(questionnaire, habits: habits).map { Press($0.what, afterMs: $0.atMs) }
+        let started = try SessionFollower.send(try daemon.connect(socketPath, signals: signals), .press(presses))
+        let timeline = DemoTimeline(context: context, startMs: started["session_ms"]?.int64Value ?? 0)
+        timeline.record(first["snapshot"] ?? first)
+        while !timeline.finished {
+            let ready: [FileDescriptor]
+            let watched = [watcher.connection.descriptor, signals.descriptor]
+            do {
+                ready = try ReadinessWait.readable(watched, timeoutMs: 60_000)
+            } catch { throw CommandError.failure("Waiting for recoverydeckd failed: \(error).") }
+            if ready.contains(signals.descriptor) { throw DemoCommand.interrupted(signals) }
+            if ready.isEmpty { throw CommandError.failure("recoverydeckd sent nothing for a minute.") }
+            let packet: JSONValue?
+            do { packet = try watcher.next(timeoutMs: 0) } catch {
+                if let pending = try? signals.readPending(), !pending.isEmpty {
+                    throw CommandError.failure("The demo was interrupted.")
+                }
+                throw CommandError.failure(error.description)
+            }
+            if let packet { timeline.record(packet) }
+        }
+        daemon.stop()
         context.out("")
         let store = try Store(path: path)
         context.outRaw(try StatusReport(store: store, today: today).text)
@@ -139,5 +168,109 @@ struct DemoCommand: Command {
             throw .failure("cannot create a temporary directory in \(base): \(String(cString: strerror(errno))).")
         }
         return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// `recoverydeckd` beside this program: the package installs both in /usr/bin, the build puts both in
+    /// .build/<configuration>.
+    static func daemonExecutable() throws(CommandError) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else {
+            throw .failure("cannot find this program's own path (/proc/self/exe): \(String(cString: strerror(errno))).")
+        }
+        let own = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let daemon = String(own[..<(own.lastIndex(of: "/") ?? own.startIndex)]) + "/recoverydeckd"
+        guard access(daemon, X_OK) == 0 else {
+            // `swift run recoverydeck` builds only recoverydeck.
+            let hint = own.contains("/.build/") ? ": build it with `swift build`" : ""
+            throw .failure(
+                "The demo runs the box's daemon, and there is no recoverydeckd beside this program (\(daemon))\(hint).")
+        }
+        return daemon
+    }
+
+    /// Takes the pending signal, so it is not delivered when the demo unblocks it on the way out.
+    static func interrupted(_ signals: SignalFD) -> CommandError {
+        _ = try? signals.readPending()
+        return .failure("The demo was interrupted.")
+    }
+
+    private static func write(_ text: String, to path: String) throws(CommandError) {
+        guard let file = fopen(path, "wx") else {
+            throw .failure("cannot write \(path): \(String(cString: strerror(errno))).")
+        }
+        let written = fputs(text, file) >= 0
+        guard fclose(file) == 0, written else { throw .failure("cannot write \(path).") }
+    }
+}
+
+/// The demo's `recoverydeckd`, a child process: started with a configuration, reached over its control socket
+/// as any client reaches it, and stopped with SIGTERM (the service manager's way) before the demo reads the
+/// database.
+final class DaemonProcess {
+    let pid: pid_t
+    private var exited = false
+
+    /// How long the daemon may take to open its control socket.
+    static let startTimeoutMs: Int64 = 10_000
+
+    init(executable: String, config: String) throws(CommandError) {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The demo blocks SIGINT and SIGTERM for its signalfd; the daemon starts with none blocked.
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let arguments: [UnsafeMutablePointer<CChar>?] =
+            [executable, "--config", config].map { (text: String) in strdup(text) } + [nil]
+        defer { for argument in arguments { free(argument) } }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, executable, nil, &attributes, arguments, environ)
+        guard status == 0 else {
+            throw .failure("cannot start \(executable): \(String(cString: strerror(status))).")
+        }
+        pid = child
+    }
+
+    /// A connection to the daemon's control socket, once it listens; fails when the daemon exits first.
+    func connect(_ socket: String, signals: SignalFD) throws(CommandError) -> ControlClient {
+        let deadline = SystemClock.monotonicMs() + DaemonProcess.startTimeoutMs
+        while true {
+            if let client = try? ControlClient(path: socket, connectTimeoutMs: 2_000) { return client }
+            if reap(block: false) {
+                throw .failure("recoverydeckd stopped before it was ready (its message is above).")
+            }
+            let now = SystemClock.monotonicMs()
+            if now >= deadline {
+                throw .failure("recoverydeckd did not open its control socket \(socket) within 10 s.")
+            }
+            // Nothing announces the socket; look again shortly, or end at once on Ctrl-C.
+            if let ready = try? ReadinessWait.readable([signals.descriptor], timeoutMs: min(20, deadline - now)),
+                !ready.isEmpty
+            {
+                throw DemoCommand.interrupted(signals)
+            }
+        }
+    }
+
+    /// Sends SIGTERM and waits for the daemon to finish writing and exit.
+    func stop() {
+        guard !exited else { return }
+        kill(pid, SIGTERM)
+        _ = reap(block: true)
+    }
+
+    /// True once the child has exited (and is reaped).
+    private func reap(block: Bool) -> Bool {
+        guard !exited else { return true }
+        var status: Int32 = 0
+        while true {
+            let r = waitpid(pid, &status, block ? 0 : WNOHANG)
+            if r == -1 && errno == EINTR { continue }
+            if r == pid || r == -1 { exited = true }
+            return exited
+        }
     }
 }

@@ -1,53 +1,67 @@
-import Appliance
-import RecoveryCore
+import JSON
 
 /// The demo's running commentary: each key, lamp change, sound and phase of the live morning, one line
-/// each, timed in session seconds from the start.
+/// each, timed in session seconds from the start. It reads the daemon's `watch` stream, whose packets carry
+/// the daemon's clock (`session_ms`).
 final class DemoTimeline {
     let context: Context
-    let daemon: Daemon
     let startMs: Int64
     private(set) var finished = false
-    private var lastPhase = MorningSession.Phase.idle
+    private var lastPhase = "idle"
+    private var lastDisplay: String?
     private var lastProgressLineMs: Int64 = .min
     private var saved = false
 
-    init(context: Context, daemon: Daemon) {
+    init(context: Context, startMs: Int64) {
         self.context = context
-        self.daemon = daemon
-        self.startMs = daemon.clock.monotonicMs()
+        self.startMs = startMs
     }
 
-    func record(_ event: DaemonEvent) {
-        switch event {
-        case .input(.key(let key)): line("key \(key.label)")
-        case .input(.go(let press)): line(press == .long ? "GO held 2 s" : "GO pressed")
-        case .display(let display): line("lamps   \(display)")
-        case .sound(let sound): line("buzzer  \(sound.pattern.name)")
-        case .said(let sentence): line("says    \(sentence)")
-        case .saved(let morning, _):
-            saved = true
-            line("saved   \(morning.date.iso): one transaction, \(morning.rawRR.count) RR kept")
-        case .snapshot(let s):
-            if s.phase != lastPhase {
-                lastPhase = s.phase
-                line("phase   \(s.title)")
-                lastProgressLineMs = daemon.clock.monotonicMs()
-            } else if s.bpm != nil, daemon.clock.monotonicMs() - lastProgressLineMs >= 10_000 {
-                lastProgressLineMs = daemon.clock.monotonicMs()
-                var parts = ["\(s.bpm!) bpm", s.degraded ? "HR only" : (s.rrOK ? "RR OK" : "no RR")]
-                if let p = s.overallProgress { parts.append("\(Int(p * 100)) % of the protocol") }
-                if let beats = s.acceptedBeats { parts.append("\(beats) clean beats") }
-                line("        " + parts.joined(separator: ", "))
+    func record(_ packet: JSONValue) {
+        let ms = packet["session_ms"]?.int64Value ?? startMs
+        switch packet["event"]?.stringValue {
+        case "input":
+            switch packet["button"]?.stringValue ?? "?" {
+            case "go": line("GO pressed", at: ms)
+            case "go-long": line("GO held 2 s", at: ms)
+            case let key: line("key \(key)", at: ms)
             }
-            if saved && s.phase == .readout { finished = true }
-            if s.phase == .showingFault { finished = true }
+        case "sound": line("buzzer  \(packet["name"]?.stringValue ?? "?")", at: ms)
+        case "say": line("says    \(packet["text"]?.stringValue ?? "")", at: ms)
+        case "saved":
+            saved = true
+            let date = packet["date"]?.stringValue ?? "today"
+            line("saved   \(date): one transaction, \(packet["raw_rr"]?.int64Value ?? 0) RR kept", at: ms)
+        case "snapshot": snapshot(packet, at: ms)
+        default: break
         }
     }
 
-    private func line(_ text: String) {
-        let ms = daemon.clock.monotonicMs() - startMs
-        let seconds = "\(ms / 1000).\(ms % 1000 / 100)"
+    private func snapshot(_ s: JSONValue, at ms: Int64) {
+        if let display = s["display"]?.stringValue, display != lastDisplay {
+            lastDisplay = display
+            line("lamps   \(display)", at: ms)
+        }
+        let phase = s["phase"]?.stringValue ?? "idle"
+        if phase != lastPhase {
+            lastPhase = phase
+            line("phase   \(s["title"]?.stringValue ?? phase)", at: ms)
+            lastProgressLineMs = ms
+        } else if let bpm = s["bpm"]?.int64Value, ms - lastProgressLineMs >= 10_000 {
+            lastProgressLineMs = ms
+            let rr = s["degraded"]?.boolValue == true ? "HR only" : (s["rr_ok"]?.boolValue == true ? "RR OK" : "no RR")
+            var parts = ["\(bpm) bpm", rr]
+            if let p = s["progress"]?.doubleValue { parts.append("\(Int(p * 100)) % of the protocol") }
+            if let beats = s["accepted_beats"]?.int64Value { parts.append("\(beats) clean beats") }
+            line("        " + parts.joined(separator: ", "), at: ms)
+        }
+        if saved && phase == "readout" { finished = true }
+        if phase == "showingFault" { finished = true }
+    }
+
+    private func line(_ text: String, at ms: Int64) {
+        let elapsed = ms - startMs
+        let seconds = "\(elapsed / 1000).\(elapsed % 1000 / 100)"
         context.out(String(repeating: " ", count: max(0, 6 - seconds.count)) + seconds + " s  " + text)
     }
 }
