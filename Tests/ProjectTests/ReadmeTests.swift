@@ -60,7 +60,7 @@ struct ReadmeTests {
     @Test("the README's two commands exist and are executable: the demo's set-up and Tests/run-all")
     func commandsExist() throws {
         let text = try Self.readme
-        #expect(text.contains("    deploy/dev-setup && PATH=/opt/swift/usr/bin:$PATH swift run recoverydeck demo"))
+        #expect(text.contains("    deploy/dev-setup && export PATH=/opt/swift/usr/bin:$PATH && swift build && swift run recoverydeck demo"))
         #expect(text.contains("    Tests/run-all"))
         for script in ["deploy/dev-setup", "Tests/run-all", ".ci/run"] {
             #expect(FileManager.default.isExecutableFile(atPath: Self.root.appendingPathComponent(script).path), "\(script)")
