@@ -186,11 +186,29 @@ public final class ControlServer {
     /// not to spin, short enough that a `recoverydeck` command (5 s connect timeout) still gets in.
     public static let acceptPauseMs: Int64 = 1_000
 
-    /// Stops watching the listener (after running out of descriptors); the peers wait in the backlog.
-    public func pauseAccepting() { readiness.unwatch(listener.descriptor) }
+    /// While the listener is paused after EMFILE/ENFILE: when to watch it again (real monotonic ms).
+    public private(set) var listenerResumeRealMs: Int64?
 
-    /// Watches the listener again.
-    public func resumeAccepting() throws(Errno) { try readiness.watch(listener.descriptor) }
+    /// Stops watching the listener (after running out of descriptors) for `acceptPauseMs`; the peers wait
+    /// in the backlog. False if it is already paused.
+    @discardableResult
+    public func pauseAccepting(nowRealMs: Int64) -> Bool {
+        guard listenerResumeRealMs == nil else { return false }
+        readiness.unwatch(listener.descriptor)
+        listenerResumeRealMs = nowRealMs + ControlServer.acceptPauseMs
+        return true
+    }
+
+    /// Watches the listener again once its pause is over; if it cannot be watched yet, the pause starts
+    /// over for another `acceptPauseMs` and the error is thrown.
+    public func resumeAcceptingIfDue(nowRealMs: Int64) throws(Errno) {
+        guard let due = listenerResumeRealMs, nowRealMs >= due else { return }
+        do { try readiness.watch(listener.descriptor) } catch {
+            listenerResumeRealMs = nowRealMs + ControlServer.acceptPauseMs
+            throw error
+        }
+        listenerResumeRealMs = nil
+    }
 
     /// The number of connected control clients.
     public var clientCount: Int { clients.count }

@@ -14,7 +14,7 @@ extension Daemon {
             case .closed(let client):
                 forgetDiscovery(of: client)
                 // A restore that died mid-way must not leave the box unable to measure.
-                if client == writesPausedBy { resumeWrites(now: clock.monotonicMs()) }
+                if writePause.clientLeft(client) { writesResumed(now: clock.monotonicMs()) }
             case .refused(let client, let refusal):
                 control.reply(client, refusal.json)
             case .request(let client, let request):
@@ -35,9 +35,7 @@ extension Daemon {
     /// (measured: 83–93 % CPU). Stop watching it for `ControlServer.acceptPauseMs`; the peers wait in the
     /// backlog, and a CLI gives up after its connect timeout with a sentence.
     func pauseListener(_ control: ControlServer, _ error: Errno) {
-        guard listenerResumeRealMs == nil else { return }
-        control.pauseAccepting()
-        listenerResumeRealMs = SystemClock.monotonicMs() + ControlServer.acceptPauseMs
+        guard control.pauseAccepting(nowRealMs: SystemClock.monotonicMs()) else { return }
         logger.warning(
             "control socket: out of file descriptors (\(error)) with \(control.clientCount) clients connected; "
                 + "not accepting for \(ControlServer.acceptPauseMs) ms")
@@ -45,14 +43,11 @@ extension Daemon {
 
     /// Watches the listener again once its pause is over; if it cannot be watched yet, after another pause.
     func resumeListenerIfDue() {
-        guard let due = listenerResumeRealMs, SystemClock.monotonicMs() >= due, let control else { return }
-        do { try control.resumeAccepting() } catch {
+        guard let control else { return }
+        do { try control.resumeAcceptingIfDue(nowRealMs: SystemClock.monotonicMs()) } catch {
             logger.warning(
                 "cannot watch the control socket again (\(error)); trying again in \(ControlServer.acceptPauseMs) ms")
-            listenerResumeRealMs = SystemClock.monotonicMs() + ControlServer.acceptPauseMs
-            return
         }
-        listenerResumeRealMs = nil
     }
 
     func forgetDiscovery(of client: FileDescriptor) {
@@ -107,8 +102,7 @@ extension Daemon {
                     message: "A morning session is running; try again when it is over, or cancel it first."
                 ).json
             }
-            writesPausedBy = client
-            writesPausedUntilRealMs = SystemClock.monotonicMs() + Daemon.pauseLimitMs
+            writePause.pause(by: client, nowRealMs: SystemClock.monotonicMs())
             logger.info("writes paused for a restore")
             return ok([])
         case .resumeWrites:
@@ -159,8 +153,8 @@ extension Daemon {
 
     /// True while a restore holds the writes; a pause older than `pauseLimitMs` ends here, said in the journal.
     func writesArePaused() -> Bool {
-        guard writesPausedBy != nil else { return false }
-        if let until = writesPausedUntilRealMs, SystemClock.monotonicMs() >= until {
+        guard writePause.isHeld else { return false }
+        if writePause.hasExpired(nowRealMs: SystemClock.monotonicMs()) {
             logger.warning(
                 "a restore held the database's writes for \(Daemon.pauseLimitMs / 60_000) minutes without resuming: "
                     + "writing again")
@@ -175,9 +169,12 @@ extension Daemon {
 
     /// Ends a pause: the restored database's day and settings are read again.
     func resumeWrites(now: Int64) {
-        guard writesPausedBy != nil else { return }
-        writesPausedBy = nil
-        writesPausedUntilRealMs = nil
+        guard writePause.resume() else { return }
+        writesResumed(now: now)
+    }
+
+    /// The pause just ended: the restored database's day and settings are read again.
+    private func writesResumed(now: Int64) {
         logger.info("writes resumed")
         refreshDay(now: now)
         publish(now: clock.monotonicMs())

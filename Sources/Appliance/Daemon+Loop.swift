@@ -36,7 +36,7 @@ extension Daemon {
         let deadline = nextDeadlineMs(now: now)
         let deadlineReal = deadline.map { clock.realWakeMs(for: $0) }
         var realDeadline = deadlineReal
-        let realDeadlines = [nextWatchdogRealMs, filing.nextRetryDueRealMs, listenerResumeRealMs, discovery?.nextDeadlineMs]
+        let realDeadlines = [nextWatchdogRealMs, filing.nextRetryDueRealMs, control?.listenerResumeRealMs, discovery?.nextDeadlineMs]
         for other in realDeadlines.compactMap({ $0 }) {
             realDeadline = min(realDeadline ?? other, other)
         }

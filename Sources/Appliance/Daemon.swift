@@ -107,18 +107,13 @@ public final class Daemon {
     var loggedFault: MorningFault?
     var lastStatus = ""
     var changed = false
-    /// The control client that paused the daemon's writes (`ControlRequest.pauseWrites`), while it holds them.
-    var writesPausedBy: FileDescriptor?
-    /// When a pause ends by itself (real monotonic ms): a client that holds it open and never resumes must
-    /// not keep every later morning from starting.
-    var writesPausedUntilRealMs: Int64?
+    /// A restore's pause of the daemon's writes (`ControlRequest.pauseWrites`), while a client holds it.
+    var writePause = WritePause(limitMs: Daemon.pauseLimitMs)
     /// The reminder's next look, as last armed.
     var reminderDueMs: Int64?
     /// READY=1 was sent; STATUS follows changes from then on.
     var ready = false
     var isShutDown = false
-    /// While the control listener is paused after EMFILE/ENFILE: when to watch it again (real monotonic).
-    var listenerResumeRealMs: Int64?
 
     public init(configuration: DaemonConfiguration, options: Options = Options()) throws(DaemonError) {
         self.configuration = configuration

@@ -14,13 +14,18 @@ import Testing
         let path = directory.path + "/control.sock"
         let server = try ControlServer(path: path, groupName: "recoverydeck-no-such-group")
         defer { server.close() }
-        server.pauseAccepting()
+        #expect(server.pauseAccepting(nowRealMs: 10_000))
+        #expect(!server.pauseAccepting(nowRealMs: 10_001), "a second pause while paused changes nothing")
+        #expect(server.listenerResumeRealMs == 10_000 + ControlServer.acceptPauseMs)
         #expect(!server.readiness.contains(server.listener.descriptor))
 
         let client = try ControlClient(path: path)
         #expect(try server.readiness.ready().isEmpty, "nobody is woken while the listener is paused")
 
-        try server.resumeAccepting()
+        try server.resumeAcceptingIfDue(nowRealMs: 10_000 + ControlServer.acceptPauseMs - 1)
+        #expect(!server.readiness.contains(server.listener.descriptor), "not before the pause is over")
+        try server.resumeAcceptingIfDue(nowRealMs: 10_000 + ControlServer.acceptPauseMs)
+        #expect(server.listenerResumeRealMs == nil)
         let ready = try server.readiness.ready()
         #expect(ready.map(\.descriptor) == [server.listener.descriptor])
         let incoming = server.onReadable(server.listener.descriptor)

@@ -241,8 +241,8 @@ struct DaemonMorningTests {
         var dying: ControlClient? = try ControlClient(path: h.configuration.controlSocket)
         #expect(try h.request(.pauseWrites, client: dying)["ok"]?.boolValue == true)
         dying = nil
-        h.run(limit: 2000) { h.daemon.writesPausedBy == nil }
-        #expect(h.daemon.writesPausedBy == nil)
+        h.run(limit: 2000) { !h.daemon.writePause.isHeld }
+        #expect(!h.daemon.writePause.isHeld)
         #expect(try h.request(.measure(overwrite: false))["ok"]?.boolValue == true)
         // While a session runs, a pause is refused: the restore says so and waits.
         #expect(try h.request(.pauseWrites)["error"]?.stringValue == "busy")

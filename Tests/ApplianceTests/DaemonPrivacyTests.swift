@@ -63,9 +63,10 @@ struct DaemonPrivacyTests {
         #expect(try h.request(.pauseWrites, client: restorer)["ok"]?.boolValue == true)
         #expect(try h.request(.measure(overwrite: false))["error"]?.stringValue == "paused")
         // Five minutes of real time have passed (the limit is real time, not the simulated clock).
-        h.daemon.writesPausedUntilRealMs = SystemClock.monotonicMs() - 1
+        let holder = try #require(h.daemon.writePause.holder)
+        h.daemon.writePause.pause(by: holder, nowRealMs: SystemClock.monotonicMs() - Daemon.pauseLimitMs - 1)
         #expect(try h.request(.measure(overwrite: false))["ok"]?.boolValue == true)
-        #expect(h.daemon.writesPausedBy == nil)
+        #expect(!h.daemon.writePause.isHeld)
         #expect(h.journal.lines.contains { $0.hasPrefix("<4>") && $0.contains("without resuming") })
         _ = restorer
     }
