@@ -23,7 +23,7 @@ struct DeleteLeavesNothingTests {
         }
     }
 
-    @Test("delete --all beside a reader holding a read transaction 7 s: exit 0, and no file holds the note afterwards")
+    @Test("delete --all beside a reader holding a read transaction until delete waits for it: exit 0, and no file holds the note afterwards")
     func deleteAllBesideAReader() throws {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
@@ -41,26 +41,57 @@ struct DeleteLeavesNothingTests {
             toFile: spool + "/.2026-03-05-morning-1-1.json.tmp", atomically: false, encoding: .utf8)
         #expect(!Self.placesHolding(Self.marker, database: db).isEmpty, "the marker is on disk before the delete")
 
-        // Another program reads: a read transaction held open for 7 s (longer than one lock wait of 5 s).
+        // Another program reads: a read transaction held open until delete says it is waiting for it, then ended.
         let reader = Process()
         reader.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         reader.arguments = [
             "-c",
-            "import sqlite3, sys, time\n"
+            "import sqlite3, sys\n"
                 + "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
                 + "c.execute('BEGIN'); c.execute('SELECT count(*) FROM questionnaire').fetchall()\n"
-                + "print('reading', flush=True); time.sleep(7); c.execute('COMMIT')",
+                + "print('reading', flush=True); sys.stdin.read(); c.execute('COMMIT')",
             db,
         ]
         let started = Pipe()
+        let release = Pipe()
         reader.standardOutput = started
+        reader.standardInput = release
         try reader.run()
+        defer {
+            try? release.fileHandleForWriting.close()
+            reader.waitUntilExit()
+        }
         #expect(started.fileHandleForReading.availableData.starts(with: Array("reading".utf8)))
 
-        let deleted = try cli.run(["delete", "--all", "--yes"])
-        reader.waitUntilExit()
-        #expect(deleted.status == 0, "\(deleted.stderr)")
-        #expect(deleted.stderr.hasPrefix("Deleted all data"))
+        let delete = Process()
+        delete.executableURL = try RecoveryDeckProcess.executable
+        delete.arguments = ["delete", "--all", "--yes"]
+        delete.environment = cli.environment
+        delete.currentDirectoryURL = cli.directory
+        let said = Pipe()
+        delete.standardInput = FileHandle.nullDevice
+        delete.standardOutput = FileHandle.nullDevice
+        delete.standardError = said
+        try delete.run()
+        // Reads delete's messages as they come; the reader ends once delete says it waits for it (or delete ends).
+        var stderr = Data()
+        var released = false
+        while true {
+            let chunk = said.fileHandleForReading.availableData
+            stderr.append(chunk)
+            if !released, chunk.isEmpty || String(decoding: stderr, as: UTF8.self).contains("waiting up to") {
+                try release.fileHandleForWriting.close()
+                reader.waitUntilExit()
+                released = true
+            }
+            if chunk.isEmpty { break }
+        }
+        delete.waitUntilExit()
+        let lines = String(decoding: stderr, as: UTF8.self).split(separator: "\n")
+        #expect(delete.terminationStatus == 0, "\(lines)")
+        #expect(lines.first?.hasPrefix("Another program is reading the database; waiting") == true, "\(lines)")
+        // Scrubbed while delete ran, not later by whichever program closes the database last.
+        #expect(lines.last?.hasPrefix("Deleted all data; the database file") == true, "\(lines)")
         #expect(Self.placesHolding(Self.marker, database: db) == [])
         #expect(try cli.run(["export", "--format", "csv"]).stdout.split(separator: "\n").count <= 1)
     }

@@ -65,8 +65,13 @@ struct DeleteCommand: Command {
             DaemonNudge.storeChanged(context)
         }
         // Committed: what is left is emptying the log into the file, which another program's open read can hold
-        // up. Say so rather than fail a delete that happened.
-        if try store.scrubLog(withinMs: Self.readerWaitMs) {
+        // up. Say so rather than fail a delete that happened, and say it is waiting so a pause is not taken for a hang.
+        var scrubbed = try store.scrubLog(withinMs: 0)
+        if !scrubbed {
+            context.say("Another program is reading the database; waiting up to \(Self.readerWaitMs / 1000) s for it to end.")
+            scrubbed = try store.scrubLog(withinMs: Self.readerWaitMs)
+        }
+        if scrubbed {
             if day == nil { context.say("Deleted all data; the database file \(store.path) was scrubbed.") }
         } else {
             context.say(
