@@ -76,7 +76,7 @@ extension Daemon {
             let at = first == nil ? now : max(now, clock.monotonicMs())
             let actions = routine.handle(next, at: routineNow(at))
             if first == nil { first = actions }
-            changed = true
+            publication.markChanged()
             for action in actions { perform(action, now: at) }
         }
         return first ?? []
@@ -175,10 +175,9 @@ extension Daemon {
     /// the experiment running today (if any). What waits for the database goes on top (`Filing.day`).
     static func dayContext(_ store: Store, _ date: LocalDate) throws(StoreError) -> DayContext {
         let running = try store.experiment(runningOn: date)
-        var context = DayContext(
+        return DayContext(
             today: date, questionnaire: try store.questionnaire(on: date),
             measured: try store.measurement(on: date) != nil,
             tonight: running?.arm(forMorning: date.adding(days: 1)).flatMap(TonightArm.init(rawValue:)))
-        return context
     }
 }

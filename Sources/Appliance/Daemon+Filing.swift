@@ -9,7 +9,7 @@ extension Daemon {
     /// Files a finished morning; returns the readout to show either way.
     func fileMorning(_ morning: MorningMeasurement) -> PanelReadout {
         filing.file(.morning(morning), recordedAt: clock.epochSeconds(), nowRealMs: SystemClock.monotonicMs())
-        changed = true
+        publication.markChanged()
         return readout(forMorningOn: morning.date)
     }
 
@@ -17,13 +17,13 @@ extension Daemon {
     func fileQuestionnaire(_ questionnaire: Questionnaire) {
         filing.file(
             .questionnaire(questionnaire), recordedAt: clock.epochSeconds(), nowRealMs: SystemClock.monotonicMs())
-        changed = true
+        publication.markChanged()
     }
 
     /// Runs a retry that fell due (real time).
     func retryWaitingIfDue() {
         guard let round = filing.retry(nowRealMs: SystemClock.monotonicMs()) else { return }
-        changed = true
+        publication.markChanged()
         // The day's facts may have changed now that the database has them.
         if round.isClear { refreshDay(now: clock.monotonicMs()) }
     }

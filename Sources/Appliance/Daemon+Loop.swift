@@ -36,7 +36,7 @@ extension Daemon {
         let deadline = nextDeadlineMs(now: now)
         let deadlineReal = deadline.map { clock.realWakeMs(for: $0) }
         var realDeadline = deadlineReal
-        let realDeadlines = [nextWatchdogRealMs, filing.nextRetryDueRealMs, control?.listenerResumeRealMs, discovery?.nextDeadlineMs]
+        let realDeadlines = [serviceManager.nextWatchdogMs, filing.nextRetryDueRealMs, control?.listenerResumeRealMs, discovery?.nextDeadlineMs]
         for other in realDeadlines.compactMap({ $0 }) {
             realDeadline = min(realDeadline ?? other, other)
         }
@@ -61,52 +61,24 @@ extension Daemon {
 
     /// The earliest deadline on the daemon's clock.
     func nextDeadlineMs(now: Int64) -> Int64? {
-        if wallTimer != nil {
-            armReminderWallTimer()
-            reminderDueMs = nil
-        } else {
-            reminderDueMs = reminderDeadlineMs()
-        }
-        return EventLoop.earliest([routine.nextDeadlineMs, strap.nextDeadlineMs, panel.nextDeadlineMs, reminderDueMs])
+        aimReminder()
+        return EventLoop.earliest([
+            routine.nextDeadlineMs, strap.nextDeadlineMs, panel.nextDeadlineMs, reminderTimer.dueMs,
+        ])
     }
 
-    /// The reminder's next look on the system clock: the wall-clock timer armed at the minute its window opens
-    /// or closes, exactly (not recomputed from whole seconds, not capped), and woken if the clock is set.
-    func armReminderWallTimer() {
-        guard let wallTimer else { return }
+    /// Aims the reminder's timer at the minute its window next opens or closes, from the local time now.
+    func aimReminder() {
         let local = clock.localTime()
-        let next = routine.reminder.nextCheck(date: local.date, minute: local.minuteOfDay)
-        let due = next.map { LocalTime.epochSeconds(of: $0.date, at: $0.minute) * 1000 }
-        guard due != wallTimerDueEpochMs else { return }
-        do {
-            if let due { try wallTimer.arm(atEpochMs: due) } else { try wallTimer.disarm() }
-            wallTimerDueEpochMs = due
-        } catch {
-            logger.warning("cannot arm the reminder's wall-clock timer: \(error)")
-        }
+        reminderTimer.aim(at: routine.reminder.nextCheck(date: local.date, minute: local.minuteOfDay))
     }
 
     /// The wall-clock timer fired (the minute came) or the wall clock was set: look again, and re-arm.
-    func wallTimerReadable(_ wallTimer: WallClockTimerFD) {
-        let expiry: WallClockTimerFD.Expiry
-        do { expiry = try wallTimer.acknowledge() } catch {
-            logger.warning("cannot read the reminder's wall-clock timer: \(error)")
-            return
-        }
+    func wallTimerReadable() {
+        guard let expiry = reminderTimer.acknowledge() else { return }
         if expiry == .clockSet { logger.notice("the wall clock was set", ["clock": clockText]) }
-        wallTimerDueEpochMs = nil
         process(.session(.tick), now: clock.monotonicMs())
-        armReminderWallTimer()
-    }
-
-    /// When the reminder next needs a look: its window opening or closing. Capped at an hour so a wall
-    /// clock set while the box sleeps (a Pi without a real-time clock) is noticed within the hour.
-    func reminderDeadlineMs() -> Int64? {
-        let local = clock.localTime()
-        guard let next = routine.reminder.nextCheck(date: local.date, minute: local.minuteOfDay) else { return nil }
-        let epoch = LocalTime.epochSeconds(of: next.date, at: next.minute)
-        let hour = Int64(3_600_000 * (clock.isSimulated ? 1 : clock.speed))
-        return min(clock.monotonicMs(atEpoch: epoch), clock.monotonicMs() + hour)
+        aimReminder()
     }
 
     /// Hands one ready descriptor to its edge.
@@ -117,7 +89,7 @@ extension Daemon {
         case .timer:
             do { _ = try timer.acknowledge() } catch { logger.warning("cannot acknowledge the timer: \(error)") }
         case .wallTimer:
-            if let wallTimer { wallTimerReadable(wallTimer) }
+            wallTimerReadable()
         case .signals:
             guard let signals else { return }
             let pending: [SignalInfo]
@@ -184,10 +156,10 @@ extension Daemon {
                 for input in panel.onDeadline(nowMs: at) { panelInput(input, now: at) }
                 did = true
             }
-            if let due = reminderDueMs, due <= now {
+            if reminderTimer.isDue(nowMs: now) {
                 // The window opened or closed (or an hour passed): look again, and aim at the next change.
                 process(.session(.tick), now: now)
-                reminderDueMs = reminderDeadlineMs()
+                aimReminder()
                 did = true
             }
             if !did { break }
@@ -204,13 +176,7 @@ extension Daemon {
         if let discovery, let due = discovery.nextDeadlineMs, due <= SystemClock.monotonicMs() {
             answerDiscovery(discovery.onDeadline(nowMs: SystemClock.monotonicMs()))
         }
-        if let next = nextWatchdogRealMs, let interval = watchdogIntervalRealMs {
-            let real = SystemClock.monotonicMs()
-            if real >= next {
-                tellServiceManager([.watchdog])
-                nextWatchdogRealMs = real + interval
-            }
-        }
+        serviceManager.keepAliveIfDue(nowMs: SystemClock.monotonicMs())
     }
 
     func signal(_ info: SignalInfo) {

@@ -36,9 +36,11 @@ public struct DaemonError: Error, Sendable, CustomStringConvertible {
 /// has; nothing polls. The morning itself is the pure `MorningRoutine`; this class only moves events in
 /// and performs the actions that come out (the strap, the panel, the store, the control socket).
 ///
-/// This file holds the type, its state and its start-up wiring; the rest lives beside it:
-/// `Daemon+Loop` (the epoll loop and the dispatch of ready descriptors; `Registration` holds what the loop
-/// watches, one descriptor an edge), `Daemon+Actions` (events into the
+/// This file holds the type and its start-up wiring of owned components, each keeping its own state:
+/// `Registration` (what the loop watches, one descriptor an edge), `Filing` (the spool and what waits for the
+/// database), `ControlServer` and `WritePause`, the strap and `StrapDiscovery`, `ServiceManager` (READY,
+/// status, watchdog), `ReminderTimer` and `Publication` (what was last shown). The verbs live beside it:
+/// `Daemon+Loop` (the epoll loop and the dispatch of ready descriptors), `Daemon+Actions` (events into the
 /// routine, its actions performed), `Daemon+Settings` (the reminder and habit settings policy),
 /// `Daemon+Publish` (lamps, snapshots, status line), `Daemon+Control` (the control socket's requests),
 /// `Daemon+Filing` (saves handed to its `Filing`) and `Daemon+Files` (libc file helpers).
@@ -90,30 +92,21 @@ public final class Daemon {
     /// The epoll loop and the one descriptor each edge is registered by.
     let registration: Registration
     let timer: TimerFD
-    /// On the system clock: the reminder's times of day, on the wall clock itself (nil on a simulated clock).
-    let wallTimer: WallClockTimerFD?
-    /// The wall-clock instant `wallTimer` is armed for (ms since the epoch).
-    var wallTimerDueEpochMs: Int64?
+    /// The reminder's next look: a wall-clock timer on the system clock, a deadline on a simulated one.
+    let reminderTimer: ReminderTimer
     let signals: SignalFD?
-    let notify: NotifySocket?
+    /// READY, STATUS, STOPPING and the watchdog's keep-alives.
+    let serviceManager: ServiceManager
     /// The clock guard's facts when a test states them (`SystemClock.testGuardFacts`); nil asks the kernel.
     let statedClockFacts: SystemClock.GuardFacts?
-    var watchdogIntervalRealMs: Int64?
-    var nextWatchdogRealMs: Int64?
+    /// Events waiting for the routine while an earlier one's actions are performed (`Daemon+Actions` alone).
     var queue: [MorningRoutine.Event] = []
     var draining = false
-    var lastIndication: Indication?
-    /// The session's fault last written to the journal.
-    var loggedFault: MorningFault?
-    var lastStatus = ""
-    var changed = false
+    /// What the watchers, the lamps and the journal were last shown (`Daemon+Publish` reads it).
+    var publication = Publication()
     /// A restore's pause of the daemon's writes (`ControlRequest.pauseWrites`), while a client holds it.
     var writePause = WritePause(limitMs: Daemon.pauseLimitMs)
-    /// The reminder's next look, as last armed.
-    var reminderDueMs: Int64?
-    /// READY=1 was sent; STATUS follows changes from then on.
-    var ready = false
-    var isShutDown = false
+    private var isShutDown = false
 
     public init(configuration: DaemonConfiguration, options: Options = Options()) throws(DaemonError) {
         self.configuration = configuration
@@ -228,21 +221,17 @@ public final class Daemon {
         do {
             registration = try Registration()
             timer = try TimerFD()
-            wallTimer = clock.isSimulated ? nil : try WallClockTimerFD()
+            reminderTimer = try ReminderTimer(clock: clock, logger: logger)
             signals = options.handleSignals ? try SignalFD() : nil
-            notify = try NotifySocket.fromEnvironment(options.environment)
+            serviceManager = try ServiceManager(environment: options.environment, logger: logger)
         } catch {
             throw .startup("Cannot set up the event loop: \(error).")
         }
         statedClockFacts = SystemClock.testGuardFacts(options.environment)
-        if let usec = NotifySocket.watchdogMicroseconds(options.environment, pid: getpid()) {
-            // sd_watchdog_enabled(3): ping at half the period.
-            watchdogIntervalRealMs = max(1, Int64(usec / 2000))
-        }
         do {
             // Once, for the daemon's life: an edge whose descriptors change keeps them in its own set.
             try registration.register(timer.descriptor, as: .timer)
-            if let wallTimer { try registration.register(wallTimer.descriptor, as: .wallTimer) }
+            if let wallTimer = reminderTimer.wallTimer { try registration.register(wallTimer.descriptor, as: .wallTimer) }
             if let signals { try registration.register(signals.descriptor, as: .signals) }
             for fd in panel.descriptors { try registration.register(fd, as: .panel) }
             if let set = strap.readiness { try registration.register(set, as: .strap) }
@@ -263,9 +252,9 @@ public final class Daemon {
     deinit {
         registration.close()
         timer.close()
-        wallTimer?.close()
+        reminderTimer.close()
         signals?.close()
-        notify?.close()
+        serviceManager.close()
     }
 
     // MARK: Starting and stopping
@@ -276,10 +265,7 @@ public final class Daemon {
         let now = clock.monotonicMs()
         process(.session(.tick), now: now)
         publish(now: now)
-        if let interval = watchdogIntervalRealMs { nextWatchdogRealMs = SystemClock.monotonicMs() + interval }
-        lastStatus = statusText
-        ready = true
-        tellServiceManager([.ready, .status(lastStatus)])
+        serviceManager.announceReady(status: statusText, nowMs: SystemClock.monotonicMs())
         logger.notice(
             "ready",
             [
@@ -300,7 +286,7 @@ public final class Daemon {
     public func shutDown() {
         guard !isShutDown else { return }
         isShutDown = true
-        tellServiceManager([.stopping])
+        serviceManager.stopping()
         if routine.session.isMeasuring {
             logger.notice(
                 "a session in \(routine.session.phase.rawValue) was abandoned at shutdown: nothing of it is saved")

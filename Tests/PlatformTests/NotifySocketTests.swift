@@ -1,44 +1,18 @@
 import Platform
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A datagram socket standing in for systemd's notification socket.
-private struct FakeServiceManager {
-    let fd: CInt
-
-    init(address: UnixSocketAddress) throws {
-        fd = socket(AF_UNIX, CInt(SOCK_DGRAM.rawValue), 0)
-        var raw = sockaddr_un()
-        raw.sun_family = sa_family_t(AF_UNIX)
-        var bytes = Array(address.text.utf8)
-        if address.isAbstract { bytes[0] = 0 }
-        withUnsafeMutableBytes(of: &raw.sun_path) { for (i, b) in bytes.enumerated() { $0[i] = b } }
-        let length =
-            MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)! + bytes.count
-            + (address.isAbstract ? 0 : 1)
-        let rc = withUnsafePointer(to: &raw) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(length)) }
-        }
-        if rc != 0 { throw Errno.current }
-    }
-
-    func receive() -> String {
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        let n = recv(fd, &buffer, buffer.count, CInt(MSG_DONTWAIT))
-        return n < 0 ? "<nothing>" : String(decoding: buffer.prefix(n), as: UTF8.self)
-    }
-}
-
 @Suite("NotifySocket: sd_notify without libsystemd (sd_notify(3); DESIGN §7 Type=notify, watchdog)")
 struct NotifySocketTests {
     @Test("READY, STATUS and WATCHDOG reach an abstract NOTIFY_SOCKET (@name) as one datagram of assignments")
     func abstractNotifySocket() throws {
         let name = "@recoverydeck-test-notify-\(getpid())"
-        let manager = try FakeServiceManager(address: try #require(UnixSocketAddress(name)))
-        defer { close(manager.fd) }
+        let manager = try ServiceManagerSocket(address: try #require(UnixSocketAddress(name)))
+        defer { manager.close() }
         let notify = try #require(try NotifySocket.fromEnvironment { $0 == "NOTIFY_SOCKET" ? name : nil })
         defer { notify.close() }
         try notify.send([.ready, .status("waiting for the morning")])
@@ -51,9 +25,9 @@ struct NotifySocketTests {
     func pathNotifySocket() throws {
         let path = "/tmp/recoverydeck-test-notify-\(getpid()).sock"
         unlink(path)
-        let manager = try FakeServiceManager(address: try #require(UnixSocketAddress(path)))
+        let manager = try ServiceManagerSocket(address: try #require(UnixSocketAddress(path)))
         defer {
-            close(manager.fd)
+            manager.close()
             unlink(path)
         }
         let notify = try #require(try NotifySocket.fromEnvironment { $0 == "NOTIFY_SOCKET" ? path : nil })
