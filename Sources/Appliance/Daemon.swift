@@ -53,8 +53,9 @@ public final class Daemon {
         public var controlSocket = true
         /// Take SIGTERM, SIGINT and SIGHUP through a signalfd.
         public var handleSignals = true
-        /// The virtual strap's person: day 0, instead of `simulated_first_date` (tests seed the same person's history).
-        public var virtualFirstDate: LocalDate?
+        /// How a simulated box runs (`recoverydeckd --simulation FILE`); the default is a real box's: real time on
+        /// the system clock.
+        public var simulation = Simulation()
         /// The strap to use instead of the one the configuration names (tests hand in their own).
         public var strap: (any StrapSource)?
         /// Opens the Bluetooth management socket (tests hand in a stand-in for the kernel's).
@@ -113,12 +114,13 @@ public final class Daemon {
         var logger = options.logger
         logger.minimumLevel = configuration.logLevel
         self.logger = logger
+        let simulation = options.simulation
         var startEpoch: Int64?
-        if configuration.clock == .simulated {
-            let start = configuration.clockStart ?? (LocalTime.now().date, LocalTime.now().minuteOfDay)
+        if simulation.clock == .simulated {
+            let start = simulation.clockStart ?? (LocalTime.now().date, LocalTime.now().minuteOfDay)
             startEpoch = LocalTime.epochSeconds(of: start.date, at: start.minute)
         }
-        clock = DeckClock(speed: configuration.speed, simulatedStartEpoch: startEpoch)
+        clock = DeckClock(speed: simulation.speed, simulatedStartEpoch: startEpoch)
 
         // SQLite's page cache would otherwise grow with the database up to its 2 MB default: a box that
         // runs for years keeps its memory flat by letting SQLite recycle pages beyond this.
@@ -178,12 +180,12 @@ public final class Daemon {
             strap = options.strap!
         case .simulated:
             var strapOptions = VirtualStrap.Options()
-            strapOptions.seed = configuration.simulatedSeed
-            strapOptions.firstDate = options.virtualFirstDate ?? configuration.simulatedFirstDate
-            strapOptions.heartRateOnly = configuration.simulatedHROnly
-            strapOptions.artifactProbability = configuration.simulatedArtifacts
-            strapOptions.connectMs = Int64(configuration.simulatedConnectSeconds * 1000)
-            if let dropout = configuration.simulatedDropout {
+            strapOptions.seed = simulation.simulatedSeed
+            strapOptions.firstDate = simulation.simulatedFirstDate
+            strapOptions.heartRateOnly = simulation.simulatedHROnly
+            strapOptions.artifactProbability = simulation.simulatedArtifacts
+            strapOptions.connectMs = Int64(simulation.simulatedConnectSeconds * 1000)
+            if let dropout = simulation.simulatedDropout {
                 strapOptions.dropoutAtMs = Int64(dropout.atSeconds * 1000)
                 strapOptions.dropoutForMs = Int64(dropout.forSeconds * 1000)
             }
@@ -241,7 +243,7 @@ public final class Daemon {
             throw .startup("Cannot watch the daemon's descriptors: \(error).")
         }
         do {
-            if let script = try configuration.loadPanelScript() {
+            if let script = try simulation.loadPanelScript() {
                 _ = panel.schedule(script, startMs: clock.monotonicMs())
             }
         } catch {
@@ -272,9 +274,9 @@ public final class Daemon {
                 "panel": configuration.panel.rawValue, "strap": configuration.strap.rawValue,
                 "db": configuration.database,
             ])
-        if configuration.strap == .bluetooth && configuration.speed != 1 {
+        if configuration.strap == .bluetooth && clock.speed != 1 {
             logger.warning(
-                "speed \(configuration.speed) with a Bluetooth strap: right only for a strap simulator running as "
+                "speed \(clock.speed) with a Bluetooth strap: right only for a strap simulator running as "
                     + "fast; a real strap's heart does not speed up")
         }
     }

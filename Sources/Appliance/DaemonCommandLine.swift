@@ -9,16 +9,21 @@ import RecoveryCore
 /// `recoverydeckd`'s command line, as a library function so tests can run it.
 public enum DaemonCommandLine {
     public static let usage = """
-        usage: recoverydeckd [--config PATH]
-               recoverydeckd --check-config [--config PATH]
-               recoverydeckd --print-config | --print-config-table | --print-light-table
+        usage: recoverydeckd [--config PATH] [--simulation PATH]
+               recoverydeckd --check-config [--config PATH] [--simulation PATH]
+               recoverydeckd --print-config | --print-config-table | --print-simulation
+               recoverydeckd --print-simulation-table | --print-light-table
 
         Runs the RecoveryDeck box: the panel, the strap, the morning session and the control socket.
         --config PATH          configuration file (default \(DaemonConfiguration.defaultPath); a missing
                                default file means all defaults)
-        --check-config         read the configuration, report the first bad line, and exit
+        --simulation PATH      run a simulated box (recoverydeck demo, the tests): time, clock, virtual
+                               strap and presses from this file; never on a real box
+        --check-config         read the configuration (and simulation), report the first bad line, and exit
         --print-config         every configuration key with its default and meaning
         --print-config-table   the same as a Markdown table
+        --print-simulation     every simulation key with its default and meaning
+        --print-simulation-table  the same as a Markdown table
         --print-light-table    the panel's lights, codes and sounds as Markdown (deploy/LIGHTS.md)
 
         Exit status: 0 stopped cleanly, 1 could not start or its event loop failed, 64 usage,
@@ -31,6 +36,7 @@ public enum DaemonCommandLine {
         // leave them in a core dump, and no other process of the service user may trace it.
         ProcessIdentity.refuseCoreDumps()
         var configPath: String?
+        var simulationPath: String?
         var explicitPath = false
         var checkOnly = false
         var index = 0
@@ -49,6 +55,12 @@ public enum DaemonCommandLine {
             case "--print-config-table":
                 print(DaemonConfiguration.markdownTable, terminator: "")
                 return 0
+            case "--print-simulation":
+                print(Simulation.documentedDefaults, terminator: "")
+                return 0
+            case "--print-simulation-table":
+                print(Simulation.markdownTable, terminator: "")
+                return 0
             case "--check-config":
                 checkOnly = true
             case "--config":
@@ -59,6 +71,13 @@ public enum DaemonCommandLine {
                 index += 1
                 configPath = arguments[index]
                 explicitPath = true
+            case "--simulation":
+                guard index + 1 < arguments.count else {
+                    fail("--simulation needs a path.")
+                    return 64
+                }
+                index += 1
+                simulationPath = arguments[index]
             default:
                 fail("unknown argument \"\(argument)\"; see recoverydeckd --help.")
                 return 64
@@ -67,18 +86,22 @@ public enum DaemonCommandLine {
         }
         let path = configPath ?? DaemonConfiguration.defaultPath
         let configuration: DaemonConfiguration
+        var options = Daemon.Options()
         do {
             configuration = try DaemonConfiguration.load(path: path, required: explicitPath)
+            if let simulationPath {
+                options.simulation = try Simulation.load(path: simulationPath, for: configuration)
+            }
         } catch {
             fail(error.description)
             return 78
         }
         if checkOnly {
-            print("\(path): ok")
+            print(([path] + (simulationPath.map { [$0] } ?? [])).map { "\($0): ok" }.joined(separator: "\n"))
             return 0
         }
         do {
-            let daemon = try Daemon(configuration: configuration)
+            let daemon = try Daemon(configuration: configuration, options: options)
             return daemon.run()
         } catch {
             fail(error.description)

@@ -4,34 +4,35 @@ import Panel
 import Platform
 import RecoveryCore
 
-/// One key of the configuration file: its name, what it means, how to read and write its value.
-public struct ConfigurationKey {
+/// One key of a `key = value` file (`recoverydeck.conf`, a simulation file): its name, what it means, how to
+/// read and write its value in the `Settings` it belongs to.
+public struct ConfigurationKey<Settings> {
     public let name: String
     public let help: String
-    public let apply: (String, inout DaemonConfiguration) throws(DaemonConfiguration.ValueError) -> Void
-    public let render: (DaemonConfiguration) -> String
+    public let apply: (String, inout Settings) throws(DaemonConfiguration.ValueError) -> Void
+    public let render: (Settings) -> String
 }
 
 extension DaemonConfiguration {
 
     /// Every key, in the order `--print-config` and the README list them.
-    public static var keys: [ConfigurationKey] {
+    public static var keys: [ConfigurationKey<DaemonConfiguration>] {
         [
-            text("database", "the SQLite database", \.database),
-            text("control_socket", "the control socket `recoverydeck measure/cancel/watch` talk to", \.controlSocket),
-            text("control_group", "group allowed on the control socket besides root", \.controlGroup),
-            choice(
+            .text("database", "the SQLite database", \.database),
+            .text("control_socket", "the control socket `recoverydeck measure/cancel/watch` talk to", \.controlSocket),
+            .text("control_group", "group allowed on the control socket besides root", \.controlGroup),
+            .choice(
                 "panel", "`gpio` (the real panel) or `simulated` (in-process, driven by the control socket)", \.panel),
-            choice("strap", "`bluetooth` (the paired H10) or `simulated` (a seeded virtual strap)", \.strap),
-            optionalText(
+            .choice("strap", "`bluetooth` (the paired H10) or `simulated` (a seeded virtual strap)", \.strap),
+            .optionalText(
                 "adapter", "Bluetooth controller `hciN` or its address; empty: the first powered one", \.adapter,
                 use: "a controller name such as hci0 or its address such as 00:1A:7D:DA:71:13"
             ) { Controller.index(named: $0) != nil || BluetoothAddress($0) != nil },
-            optionalText(
+            .optionalText(
                 "strap_address", "strap address; empty: the one `recoverydeck pair` stored", \.strapAddress,
                 use: "a Bluetooth address such as A0:9E:1A:12:34:56"
             ) { BluetoothAddress($0) != nil },
-            optionalText(
+            .optionalText(
                 "strap_address_type", "`public` or `random`; empty: as paired", \.strapAddressType,
                 use: "public or random"
             ) { BluetoothAddressType(word: $0) != nil },
@@ -42,16 +43,16 @@ extension DaemonConfiguration {
                     guard !labels.isEmpty else { throw ValueError(reason: "name at least one chip label") }
                     c.pins.chipLabels = labels
                 }, render: { $0.pins.chipLabels.joined(separator: ", ") }),
-            pin("pin_go", "GO button (to ground, pull-up)", \.pins.goButton),
-            pins("pin_keypad_rows", "keypad rows (outputs)", 4, \.pins.keypadRows),
-            pins("pin_keypad_columns", "keypad columns (inputs, pull-up)", 3, \.pins.keypadColumns),
-            pin("pin_red", "red lamp", \.pins.red),
-            pin("pin_yellow", "yellow lamp", \.pins.yellow),
-            pin("pin_green", "green lamp", \.pins.green),
-            pin("pin_blue", "blue status lamp", \.pins.blue),
-            pin("pin_buzzer", "active buzzer", \.pins.buzzer),
-            flag("buzzer", "every sound; `off` silences the box", \.buzzer),
-            flag("reminder", "the morning reminder (blue slow blink)", \.reminderEnabled),
+            .pin("pin_go", "GO button (to ground, pull-up)", \.pins.goButton),
+            .pins("pin_keypad_rows", "keypad rows (outputs)", 4, \.pins.keypadRows),
+            .pins("pin_keypad_columns", "keypad columns (inputs, pull-up)", 3, \.pins.keypadColumns),
+            .pin("pin_red", "red lamp", \.pins.red),
+            .pin("pin_yellow", "yellow lamp", \.pins.yellow),
+            .pin("pin_green", "green lamp", \.pins.green),
+            .pin("pin_blue", "blue status lamp", \.pins.blue),
+            .pin("pin_buzzer", "active buzzer", \.pins.buzzer),
+            .flag("buzzer", "every sound; `off` silences the box", \.buzzer),
+            .flag("reminder", "the morning reminder (blue slow blink)", \.reminderEnabled),
             ConfigurationKey(
                 name: "reminder_time", help: "when the reminder starts; empty: the store's setting, else 06:30",
                 apply: { (v, c) throws(ValueError) in
@@ -68,7 +69,7 @@ extension DaemonConfiguration {
                     guard let m = MinuteOfDay(hhmm: v) else { throw ValueError(reason: "use HH:MM, not \"\(v)\"") }
                     c.reminderWindowEnd = m
                 }, render: { $0.reminderWindowEnd.description }),
-            flag("reminder_buzzer", "the reminder also beeps once when it starts", \.reminderBuzzer),
+            .flag("reminder_buzzer", "the reminder also beeps once when it starts", \.reminderBuzzer),
             ConfigurationKey(
                 name: "habits", help: "keypad habit keys 1–9 in order; empty: the store's habit list",
                 apply: { (v, c) throws(ValueError) in
@@ -88,155 +89,7 @@ extension DaemonConfiguration {
                     }
                     c.logLevel = level
                 }, render: { $0.logLevel.name }),
-            decimal(
-                "speed",
-                "tests only: session time runs this many times faster; a real strap needs 1 (h10sim --speed N needs N)",
-                \.speed, 1...1000, use: "a number from 1 to 1000"),
-            choice(
-                "clock", "`system`, or `simulated` (tests: starts at clock_start, moved by the control socket)", \.clock
-            ),
-            ConfigurationKey(
-                name: "clock_start", help: "simulated clock: local start `YYYY-MM-DD HH:MM`",
-                apply: { (v, c) throws(ValueError) in
-                    if v.isEmpty {
-                        c.clockStart = nil
-                        return
-                    }
-                    let parts = v.split(separator: " ", omittingEmptySubsequences: true)
-                    guard parts.count == 2, let d = LocalDate(iso: parts[0]), let m = MinuteOfDay(hhmm: parts[1]) else {
-                        throw ValueError(reason: "use YYYY-MM-DD HH:MM, not \"\(v)\"")
-                    }
-                    c.clockStart = (d, m)
-                }, render: { c in c.clockStart.map { "\($0.date.iso) \($0.minute)" } ?? "" }),
-            ConfigurationKey(
-                name: "simulated_seed", help: "the virtual strap's synthetic person",
-                apply: { (v, c) throws(ValueError) in
-                    guard let s = UInt64(v) else { throw ValueError(reason: "use a whole number") }
-                    c.simulatedSeed = s
-                }, render: { String($0.simulatedSeed) }),
-            ConfigurationKey(
-                name: "simulated_first_date", help: "the virtual strap's person's first day `YYYY-MM-DD`",
-                apply: { (v, c) throws(ValueError) in
-                    guard let d = LocalDate(iso: v) else {
-                        throw ValueError(reason: "use YYYY-MM-DD, not \"\(v)\"")
-                    }
-                    c.simulatedFirstDate = d
-                }, render: { $0.simulatedFirstDate.iso }),
-            flag("simulated_hr_only", "the virtual strap sends heart rate without RR", \.simulatedHROnly),
-            ConfigurationKey(
-                name: "simulated_dropout", help: "the virtual strap drops out `AT:FOR` seconds after connecting",
-                apply: { (v, c) throws(ValueError) in
-                    if v.isEmpty {
-                        c.simulatedDropout = nil
-                        return
-                    }
-                    let parts = v.split(separator: ":")
-                    guard parts.count == 2, let at = Double(parts[0]), let span = Double(parts[1]), at >= 0, span > 0
-                    else {
-                        throw ValueError(reason: "use AT:FOR in seconds, such as 150:20")
-                    }
-                    c.simulatedDropout = (at, span)
-                }, render: { c in c.simulatedDropout.map { "\(number($0.atSeconds)):\(number($0.forSeconds))" } ?? "" }),
-            decimal(
-                "simulated_artifacts", "share of the virtual strap's beats made artifacts (0–0.5)",
-                \.simulatedArtifacts, 0...0.5, use: "a number from 0 to 0.5"),
-            decimal(
-                "simulated_connect_seconds", "how long the virtual strap takes to connect", \.simulatedConnectSeconds,
-                0...120, use: "seconds from 0 to 120"),
-            optionalText(
-                "panel_script", "simulated panel: a script of presses (times from the daemon's start)", \.panelScript),
         ]
-    }
-
-    static func text(_ name: String, _ help: String, _ path: WritableKeyPath<DaemonConfiguration, String>)
-        -> ConfigurationKey
-    {
-        ConfigurationKey(
-            name: name, help: help,
-            apply: { (v, c) throws(ValueError) in
-                guard !v.isEmpty else { throw ValueError(reason: "needs a value") }
-                c[keyPath: path] = v
-            }, render: { $0[keyPath: path] })
-    }
-
-    /// A key whose empty value means nil; a value `valid` refuses is answered with "use \(use)".
-    static func optionalText(
-        _ name: String, _ help: String, _ path: WritableKeyPath<DaemonConfiguration, String?>, use: String = "",
-        valid: @escaping (String) -> Bool = { _ in true }
-    ) -> ConfigurationKey {
-        ConfigurationKey(
-            name: name, help: help,
-            apply: { (v, c) throws(ValueError) in
-                guard v.isEmpty || valid(v) else { throw ValueError(reason: "use \(use), not \"\(v)\"") }
-                c[keyPath: path] = v.isEmpty ? nil : v
-            }, render: { $0[keyPath: path] ?? "" })
-    }
-
-    /// A number in `range`; anything else is answered with "use \(use)".
-    static func decimal(
-        _ name: String, _ help: String, _ path: WritableKeyPath<DaemonConfiguration, Double>,
-        _ range: ClosedRange<Double>, use: String
-    ) -> ConfigurationKey {
-        ConfigurationKey(
-            name: name, help: help,
-            apply: { (v, c) throws(ValueError) in
-                guard let x = Double(v), range.contains(x) else { throw ValueError(reason: "use \(use)") }
-                c[keyPath: path] = x
-            }, render: { number($0[keyPath: path]) })
-    }
-
-    static func flag(_ name: String, _ help: String, _ path: WritableKeyPath<DaemonConfiguration, Bool>)
-        -> ConfigurationKey
-    {
-        ConfigurationKey(
-            name: name, help: help,
-            apply: { (v, c) throws(ValueError) in
-                switch v {
-                case "on", "yes", "true": c[keyPath: path] = true
-                case "off", "no", "false": c[keyPath: path] = false
-                default: throw ValueError(reason: "use on or off, not \"\(v)\"")
-                }
-            }, render: { $0[keyPath: path] ? "on" : "off" })
-    }
-
-    static func choice<T: RawRepresentable & CaseIterableName>(
-        _ name: String, _ help: String, _ path: WritableKeyPath<DaemonConfiguration, T>
-    ) -> ConfigurationKey where T.RawValue == String {
-        ConfigurationKey(
-            name: name, help: help,
-            apply: { (v, c) throws(ValueError) in
-                guard let value = T(rawValue: v) else {
-                    throw ValueError(reason: "use \(T.names.joined(separator: " or ")), not \"\(v)\"")
-                }
-                c[keyPath: path] = value
-            }, render: { $0[keyPath: path].rawValue })
-    }
-
-    static func pin(_ name: String, _ help: String, _ path: WritableKeyPath<DaemonConfiguration, UInt32>)
-        -> ConfigurationKey
-    {
-        ConfigurationKey(
-            name: name, help: "GPIO line of the \(help)",
-            apply: { (v, c) throws(ValueError) in
-                guard let n = UInt32(v), n < 512 else {
-                    throw ValueError(reason: "use a GPIO line number, not \"\(v)\"")
-                }
-                c[keyPath: path] = n
-            }, render: { String($0[keyPath: path]) })
-    }
-
-    static func pins(
-        _ name: String, _ help: String, _ count: Int, _ path: WritableKeyPath<DaemonConfiguration, [UInt32]>
-    ) -> ConfigurationKey {
-        ConfigurationKey(
-            name: name, help: "GPIO lines of the \(help), \(count) of them",
-            apply: { (v, c) throws(ValueError) in
-                let numbers = list(v).map { UInt32($0) }
-                guard numbers.count == count, numbers.allSatisfy({ $0 != nil && $0! < 512 }) else {
-                    throw ValueError(reason: "give \(count) GPIO line numbers separated by commas")
-                }
-                c[keyPath: path] = numbers.map { $0! }
-            }, render: { $0[keyPath: path].map(String.init).joined(separator: ", ") })
     }
 
     /// The comma-separated items of a value, trimmed, empty ones left out.
@@ -263,9 +116,11 @@ extension DaemonConfiguration {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A Markdown table of the keys and their defaults, for the README.
-    public static var markdownTable: String {
-        let defaults = DaemonConfiguration()
+    /// A Markdown table of the keys and their defaults, for docs/daemon.md.
+    public static var markdownTable: String { markdownTable(keys, defaults: DaemonConfiguration()) }
+
+    /// A Markdown table of `keys` with their values in `defaults`.
+    static func markdownTable<Settings>(_ keys: [ConfigurationKey<Settings>], defaults: Settings) -> String {
         var lines = ["| key | default | meaning |", "|---|---|---|"]
         for key in keys {
             let value = key.render(defaults)
@@ -282,4 +137,97 @@ protocol CaseIterableName {
 
 extension DaemonConfiguration.PanelKind: CaseIterableName { static var names: [String] { ["gpio", "simulated"] } }
 extension DaemonConfiguration.StrapKind: CaseIterableName { static var names: [String] { ["bluetooth", "simulated"] } }
-extension DaemonConfiguration.ClockKind: CaseIterableName { static var names: [String] { ["system", "simulated"] } }
+
+/// The kinds of key both files use.
+extension ConfigurationKey {
+    static func text(_ name: String, _ help: String, _ path: WritableKeyPath<Settings, String>)
+        -> ConfigurationKey<Settings>
+    {
+        ConfigurationKey<Settings>(
+            name: name, help: help,
+            apply: { (v, c) throws(DaemonConfiguration.ValueError) in
+                guard !v.isEmpty else { throw DaemonConfiguration.ValueError(reason: "needs a value") }
+                c[keyPath: path] = v
+            }, render: { $0[keyPath: path] })
+    }
+
+    /// A key whose empty value means nil; a value `valid` refuses is answered with "use \(use)".
+    static func optionalText(
+        _ name: String, _ help: String, _ path: WritableKeyPath<Settings, String?>, use: String = "",
+        valid: @escaping (String) -> Bool = { _ in true }
+    ) -> ConfigurationKey<Settings> {
+        ConfigurationKey<Settings>(
+            name: name, help: help,
+            apply: { (v, c) throws(DaemonConfiguration.ValueError) in
+                guard v.isEmpty || valid(v) else { throw DaemonConfiguration.ValueError(reason: "use \(use), not \"\(v)\"") }
+                c[keyPath: path] = v.isEmpty ? nil : v
+            }, render: { $0[keyPath: path] ?? "" })
+    }
+
+    /// A number in `range`; anything else is answered with "use \(use)".
+    static func decimal(
+        _ name: String, _ help: String, _ path: WritableKeyPath<Settings, Double>,
+        _ range: ClosedRange<Double>, use: String
+    ) -> ConfigurationKey<Settings> {
+        ConfigurationKey<Settings>(
+            name: name, help: help,
+            apply: { (v, c) throws(DaemonConfiguration.ValueError) in
+                guard let x = Double(v), range.contains(x) else { throw DaemonConfiguration.ValueError(reason: "use \(use)") }
+                c[keyPath: path] = x
+            }, render: { DaemonConfiguration.number($0[keyPath: path]) })
+    }
+
+    static func flag(_ name: String, _ help: String, _ path: WritableKeyPath<Settings, Bool>)
+        -> ConfigurationKey<Settings>
+    {
+        ConfigurationKey<Settings>(
+            name: name, help: help,
+            apply: { (v, c) throws(DaemonConfiguration.ValueError) in
+                switch v {
+                case "on", "yes", "true": c[keyPath: path] = true
+                case "off", "no", "false": c[keyPath: path] = false
+                default: throw DaemonConfiguration.ValueError(reason: "use on or off, not \"\(v)\"")
+                }
+            }, render: { $0[keyPath: path] ? "on" : "off" })
+    }
+
+    static func choice<T: RawRepresentable & CaseIterableName>(
+        _ name: String, _ help: String, _ path: WritableKeyPath<Settings, T>
+    ) -> ConfigurationKey<Settings> where T.RawValue == String {
+        ConfigurationKey<Settings>(
+            name: name, help: help,
+            apply: { (v, c) throws(DaemonConfiguration.ValueError) in
+                guard let value = T(rawValue: v) else {
+                    throw DaemonConfiguration.ValueError(reason: "use \(T.names.joined(separator: " or ")), not \"\(v)\"")
+                }
+                c[keyPath: path] = value
+            }, render: { $0[keyPath: path].rawValue })
+    }
+
+    static func pin(_ name: String, _ help: String, _ path: WritableKeyPath<Settings, UInt32>)
+        -> ConfigurationKey<Settings>
+    {
+        ConfigurationKey<Settings>(
+            name: name, help: "GPIO line of the \(help)",
+            apply: { (v, c) throws(DaemonConfiguration.ValueError) in
+                guard let n = UInt32(v), n < 512 else {
+                    throw DaemonConfiguration.ValueError(reason: "use a GPIO line number, not \"\(v)\"")
+                }
+                c[keyPath: path] = n
+            }, render: { String($0[keyPath: path]) })
+    }
+
+    static func pins(
+        _ name: String, _ help: String, _ count: Int, _ path: WritableKeyPath<Settings, [UInt32]>
+    ) -> ConfigurationKey<Settings> {
+        ConfigurationKey<Settings>(
+            name: name, help: "GPIO lines of the \(help), \(count) of them",
+            apply: { (v, c) throws(DaemonConfiguration.ValueError) in
+                let numbers = DaemonConfiguration.list(v).map { UInt32($0) }
+                guard numbers.count == count, numbers.allSatisfy({ $0 != nil && $0! < 512 }) else {
+                    throw DaemonConfiguration.ValueError(reason: "give \(count) GPIO line numbers separated by commas")
+                }
+                c[keyPath: path] = numbers.map { $0! }
+            }, render: { $0[keyPath: path].map(String.init).joined(separator: ", ") })
+    }
+}

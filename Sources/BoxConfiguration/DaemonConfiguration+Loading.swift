@@ -5,22 +5,21 @@ import Platform
 #endif
 
 extension DaemonConfiguration {
-    /// The largest configuration or panel script read (1 MiB): far beyond any real file.
+    /// The largest configuration, simulation file or panel script read (1 MiB): far beyond any real file.
     public static let maximumFileBytes = 1 << 20
 
-    /// Reads and parses the file at `path`, and the panel script it names; a missing file means every
-    /// default unless `required`. Read by the daemon, `recoverydeck doctor` and the CLI alike.
+    /// Reads and parses the file at `path`; a missing file means every default unless `required`. Read by the
+    /// daemon, `recoverydeck doctor` and the CLI alike.
     public static func load(path: String, required: Bool) throws(Problem) -> DaemonConfiguration {
         guard access(path, F_OK) == 0 || required else { return DaemonConfiguration() }
-        let text: String
-        do { text = try readFile(path) } catch {
+        return try parse(try readText(path), path: path)
+    }
+
+    /// The text of the file at `path`, or the problem "cannot be read".
+    static func readText(_ path: String) throws(Problem) -> String {
+        do { return try readFile(path) } catch {
             throw Problem(path: path, line: nil, reason: "cannot be read")
         }
-        let (configuration, lines) = try parseNamingLines(text, path: path)
-        do { _ = try configuration.loadPanelScript() } catch {
-            throw Problem(path: path, line: error.key.flatMap { lines[$0] }, reason: error.reason)
-        }
-        return configuration
     }
 
     /// A file's text, at most `maximumFileBytes`; the error is one sentence.

@@ -10,7 +10,6 @@ import RecoveryCore
 public struct DaemonConfiguration: Hashable, Sendable {
     public enum PanelKind: String, Hashable, Sendable { case gpio, simulated }
     public enum StrapKind: String, Hashable, Sendable { case bluetooth, simulated }
-    public enum ClockKind: String, Hashable, Sendable { case system, simulated }
 
     public static let defaultPath = "/etc/recoverydeck/recoverydeck.conf"
 
@@ -37,24 +36,6 @@ public struct DaemonConfiguration: Hashable, Sendable {
     /// The keypad's habit keys in order; nil: the store's habit list.
     public var habits: [String]?
     public var logLevel = LogLevel.info
-
-    // Simulation: the demo, the torture and soak tests, the VM test.
-    /// Session time runs this many times faster than real time: the demo and the tests, with the virtual
-    /// strap or a strap simulator running as fast (`h10sim --speed`). 1 on a real box.
-    public var speed = 1.0
-    public var clock = ClockKind.system
-    /// With `clock = simulated`: the local date and time at start.
-    public var clockStart: (date: LocalDate, minute: MinuteOfDay)?
-    public var simulatedSeed: UInt64 = 10
-    /// The virtual strap's person's first day (`recoverydeck demo` seeds the same person's earlier mornings).
-    public var simulatedFirstDate = LocalDate(year: 2026, month: 1, day: 1)!
-    public var simulatedHROnly = false
-    /// Seconds after connecting, and for how long, the virtual strap drops out.
-    public var simulatedDropout: (atSeconds: Double, forSeconds: Double)?
-    public var simulatedArtifacts = 0.0
-    public var simulatedConnectSeconds = 2.0
-    /// A panel script (simulated panel): presses at times from the daemon's start.
-    public var panelScript: String?
 
     public init() {}
 
@@ -83,34 +64,44 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public static func parseNamingLines(_ text: String, path: String) throws(Problem) -> (
         configuration: DaemonConfiguration, lines: [String: Int]
     ) {
-        var configuration = DaemonConfiguration()
+        let (configuration, lines) = try parse(
+            text, path: path, keys: keys, into: DaemonConfiguration(), printedBy: "recoverydeckd --print-config"
+        ) { (c) throws(ValueError) in try c.validate() }
+        return (configuration, lines)
+    }
+
+    /// Reads `text` as `key = value` lines of `keys` into `start`, then `validate`s the whole: the first bad line
+    /// is one problem naming it (`printedBy` names the command that lists the keys).
+    static func parse<Settings>(
+        _ text: String, path: String, keys: [ConfigurationKey<Settings>], into start: Settings, printedBy: String,
+        validate: (Settings) throws(ValueError) -> Void
+    ) throws(Problem) -> (Settings, [String: Int]) {
+        var settings = start
         var seen: [String: Int] = [:]
         for line in lines(of: text) {
             let number = line.number
             guard let key = line.key else {
                 throw Problem(path: path, line: number, reason: "expected \"key = value\", found \"\(line.text)\"")
             }
-            let value = line.value
             guard let spec = keys.first(where: { $0.name == key }) else {
-                throw Problem(
-                    path: path, line: number, reason: "unknown key \"\(key)\" (see recoverydeckd --print-config)")
+                throw Problem(path: path, line: number, reason: "unknown key \"\(key)\" (see \(printedBy))")
             }
             guard seen[key] == nil else {
                 throw Problem(path: path, line: number, reason: "\"\(key)\" is set twice")
             }
             seen[key] = number
             do {
-                try spec.apply(value, &configuration)
+                try spec.apply(line.value, &settings)
             } catch {
                 throw Problem(path: path, line: number, reason: "\(key): \(error.reason)")
             }
         }
         do {
-            try configuration.validate()
+            try validate(settings)
         } catch {
             throw Problem(path: path, line: error.key.flatMap { seen[$0] }, reason: error.reason)
         }
-        return (configuration, seen)
+        return (settings, seen)
     }
 
     /// One line of a configuration text that is neither blank nor a comment: its number, its text, and
@@ -160,30 +151,6 @@ public struct DaemonConfiguration: Hashable, Sendable {
             throw ValueError(
                 reason: "reminder_time \(start) must come before reminder_window_end \(reminderWindowEnd)",
                 key: "reminder_time")
-        }
-        if clock == .simulated && strap != .simulated {
-            throw ValueError(reason: "clock = simulated needs strap = simulated", key: "clock")
-        }
-        if panelScript != nil && panel != .simulated {
-            throw ValueError(reason: "panel_script needs panel = simulated", key: "panel_script")
-        }
-    }
-
-    /// The panel script the configuration names, read and parsed; a file that cannot be read or a bad line
-    /// in it is one sentence naming the script's path and line.
-    public func loadPanelScript() throws(ValueError) -> PanelScript? {
-        guard let path = panelScript else { return nil }
-        let text: String
-        do { text = try DaemonConfiguration.readFile(path) } catch {
-            throw ValueError(reason: "panel_script: \(error.reason)", key: "panel_script")
-        }
-        do {
-            return try PanelScript(parsing: text)
-        } catch {
-            if case .invalidScript(let line, let reason) = error {
-                throw ValueError(reason: "panel_script: \(path):\(line): \(reason)", key: "panel_script")
-            }
-            throw ValueError(reason: "panel_script: \(path): \(error)", key: "panel_script")
         }
     }
 

@@ -15,13 +15,34 @@ struct DaemonConfigurationTests {
         #expect(
             c.pins.red == 22 && c.pins.yellow == 23 && c.pins.green == 24 && c.pins.blue == 25 && c.pins.buzzer == 18)
         #expect(c.reminderWindowEnd == MinuteOfDay(hhmm: "10:00") && c.reminderTime == nil && !c.reminderBuzzer)
-        #expect(c.panel == .gpio && c.strap == .bluetooth && c.speed == 1)
+        #expect(c.panel == .gpio && c.strap == .bluetooth)
+        let s = try Simulation.parse("", path: "s.conf")
+        #expect(s == Simulation() && s.speed == 1 && s.clock == .system && s.panelScript == nil)
+    }
+
+    @Test(
+        "A simulation key in recoverydeck.conf is an unknown key there: a real box's file has no test knobs",
+        arguments: [
+            "speed", "clock", "clock_start", "simulated_seed", "simulated_first_date", "simulated_hr_only",
+            "simulated_dropout", "simulated_artifacts", "simulated_connect_seconds", "panel_script",
+        ])
+    func simulationKeysAreNotConfiguration(key: String) throws {
+        #expect(Simulation.keys.contains { $0.name == key })
+        #expect(!DaemonConfiguration.keys.contains { $0.name == key })
+        do {
+            _ = try DaemonConfiguration.parse("\(key) = 1\n", path: "x")
+            Issue.record("\(key) was accepted in recoverydeck.conf")
+        } catch {
+            #expect(error.description == "x:1: unknown key \"\(key)\" (see recoverydeckd --print-config)")
+        }
     }
 
     @Test("The printed defaults parse back to the defaults, so --print-config is a valid file")
     func printedDefaultsRoundTrip() throws {
         let c = try DaemonConfiguration.parse(DaemonConfiguration.documentedDefaults, path: "printed")
         #expect(c.rendered == DaemonConfiguration().rendered)
+        let s = try Simulation.parse(Simulation.documentedDefaults, path: "printed")
+        #expect(s.rendered == Simulation().rendered)
     }
 
     @Test("Keys, comments, spaces and every kind of value are read")
@@ -35,17 +56,21 @@ struct DaemonConfigurationTests {
             reminder_time = 07:15
             reminder_buzzer = on
             habits = alcohol, sauna
-            speed = 20
-            simulated_dropout = 150:20
-            clock = simulated
-            clock_start = 2026-03-10 06:00
             """
         let c = try DaemonConfiguration.parse(text, path: "x")
         #expect(c.database == "/data/rd.db" && c.panel == .simulated && c.strap == .simulated)
         #expect(c.pins.keypadRows == [1, 2, 3, 4] && c.reminderTime == MinuteOfDay(hhmm: "07:15") && c.reminderBuzzer)
-        #expect(c.habits == ["alcohol", "sauna"] && c.speed == 20)
-        #expect(c.simulatedDropout?.atSeconds == 150 && c.simulatedDropout?.forSeconds == 20)
-        #expect(c.clockStart?.date == LocalDate(year: 2026, month: 3, day: 10))
+        #expect(c.habits == ["alcohol", "sauna"])
+        let simulation = """
+            speed = 20   # the demo's
+            simulated_dropout = 150:20
+            clock = simulated
+            clock_start = 2026-03-10 06:00
+            """
+        let s = try Simulation.parse(simulation, path: "s")
+        #expect(s.speed == 20 && s.clock == .simulated)
+        #expect(s.simulatedDropout?.atSeconds == 150 && s.simulatedDropout?.forSeconds == 20)
+        #expect(s.clockStart?.date == LocalDate(year: 2026, month: 3, day: 10))
     }
 
     @Test(
@@ -58,10 +83,8 @@ struct DaemonConfigurationTests {
             ("pin_keypad_rows = 1, 2, 3\n", 1, "give 4 GPIO line numbers"),
             ("reminder_time = 6.30\n", 1, "reminder_time: use HH:MM"),
             ("buzzer = maybe\n", 1, "buzzer: use on or off"),
-            ("speed = 0\n", 1, "speed: use a number from 1 to 1000"),
             ("panel = gpio\npanel = gpio\n", 2, "\"panel\" is set twice"),
             ("habits = Alcohol\n", 1, "is not a habit name"),
-            ("simulated_dropout = soon\n", 1, "use AT:FOR"),
             ("\nadapter = bluetooth0\n", 2, "adapter: use a controller name such as hci0 or its address"),
             ("adapter = hci\n", 1, "adapter: use a controller name"),
             ("adapter = 00:1A:7D:DA:71\n", 1, "adapter: use a controller name"),
@@ -82,18 +105,64 @@ struct DaemonConfigurationTests {
     }
 
     @Test(
+        "A bad simulation line is named with its number and what is wrong",
+        arguments: [
+            ("speed = 0\n", 1, "speed: use a number from 1 to 1000"),
+            ("\nsimulated_dropout = soon\n", 2, "use AT:FOR"),
+            ("clock = fast\n", 1, "clock: use system or simulated"),
+            ("database = /tmp/x.db\n", 1, "unknown key \"database\" (see recoverydeckd --print-simulation)"),
+            ("speed = 2\nspeed = 3\n", 2, "\"speed\" is set twice"),
+        ])
+    func badSimulationLineNamed(text: String, line: Int, says: String) {
+        do {
+            _ = try Simulation.parse(text, path: "s.conf")
+            Issue.record("accepted: \(text)")
+        } catch {
+            #expect(error.line == line)
+            #expect(error.description.hasPrefix("s.conf:\(line): "))
+            #expect(error.description.contains(says), "\(error)")
+        }
+    }
+
+    @Test(
         "Values that contradict each other are refused as a whole",
         arguments: [
             ("reminder_time = 10:30\n", "must come before reminder_window_end"),
-            ("clock = simulated\n", "clock = simulated needs strap = simulated"),
             ("pin_red = 17\n", "pins"),
-            ("panel_script = /tmp/x\n", "panel_script needs panel = simulated"),
         ])
     func contradictions(text: String, says: String) {
         #expect(throws: DaemonConfiguration.Problem.self) { try DaemonConfiguration.parse(text, path: "x") }
         do { _ = try DaemonConfiguration.parse(text, path: "x") } catch {
             #expect(error.description.contains(says), "\(error)")
         }
+    }
+
+    @Test(
+        "A simulation the box cannot run is refused with 78, naming the simulation file's line, touching nothing",
+        arguments: [
+            ("strap = bluetooth\n", "speed = 20\nclock = simulated\n", 2, "clock = simulated needs strap = simulated"),
+            ("panel = gpio\n", "panel_script = /tmp/x\n", 1, "panel_script needs panel = simulated"),
+            ("panel = simulated\n", "\nspeed = 5000\n", 2, "speed: use a number from 1 to 1000"),
+        ])
+    func simulationContradictions(configuration: String, simulation: String, line: Int, says: String) throws {
+        let directory = NSTemporaryDirectory() + "recoverydeck-simulation-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/recoverydeck.conf"
+        let simulationPath = directory + "/simulation.conf"
+        try ("database = \(directory)/recoverydeck.db\ncontrol_socket = \(directory)/control.sock\n" + configuration)
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        try simulation.write(toFile: simulationPath, atomically: true, encoding: .utf8)
+        let box = try DaemonConfiguration.load(path: path, required: true)
+        do {
+            _ = try Simulation.load(path: simulationPath, for: box)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.description == "\(simulationPath):\(line): \(says)", "\(error)")
+        }
+        #expect(DaemonCommandLine.main(["--check-config", "--config", path, "--simulation", simulationPath]) == 78)
+        #expect(DaemonCommandLine.main(["--config", path, "--simulation", simulationPath]) == 78)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/recoverydeck.db"), "nothing was touched")
     }
 
     @Test("adapter takes a controller name or a Bluetooth address; empty means the first powered controller")
@@ -149,13 +218,17 @@ struct DaemonConfigurationTests {
         control_socket = \(directory)/control.sock
         panel = simulated
         strap = simulated
-        panel_script = \(scriptPath)
         """.write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(DaemonCommandLine.main(["--check-config", "--config", path]) == 78)
-        #expect(DaemonCommandLine.main(["--config", path]) == 78)
-        #expect(throws: DaemonConfiguration.Problem.self) { try DaemonConfiguration.load(path: path, required: true) }
-        do { _ = try DaemonConfiguration.load(path: path, required: true) } catch {
-            #expect(error.description.hasPrefix("\(path):5: panel_script: "), "\(error)")
+        let simulationPath = directory + "/simulation.conf"
+        try "speed = 10\nclock = simulated\n\npanel_script = \(scriptPath)\n".write(
+            toFile: simulationPath, atomically: true, encoding: .utf8)
+        let arguments = ["--config", path, "--simulation", simulationPath]
+        #expect(DaemonCommandLine.main(["--check-config"] + arguments) == 78)
+        #expect(DaemonCommandLine.main(arguments) == 78)
+        let box = try DaemonConfiguration.load(path: path, required: true)
+        #expect(throws: DaemonConfiguration.Problem.self) { try Simulation.load(path: simulationPath, for: box) }
+        do { _ = try Simulation.load(path: simulationPath, for: box) } catch {
+            #expect(error.description.hasPrefix("\(simulationPath):4: panel_script: "), "\(error)")
             #expect(error.description.contains(scriptPath) && error.description.contains(says), "\(error)")
         }
         #expect(!FileManager.default.fileExists(atPath: directory + "/recoverydeck.db"), "nothing was touched")
@@ -169,9 +242,12 @@ struct DaemonConfigurationTests {
         try "t=0 key 1\nt=1s key # # submit\nt=2s go\n".write(
             toFile: directory + "/presses.txt", atomically: true, encoding: .utf8)
         let path = directory + "/recoverydeck.conf"
-        try "panel = simulated\nstrap = simulated\npanel_script = \(directory)/presses.txt\n".write(
-            toFile: path, atomically: true, encoding: .utf8)
-        #expect(DaemonCommandLine.main(["--check-config", "--config", path]) == 0)
+        try "panel = simulated\nstrap = simulated\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "panel_script = \(directory)/presses.txt\n".write(
+            toFile: directory + "/simulation.conf", atomically: true, encoding: .utf8)
+        #expect(
+            DaemonCommandLine.main(["--check-config", "--config", path, "--simulation", directory + "/simulation.conf"])
+                == 0)
     }
 
     @Test("recoverydeckd exits 78 (EX_CONFIG) on a bad file and 64 on a bad argument, touching nothing")

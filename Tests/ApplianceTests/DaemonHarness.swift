@@ -17,6 +17,8 @@ final class DaemonHarness {
 
     let directory: String
     var configuration: DaemonConfiguration
+    /// The simulated clock at a huge speed, and the virtual strap's person from 59 days before today.
+    var simulation: Simulation
     var daemon: Daemon!
     var events: [DaemonEvent] = []
     /// The daemon's log lines (`<priority>message …`), as the journal would keep them.
@@ -27,6 +29,7 @@ final class DaemonHarness {
 
     init(
         start: String = "06:00", edit: (inout DaemonConfiguration) -> Void = { _ in },
+        simulate: (inout Simulation) -> Void = { _ in },
         options adjust: @escaping (inout Daemon.Options) -> Void = { _ in }
     ) throws {
         self.adjust = adjust
@@ -37,11 +40,14 @@ final class DaemonHarness {
         configuration.controlSocket = directory + "/control.sock"
         configuration.panel = .simulated
         configuration.strap = .simulated
-        configuration.clock = .simulated
-        configuration.clockStart = (DaemonHarness.today, MinuteOfDay(hhmm: start)!)
-        configuration.speed = 1_000_000
         configuration.logLevel = .warning
         edit(&configuration)
+        simulation = Simulation()
+        simulation.clock = .simulated
+        simulation.clockStart = (DaemonHarness.today, MinuteOfDay(hhmm: start)!)
+        simulation.speed = 1_000_000
+        simulation.simulatedFirstDate = DaemonHarness.today.adding(days: -59)
+        simulate(&simulation)
         try launch()
     }
 
@@ -54,7 +60,7 @@ final class DaemonHarness {
         options.environment = { _ in nil }
         let journal = self.journal
         options.logger = Logger(sink: LogSink { journal.append($0) })
-        options.virtualFirstDate = DaemonHarness.today.adding(days: -59)
+        options.simulation = simulation
         adjust(&options)
         daemon = try Daemon(configuration: configuration, options: options)
         daemon.observer = { [unowned self] in events.append($0) }

@@ -117,7 +117,7 @@ struct DaemonMorningTests {
         "An HR-only strap gives a degraded morning: rMSSD null, mean HR and the orthostatic numbers from BPM, day not complete (spec §4.1, §5.2, §7.2)"
     )
     func heartRateOnly() throws {
-        let h = try DaemonHarness { $0.simulatedHROnly = true }
+        let h = try DaemonHarness(simulate: { $0.simulatedHROnly = true })
         h.keyQuestionnaire()
         h.press([(0, "go")])
         #expect(h.run { h.phase == .readout })
@@ -139,7 +139,7 @@ struct DaemonMorningTests {
     @Test("A drop-out while standing pauses, resumes by itself, and ends in one complete morning (spec §4.2)")
     func dropoutResumes() throws {
         // Connected at ~2 s; settle 15, capture ~60, lying 30, cue 3: standing from ~110 s.
-        let h = try DaemonHarness { $0.simulatedDropout = (130, 20) }
+        let h = try DaemonHarness(simulate: { $0.simulatedDropout = (130, 20) })
         h.keyQuestionnaire()
         h.press([(0, "go")])
         #expect(h.run { h.phase == .readout })
@@ -176,7 +176,7 @@ struct DaemonMorningTests {
         #expect(h.sounds == [.reminder])
         #expect(try h.store.setting(.reminderShownOn) == DaemonHarness.today.iso)
         // Restart at 09:58 (the lamp blinks in session time, so a shorter wait for the window's end).
-        h.configuration.clockStart = (DaemonHarness.today, MinuteOfDay(hhmm: "09:58")!)
+        h.simulation.clockStart = (DaemonHarness.today, MinuteOfDay(hhmm: "09:58")!)
         h.events.removeAll()
         try h.launch()
         #expect(h.daemon.routine.reminder.isShowing)

@@ -22,7 +22,8 @@ struct DaemonProcessTests {
         }
     }
 
-    /// A temporary directory with a simulated-box configuration.
+    /// A temporary directory with a simulated-box configuration, and its simulation (`simulation.conf`
+    /// beside it, which `start` hands to the daemon).
     static func box(speed: Int, extra: String = "") throws -> (dir: String, config: String) {
         let dir = NSTemporaryDirectory() + "recoverydeckd-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -32,12 +33,19 @@ struct DaemonProcessTests {
         control_socket = \(dir)/control.sock
         panel = simulated
         strap = simulated
+        \(extra)
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        try """
         clock = simulated
         clock_start = 2026-03-10 06:00
         speed = \(speed)
-        \(extra)
-        """.write(toFile: config, atomically: true, encoding: .utf8)
+        """.write(toFile: simulation(config), atomically: true, encoding: .utf8)
         return (dir, config)
+    }
+
+    /// The simulation file `box` wrote beside `config`.
+    static func simulation(_ config: String) -> String {
+        (config as NSString).deletingLastPathComponent + "/simulation.conf"
     }
 
     /// The box's database in `dir` with the simulated clock's day (2026-03-10) checked in.
@@ -53,7 +61,7 @@ struct DaemonProcessTests {
     static func start(_ config: String, stderr: Any) throws -> Process {
         let process = Process()
         process.executableURL = try executable
-        process.arguments = ["--config", config]
+        process.arguments = ["--config", config, "--simulation", simulation(config)]
         process.environment = ["TZ": "UTC", "SWIFT_BACKTRACE": "enable=no"]
         process.standardError = stderr
         try process.run()
@@ -90,7 +98,7 @@ struct DaemonProcessTests {
         #expect(bound == 0)
         let process = Process()
         process.executableURL = try Self.executable
-        process.arguments = ["--config", config]
+        process.arguments = ["--config", config, "--simulation", Self.simulation(config)]
         process.environment = ["NOTIFY_SOCKET": notifyPath, "WATCHDOG_USEC": "400000", "TZ": "UTC", "SWIFT_BACKTRACE": "enable=no"]
         process.standardError = FileHandle.nullDevice
         let started = Date()

@@ -104,5 +104,16 @@ struct ReadmeTests {
             Self.section("config-table", in: try Self.document("docs/daemon.md")), "docs/daemon.md has no config-table section")
         #expect(Self.trimmed(section) == Self.trimmed(generated), "run Tests/Tools/update-readme")
         #expect(section.contains("| `pin_go` | `17` |"))
+        #expect(!section.contains("`speed`"), "the simulation's keys are not the box's configuration")
+    }
+
+    @Test("docs/daemon.md's simulation table is the daemon's own (recoverydeckd --print-simulation-table)")
+    func simulationTableMatches() throws {
+        let generated = try Self.daemonOutput("--print-simulation-table")
+        let section = try #require(
+            Self.section("simulation-table", in: try Self.document("docs/daemon.md")),
+            "docs/daemon.md has no simulation-table section")
+        #expect(Self.trimmed(section) == Self.trimmed(generated), "run Tests/Tools/update-readme")
+        #expect(section.contains("| `speed` | `1` |"))
     }
 }

@@ -185,11 +185,12 @@ mkdir -p "$sim"
 chmod 0711 "$work"
 chown nobody "$sim"
 # control_group: the daemon's own group, as recoverydeck is on the box.
-printf 'database = %s/r.db\ncontrol_socket = %s/control.sock\ncontrol_group = nogroup\npanel = simulated\nstrap = simulated\nspeed = 20\n' \
+printf 'database = %s/r.db\ncontrol_socket = %s/control.sock\ncontrol_group = nogroup\npanel = simulated\nstrap = simulated\n' \
     "$sim" "$sim" >"$sim/d.conf"
+echo 'speed = 20' >"$sim/s.conf"
 cp "$daemon" "$sim/recoverydeckd"
 timeout -s TERM 8 setpriv --reuid=nobody --regid=nogroup --clear-groups \
-    strace -f -qq -o "$sim/trace" "$sim/recoverydeckd" --config "$sim/d.conf" >"$sim/log" 2>&1 || true
+    strace -f -qq -o "$sim/trace" "$sim/recoverydeckd" --config "$sim/d.conf" --simulation "$sim/s.conf" >"$sim/log" 2>&1 || true
 grep -q 'ready' "$sim/log" || fail "the simulated daemon did not start: $(cat "$sim/log")"
 calls=$(sed -E 's/^[0-9]+ +//' "$sim/trace" 2>/dev/null | grep -oE '^[a-z_0-9]+\(' | tr -d '(' | sort -u) || true
 [ -n "$calls" ] || fail "strace recorded no system call of the daemon"

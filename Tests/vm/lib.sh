@@ -124,8 +124,9 @@ btmon_text() {
 }
 
 # Writes DIR/recoverydeck.conf for recoverydeckd over the box's controller and h10sim's public
-# address, with the simulated panel, at SPEED (default 1); database and control socket as exported
-# in RECOVERYDECK_DB and RECOVERYDECK_SOCKET.
+# address, with the simulated panel, and DIR/simulation.conf (recoverydeckd --simulation) at SPEED
+# (default 1, as fast as h10sim --speed); database and control socket as exported in RECOVERYDECK_DB
+# and RECOVERYDECK_SOCKET.
 daemon_config() {
     cat > "$1/recoverydeck.conf" <<CONF
 database = $RECOVERYDECK_DB
@@ -136,6 +137,6 @@ adapter = $HCI_BOX
 strap_address = $ADDR_SIM
 strap_address_type = public
 reminder = off
-speed = ${2:-1}
 CONF
+    echo "speed = ${2:-1}" > "$1/simulation.conf"
 }

@@ -53,9 +53,11 @@ struct DemoCommand: Command {
         let directory = try DemoCommand.temporaryDirectory(context)
         let path = directory + "/recoverydeck.db"
         let configPath = directory + "/recoverydeck.conf"
+        let simulationPath = directory + "/simulation.conf"
         let socketPath = directory + "/control.sock"
         defer {
             unlink(configPath)
+            unlink(simulationPath)
             unlink(socketPath)
             if !keep {
                 for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
@@ -82,29 +84,34 @@ struct DemoCommand: Command {
             "\(DemoCommand.historyDays) earlier mornings are in a temporary database; times below are session time.")
         context.out("")
 
-        // A simulated box: the panel and the strap in the daemon, its clock starting at this minute.
+        // A simulated box: the panel and the strap in the daemon; the simulation its clock, starting at this
+        // minute, its speed and the virtual strap's person.
         try DemoCommand.write(
             """
             database = \(path)
             control_socket = \(socketPath)
             panel = simulated
             strap = simulated
+            reminder = off
+            log_level = warning
+
+            """, to: configPath)
+        try DemoCommand.write(
+            """
             clock = simulated
             clock_start = \(today.iso) \(now.minuteOfDay)
             speed = \(Int(speed))
             simulated_seed = \(seed)
             simulated_first_date = \(firstDate.iso)
-            reminder = off
-            log_level = warning
 
-            """, to: configPath)
+            """, to: simulationPath)
         // Ctrl-C reaches the daemon too (one process group); here it ends the demo between two packets.
         let signals: SignalFD
         do { signals = try SignalFD(signals: [.interrupt, .terminate]) } catch {
             throw CommandError.failure("cannot take the interrupt signal: \(error).")
         }
         defer { signals.close() }
-        let daemon = try DaemonProcess(executable: daemonPath, config: configPath)
+        let daemon = try DaemonProcess(executable: daemonPath, config: configPath, simulation: simulationPath)
         defer { daemon.stop() }
 
         let watcher = try daemon.connect(socketPath, signals: signals)
@@ -214,7 +221,7 @@ final class DaemonProcess {
     /// How long the daemon may take to open its control socket.
     static let startTimeoutMs: Int64 = 10_000
 
-    init(executable: String, config: String) throws(CommandError) {
+    init(executable: String, config: String, simulation: String) throws(CommandError) {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -224,7 +231,7 @@ final class DaemonProcess {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         let arguments: [UnsafeMutablePointer<CChar>?] =
-            [executable, "--config", config].map { (text: String) in strdup(text) } + [nil]
+            [executable, "--config", config, "--simulation", simulation].map { (text: String) in strdup(text) } + [nil]
         defer { for argument in arguments { free(argument) } }
         var child: pid_t = 0
         let status = posix_spawn(&child, executable, nil, &attributes, arguments, environ)

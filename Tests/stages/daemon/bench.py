@@ -40,7 +40,7 @@ def start_to_ready(daemon, runs=20):
         config, values = deck.write_config(work, clock="system", log_level="warning")
         s, path = notify_socket(work)
         t0 = time.monotonic()
-        process = subprocess.Popen([daemon, "--config", config], env=dict(os.environ, NOTIFY_SOCKET=path),
+        process = subprocess.Popen(deck.command(daemon, config), env=dict(os.environ, NOTIFY_SOCKET=path),
                                    stderr=subprocess.DEVNULL)
         while True:
             message = s.recv(4096).decode()
@@ -91,7 +91,7 @@ def idle_switches(daemon, seconds, **keys):
     if keys.get("clock") != "simulated":
         s, path = notify_socket(work)
         env.update(NOTIFY_SOCKET=path, WATCHDOG_USEC="30000000")
-    process = subprocess.Popen([daemon, "--config", config], env=env, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(deck.command(daemon, config), env=env, stderr=subprocess.DEVNULL)
     deck.wait_for(values["control_socket"])
     time.sleep(2)
     before = deck.context_switches(process.pid)

@@ -21,8 +21,26 @@ def binary(name):
     return path
 
 
+# The keys of recoverydeckd's simulation file (recoverydeckd --print-simulation), never of recoverydeck.conf.
+SIMULATION_KEYS = {
+    "speed", "clock", "clock_start", "simulated_seed", "simulated_first_date", "simulated_hr_only",
+    "simulated_dropout", "simulated_artifacts", "simulated_connect_seconds", "panel_script",
+}
+
+
+def simulation_path(config):
+    """The simulation file write_config puts beside the configuration."""
+    return os.path.join(os.path.dirname(config), "simulation.conf")
+
+
+def command(daemon, config):
+    """recoverydeckd on the box write_config wrote: its configuration and its simulation."""
+    return [daemon, "--config", config, "--simulation", simulation_path(config)]
+
+
 def write_config(directory, **keys):
-    """A simulated box: simulated panel, virtual strap, simulated clock; `keys` add or override."""
+    """A simulated box: simulated panel, virtual strap, simulated clock; `keys` add or override. The simulation
+    keys go to simulation.conf beside recoverydeck.conf (`command` hands both to the daemon)."""
     values = {
         "database": os.path.join(directory, "recoverydeck.db"),
         "control_socket": os.path.join(directory, "control.sock"),
@@ -35,13 +53,18 @@ def write_config(directory, **keys):
     path = os.path.join(directory, "recoverydeck.conf")
     with open(path, "w") as f:
         for k, v in values.items():
-            f.write(f"{k} = {v}\n")
+            if k not in SIMULATION_KEYS:
+                f.write(f"{k} = {v}\n")
+    with open(simulation_path(path), "w") as f:
+        for k, v in values.items():
+            if k in SIMULATION_KEYS:
+                f.write(f"{k} = {v}\n")
     return path, values
 
 
 def start(daemon, config, log_path):
     log = open(log_path, "ab")
-    process = subprocess.Popen([daemon, "--config", config], stdout=log, stderr=log, env=dict(os.environ, TZ="UTC"))
+    process = subprocess.Popen(command(daemon, config), stdout=log, stderr=log, env=dict(os.environ, TZ="UTC"))
     log.close()
     return process
 

@@ -57,7 +57,7 @@ class Box:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
 
         log = open(self.log, "ab")
-        self.process = subprocess.Popen([self.args.daemon, "--config", self.config], stdout=log, stderr=log,
+        self.process = subprocess.Popen(deck.command(self.args.daemon, self.config), stdout=log, stderr=log,
                                         env=dict(os.environ, **self.environment), preexec_fn=limits)
         log.close()
         if not deck.wait_for(self.socket):

@@ -88,11 +88,11 @@ control_socket = $box/$1/control.sock
 panel = gpio
 chip_label = $2
 strap = simulated
-simulated_seed = 11
 reminder = off
 buzzer = on
 log_level = info
 CONF
+    echo "simulated_seed = 11" > "$box/$1/simulation.conf"
 }
 config pi4 pinctrl-bcm2711
 config pi5 pinctrl-rp1
@@ -100,9 +100,9 @@ config pi5 pinctrl-rp1
 # from the host then, under emulation a stall that can lengthen a 70 ms beep. A box runs from its own flash, so
 # the binary's and its libraries' pages are faulted into the guest's page cache first (page_in.py says how).
 python3 "$here/page_in.py" "$daemon" $(ldd "$daemon" | awk '$2 == "=>" && $3 ~ /^\// {print $3}')
-spawn d4 "$daemon" --config "$box/pi4/recoverydeck.conf"
+spawn d4 "$daemon" --config "$box/pi4/recoverydeck.conf" --simulation "$box/pi4/simulation.conf"
 d4_pid=$bg_pid
-spawn d5 "$daemon" --config "$box/pi5/recoverydeck.conf"
+spawn d5 "$daemon" --config "$box/pi5/recoverydeck.conf" --simulation "$box/pi5/simulation.conf"
 d5_pid=$bg_pid
 wait_for_line d4.log 'ready' 30
 wait_for_line d5.log 'ready' 30
