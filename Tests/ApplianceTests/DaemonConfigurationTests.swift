@@ -140,8 +140,8 @@ struct DaemonConfigurationTests {
     @Test(
         "A simulation the box cannot run is refused with 78, naming the simulation file's line, touching nothing",
         arguments: [
-            ("strap = bluetooth\n", "speed = 20\nclock = simulated\n", 2, "clock = simulated needs strap = simulated"),
-            ("panel = gpio\n", "panel_script = /tmp/x\n", 1, "panel_script needs panel = simulated"),
+            ("strap = bluetooth\n", "speed = 20\nclock = simulated\n", 2, "clock = simulated needs strap = simulated in the configuration"),
+            ("panel = gpio\n", "panel_script = /tmp/x\n", 1, "panel_script needs panel = simulated in the configuration"),
             ("panel = simulated\n", "\nspeed = 5000\n", 2, "speed: use a number from 1 to 1000"),
         ])
     func simulationContradictions(configuration: String, simulation: String, line: Int, says: String) throws {
