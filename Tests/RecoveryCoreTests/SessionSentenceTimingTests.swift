@@ -49,10 +49,28 @@ import Testing
         #expect(h.sentences.last == "Strap back: GO resumes, hold GO 3 s restarts, * cancels.", "\(h.sentences)")
     }
 
-    @Test func theStandardTimingsSayTheSpecsNumbers() {
-        #expect(SessionTimings.spoken(SessionTimings.standard.confirmMs) == "5 s")
-        #expect(SessionTimings.spoken(SessionTimings.standard.longPressMs) == "2 s")
-        #expect(SessionTimings.spoken(1_500) == "1.5 s")
+    /// Each duration a sentence names, as the standard box says it: the spec's and DESIGN's numbers.
+    @Test(
+        "the standard timings are said as the spec's numbers",
+        arguments: [
+            (SessionTimings.standard.confirmMs, "5 s"), (SessionTimings.standard.longPressMs, "2 s"),
+            (SessionTimings.standard.retryOfferMs, "30 s"), (SessionTimings.standard.reconnectWaitMs, "60 s"),
+            (SessionTimings.standard.silenceMs, "5 s"), (SessionTimings.standard.readoutMs, "30 s"),
+            (SessionTimings.standard.faultShowMs, "30 s"), (SessionTimings.standard.questionnaireIdleMs, "60 s"),
+            (SessionTimings.standard.captureMaxMs, "90 s"), (SessionTimings.standard.settleMs, "15 s"),
+            (SessionTimings.standard.lyingMs, "30 s"), (SessionTimings.standard.standingMs, "60 s"),
+            (Int64(Indication.channelShowMs), "3 s"),
+        ] as [(Int64, String)])
+    func theStandardTimingsSayTheSpecsNumbers(ms: Int64, spoken: String) {
+        #expect(SessionTimings.spoken(ms) == spoken)
+    }
+
+    @Test(
+        "a duration that is not whole seconds is said with its fraction, never rounded to another number",
+        arguments: [(1_500, "1.5 s"), (250, "0.25 s"), (2_125, "2.125 s"), (60_000, "60 s"), (90_500, "90.5 s")]
+            as [(Int64, String)])
+    func fractionsAreSaid(ms: Int64, spoken: String) {
+        #expect(SessionTimings.spoken(ms) == spoken)
     }
 
     /// The one "no 60 s of clean RR in time" failure has one sentence, built from the capture's

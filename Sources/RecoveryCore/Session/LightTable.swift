@@ -2,6 +2,21 @@
 /// `MorningFault`, `SessionTimings`) so the document can never drift from the box: `deploy/LIGHTS.md`
 /// holds its output and a test checks they match; `recoverydeckd --print-light-table` prints it.
 public enum LightTable {
+    /// How long a channel (or tonight's arm) is shown.
+    static var channelShow: String { SessionTimings.spoken(Int64(Indication.channelShowMs)) }
+
+    /// The patterns' vocabulary, each named with its own steps' durations.
+    static var patternLegend: String {
+        func ms(_ value: Int) -> String { value < 1000 ? "\(value) ms" : SessionTimings.spoken(Int64(value)) }
+        let slow = LightPattern.slowBlink.steps, fast = LightPattern.fastBlink.steps
+        return "*slow blink* \(ms(slow[0].ms)) on / \(ms(slow[1].ms)) off; "
+            + "*fast blink* \(ms(fast[0].ms)) on / \(ms(fast[1].ms)) off; "
+            + "*double blink* two \(ms(LightPattern.doubleBlink.steps[0].ms)) flashes a second; "
+            + "*winking* on with a \(ms(LightPattern.wink.steps[1].ms)) dark wink each second; "
+            + "*N blinks* \(ms(LightPattern.countOnMs)) on / \(ms(LightPattern.countOffMs)) off each; "
+            + "a *code* repeats its blinks after a \(ms(LightPattern.codePauseMs)) pause"
+    }
+
     public static func markdown(timings: SessionTimings = .standard) -> String {
         var out: [String] = []
         out.append("# RecoveryDeck panel: lights and sounds")
@@ -10,10 +25,8 @@ public enum LightTable {
         out.append("")
         out.append(
             "Four lamps (red, yellow, green traffic light; blue status light) and an active buzzer, which has one "
-                + "pitch, so sounds differ by length and rhythm. Patterns: "
-                + "*slow blink* 1 s on / 1 s off; *fast blink* 125 ms on / 125 ms off; *double blink* two 150 ms "
-                + "flashes a second; *winking* on with a 200 ms dark wink each second; *N blinks* 300 ms on / 300 ms off each; a *code* repeats its blinks after a "
-                + "1.5 s pause. Yellow fast blink: a \(SessionTimings.spoken(timings.confirmMs)) question, GO confirms; yellow on: the box waits for an "
+                + "pitch, so sounds differ by length and rhythm. Patterns: \(patternLegend). Yellow fast blink: a "
+                + "\(SessionTimings.spoken(timings.confirmMs)) question, GO confirms; yellow on: the box waits for an "
                 + "answer, GO gives it.")
         out.append("")
         out.append("## States")
@@ -66,8 +79,8 @@ public enum LightTable {
             "Any key starts the questionnaire (that key only wakes it); "
                 + "\(SessionTimings.spoken(timings.questionnaireIdleMs)) without a key abandons it. The one "
                 + "exception: from \(MorningRoutine.tonightFrom) to midnight, key 9 with nothing in progress says "
-                + "tonight's arm of a running experiment (`recoverydeck experiment`): green for 3 s, do the habit "
-                + "tonight; yellow for 3 s, leave it out; a low beep, no experiment tonight.")
+                + "tonight's arm of a running experiment (`recoverydeck experiment`): green for \(channelShow), do the habit "
+                + "tonight; yellow for \(channelShow), leave it out; a low beep, no experiment tonight.")
         out.append("")
         out.append("## Timeouts")
         out.append("")
