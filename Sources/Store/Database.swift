@@ -46,6 +46,10 @@ final class Database {
         Database.tightenMode(path)
     }
 
+    /// How long a statement waits for another connection's lock from now on (`sqlite3_busy_timeout`; 0: it does
+    /// not wait, SQLITE_BUSY at once).
+    func setBusyTimeout(_ ms: Int32) { sqlite3_busy_timeout(handle, ms) }
+
     /// Empties the log into the file before closing (a TRUNCATE checkpoint, best effort): a replaced note's old
     /// version would otherwise stay in the -wal's older frames for as long as another connection (the daemon's)
     /// keeps the log alive. A reader elsewhere makes it give up after the busy timeout; nothing is lost then.

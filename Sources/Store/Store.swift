@@ -13,7 +13,7 @@ import RecoveryCore
 /// transaction: after a crash the day is either as it was or complete.
 public final class Store {
     private(set) var database: Database
-    private let busyTimeoutMs: Int32
+    let busyTimeoutMs: Int32
 
     /// The database file.
     public var path: String { database.path }
