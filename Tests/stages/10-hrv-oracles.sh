@@ -8,9 +8,7 @@
 # Takes ~1.5 min from nothing (venv installs), ~15 s once the venvs exist.
 # Needs (deploy/dev-packages.txt): python3, python3-venv, python3-pip, python3-dev and build-essential (pyhrv's
 # dependency spectrum builds a C extension).
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-export PATH="/opt/swift/usr/bin:$PATH"
+. "$(dirname "$0")/preamble.bash"
 here=Tests/stages/hrv-oracles
 
 . Tests/stages/hrv-oracles/venv.sh

@@ -5,8 +5,7 @@
 # built by gpiod/build-v2.sh into a temporary static library), links a check program against each and runs it.
 # No GPIO hardware is needed: the check covers the API choice and the label-search failure path.
 # Takes about 10 s (download ~50 kB, compile ~2 s).
-set -euo pipefail
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/preamble.bash"
 here=Tests/stages/gpiod
 work=$(mktemp -d /tmp/recoverydeck-gpiod-v2.XXXXXX)
 trap 'rm -rf "$work"' EXIT
