@@ -30,6 +30,15 @@ public enum DaemonCommandLine {
         78 configuration error.
         """
 
+    /// What each `--print-…` option prints (then the daemon exits 0, reading no file).
+    static let printed: [String: @Sendable () -> String] = [
+        "--print-light-table": { LightTable.markdown() },
+        "--print-config": { DaemonConfiguration.documentedDefaults },
+        "--print-config-table": { DaemonConfiguration.markdownTable },
+        "--print-simulation": { Simulation.documentedDefaults },
+        "--print-simulation-table": { Simulation.markdownTable },
+    ]
+
     /// Runs the daemon for `arguments` (without the program name); returns the exit status.
     public static func main(_ arguments: [String]) -> Int32 {
         // The daemon holds the morning's RR intervals and the database's pages in memory: a crash must not
@@ -40,44 +49,33 @@ public enum DaemonCommandLine {
         var explicitPath = false
         var checkOnly = false
         var index = 0
+        /// The path after `--config` or `--simulation`, or nil when it is missing.
+        func path(after option: String) -> String? {
+            guard index + 1 < arguments.count else {
+                fail("\(option) needs a path.")
+                return nil
+            }
+            index += 1
+            return arguments[index]
+        }
         while index < arguments.count {
             let argument = arguments[index]
             switch argument {
             case "--help", "-h":
                 print(usage)
                 return 0
-            case "--print-light-table":
-                print(LightTable.markdown(), terminator: "")
-                return 0
-            case "--print-config":
-                print(DaemonConfiguration.documentedDefaults, terminator: "")
-                return 0
-            case "--print-config-table":
-                print(DaemonConfiguration.markdownTable, terminator: "")
-                return 0
-            case "--print-simulation":
-                print(Simulation.documentedDefaults, terminator: "")
-                return 0
-            case "--print-simulation-table":
-                print(Simulation.markdownTable, terminator: "")
+            case _ where printed[argument] != nil:
+                print(printed[argument]!(), terminator: "")
                 return 0
             case "--check-config":
                 checkOnly = true
             case "--config":
-                guard index + 1 < arguments.count else {
-                    fail("--config needs a path.")
-                    return 64
-                }
-                index += 1
-                configPath = arguments[index]
+                guard let given = path(after: argument) else { return 64 }
+                configPath = given
                 explicitPath = true
             case "--simulation":
-                guard index + 1 < arguments.count else {
-                    fail("--simulation needs a path.")
-                    return 64
-                }
-                index += 1
-                simulationPath = arguments[index]
+                guard let given = path(after: argument) else { return 64 }
+                simulationPath = given
             default:
                 fail("unknown argument \"\(argument)\"; see recoverydeckd --help.")
                 return 64

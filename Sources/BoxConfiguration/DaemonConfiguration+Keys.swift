@@ -103,12 +103,19 @@ extension DaemonConfiguration {
 
     /// The documented file: every key with its default and meaning (`recoverydeckd --print-config`).
     public static var documentedDefaults: String {
-        let defaults = DaemonConfiguration()
-        var lines = [
-            "# /etc/recoverydeck/recoverydeck.conf: recoverydeckd's configuration.",
-            "# key = value; # starts a comment; every key is optional and shown with its default.",
-            "",
-        ]
+        documented(
+            keys, defaults: DaemonConfiguration(),
+            heading: [
+                "# /etc/recoverydeck/recoverydeck.conf: recoverydeckd's configuration.",
+                "# key = value; # starts a comment; every key is optional and shown with its default.",
+            ])
+    }
+
+    /// A file of `keys`, each with its meaning as a comment and its value in `defaults`, after `heading`.
+    static func documented<Settings>(_ keys: [ConfigurationKey<Settings>], defaults: Settings, heading: [String])
+        -> String
+    {
+        var lines = heading + [""]
         for key in keys {
             lines.append("# \(key.help)")
             lines.append("\(key.name) = \(key.render(defaults))")

@@ -92,17 +92,12 @@ public struct Simulation: Hashable, Sendable {
 
     /// The documented file: every key with its default and meaning (`recoverydeckd --print-simulation`).
     public static var documentedDefaults: String {
-        let defaults = Simulation()
-        var lines = [
-            "# recoverydeckd --simulation FILE: a simulated box's time, clock, virtual strap and presses (the demo",
-            "# and the tests; never on a real box). key = value; # starts a comment; shown with the defaults.",
-            "",
-        ]
-        for key in keys {
-            lines.append("# \(key.help)")
-            lines.append("\(key.name) = \(key.render(defaults))")
-        }
-        return lines.joined(separator: "\n") + "\n"
+        DaemonConfiguration.documented(
+            keys, defaults: Simulation(),
+            heading: [
+                "# recoverydeckd --simulation FILE: a simulated box's time, clock, virtual strap and presses (the demo",
+                "# and the tests; never on a real box). key = value; # starts a comment; shown with the defaults.",
+            ])
     }
 
     /// A Markdown table of the keys and their defaults, for docs/daemon.md.

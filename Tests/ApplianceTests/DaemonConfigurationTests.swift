@@ -94,12 +94,22 @@ struct DaemonConfigurationTests {
             ("reminder_time = 10:30\n", 1, "must come before reminder_window_end 10:00"),
         ])
     func badLineNamed(text: String, line: Int, says: String) {
+        Self.expectProblem(text, line: line, says: says, path: "/etc/recoverydeck/recoverydeck.conf") {
+            (text, path) throws(DaemonConfiguration.Problem) in _ = try DaemonConfiguration.parse(text, path: path)
+        }
+    }
+
+    /// `parse` refuses `text` with one problem naming `path`, `line` and `says`.
+    static func expectProblem(
+        _ text: String, line: Int, says: String, path: String,
+        parse: (String, String) throws(DaemonConfiguration.Problem) -> Void
+    ) {
         do {
-            _ = try DaemonConfiguration.parse(text, path: "/etc/recoverydeck/recoverydeck.conf")
+            try parse(text, path)
             Issue.record("accepted: \(text)")
         } catch {
             #expect(error.line == line)
-            #expect(error.description.hasPrefix("/etc/recoverydeck/recoverydeck.conf:\(line): "))
+            #expect(error.description.hasPrefix("\(path):\(line): "))
             #expect(error.description.contains(says), "\(error)")
         }
     }
@@ -114,13 +124,8 @@ struct DaemonConfigurationTests {
             ("speed = 2\nspeed = 3\n", 2, "\"speed\" is set twice"),
         ])
     func badSimulationLineNamed(text: String, line: Int, says: String) {
-        do {
-            _ = try Simulation.parse(text, path: "s.conf")
-            Issue.record("accepted: \(text)")
-        } catch {
-            #expect(error.line == line)
-            #expect(error.description.hasPrefix("s.conf:\(line): "))
-            #expect(error.description.contains(says), "\(error)")
+        Self.expectProblem(text, line: line, says: says, path: "s.conf") {
+            (text, path) throws(DaemonConfiguration.Problem) in _ = try Simulation.parse(text, path: path)
         }
     }
 
