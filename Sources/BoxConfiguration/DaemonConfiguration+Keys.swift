@@ -53,16 +53,9 @@ extension DaemonConfiguration {
             .pin("pin_buzzer", "active buzzer", \.pins.buzzer),
             .flag("buzzer", "every sound; `off` silences the box", \.buzzer),
             .flag("reminder", "the morning reminder (blue slow blink)", \.reminderEnabled),
-            ConfigurationKey(
-                name: "reminder_time", help: "when the reminder starts; empty: the store's setting, else 06:30",
-                apply: { (v, c) throws(ValueError) in
-                    if v.isEmpty {
-                        c.reminderTime = nil
-                        return
-                    }
-                    guard let m = MinuteOfDay(hhmm: v) else { throw ValueError(reason: "use HH:MM, not \"\(v)\"") }
-                    c.reminderTime = m
-                }, render: { $0.reminderTime?.description ?? "" }),
+            .optional(
+                "reminder_time", "when the reminder starts; empty: the store's setting, else 06:30", \.reminderTime,
+                use: "HH:MM", parse: { MinuteOfDay(hhmm: $0) }, render: { $0.description }),
             ConfigurationKey(
                 name: "reminder_window_end", help: "the reminder never shows at or after this time",
                 apply: { (v, c) throws(ValueError) in
@@ -169,6 +162,26 @@ extension ConfigurationKey {
                 guard v.isEmpty || valid(v) else { throw DaemonConfiguration.ValueError(reason: "use \(use), not \"\(v)\"") }
                 c[keyPath: path] = v.isEmpty ? nil : v
             }, render: { $0[keyPath: path] ?? "" })
+    }
+
+    /// A key whose empty value means nil, and any other value is what `parse` makes of it; a value it refuses is
+    /// answered with "use \(use), not …".
+    static func optional<Value>(
+        _ name: String, _ help: String, _ path: WritableKeyPath<Settings, Value?>, use: String,
+        parse: @escaping (String) -> Value?, render: @escaping (Value) -> String
+    ) -> ConfigurationKey<Settings> {
+        ConfigurationKey<Settings>(
+            name: name, help: help,
+            apply: { (v, c) throws(DaemonConfiguration.ValueError) in
+                if v.isEmpty {
+                    c[keyPath: path] = nil
+                    return
+                }
+                guard let value = parse(v) else {
+                    throw DaemonConfiguration.ValueError(reason: "use \(use), not \"\(v)\"")
+                }
+                c[keyPath: path] = value
+            }, render: { $0[keyPath: path].map(render) ?? "" })
     }
 
     /// A number in `range`; anything else is answered with "use \(use)".

@@ -113,19 +113,15 @@ public struct Simulation: Hashable, Sendable {
             .choice(
                 "clock", "`system`, or `simulated` (starts at clock_start, moved by the control socket)", \.clock
             ),
-            ConfigurationKey(
-                name: "clock_start", help: "simulated clock: local start `YYYY-MM-DD HH:MM`",
-                apply: { (v, c) throws(DaemonConfiguration.ValueError) in
-                    if v.isEmpty {
-                        c.clockStart = nil
-                        return
-                    }
+            .optional(
+                "clock_start", "simulated clock: local start `YYYY-MM-DD HH:MM`", \.clockStart, use: "YYYY-MM-DD HH:MM",
+                parse: { v in
                     let parts = v.split(separator: " ", omittingEmptySubsequences: true)
                     guard parts.count == 2, let d = LocalDate(iso: parts[0]), let m = MinuteOfDay(hhmm: parts[1]) else {
-                        throw DaemonConfiguration.ValueError(reason: "use YYYY-MM-DD HH:MM, not \"\(v)\"")
+                        return nil
                     }
-                    c.clockStart = (d, m)
-                }, render: { c in c.clockStart.map { "\($0.date.iso) \($0.minute)" } ?? "" }),
+                    return (d, m)
+                }, render: { "\($0.date.iso) \($0.minute)" }),
             ConfigurationKey(
                 name: "simulated_seed", help: "the virtual strap's synthetic person",
                 apply: { (v, c) throws(DaemonConfiguration.ValueError) in
@@ -141,24 +137,16 @@ public struct Simulation: Hashable, Sendable {
                     c.simulatedFirstDate = d
                 }, render: { $0.simulatedFirstDate.iso }),
             .flag("simulated_hr_only", "the virtual strap sends heart rate without RR", \.simulatedHROnly),
-            ConfigurationKey(
-                name: "simulated_dropout", help: "the virtual strap drops out `AT:FOR` seconds after connecting",
-                apply: { (v, c) throws(DaemonConfiguration.ValueError) in
-                    if v.isEmpty {
-                        c.simulatedDropout = nil
-                        return
-                    }
+            .optional(
+                "simulated_dropout", "the virtual strap drops out `AT:FOR` seconds after connecting",
+                \.simulatedDropout, use: "AT:FOR in seconds, such as 150:20",
+                parse: { v in
                     let parts = v.split(separator: ":")
                     guard parts.count == 2, let at = Double(parts[0]), let span = Double(parts[1]), at >= 0, span > 0
-                    else {
-                        throw DaemonConfiguration.ValueError(reason: "use AT:FOR in seconds, such as 150:20")
-                    }
-                    c.simulatedDropout = (at, span)
-                }, render: { c in
-                    c.simulatedDropout.map {
-                        "\(DaemonConfiguration.number($0.atSeconds)):\(DaemonConfiguration.number($0.forSeconds))"
-                    } ?? ""
-                }),
+                    else { return nil }
+                    return (at, span)
+                },
+                render: { "\(DaemonConfiguration.number($0.atSeconds)):\(DaemonConfiguration.number($0.forSeconds))" }),
             .decimal(
                 "simulated_artifacts", "share of the virtual strap's beats made artifacts (0–0.5)",
                 \.simulatedArtifacts, 0...0.5, use: "a number from 0 to 0.5"),
