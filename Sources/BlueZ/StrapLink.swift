@@ -34,7 +34,7 @@ public final class StrapLink {
         /// Loaded for the strap before every attempt (mgmt Load Connection Parameters), so the kernel
         /// accepts the interval the strap asks for ~30 s in; nil leaves the kernel's defaults (50 ms
         /// max), which a Polar strap refuses by dropping the link (DESIGN §5).
-        public var connectionParameters = StrapLink.strapParameters
+        public var connectionParameters: LEConnectionParameters? = .strap
 
         public init(adapter: BluetoothAddress, strap: BluetoothAddress, strapType: BluetoothAddressType) {
             self.adapter = adapter
@@ -75,16 +75,6 @@ public final class StrapLink {
     }
 
     public private(set) var parameterState: ParameterState = .notLoaded
-
-    /// Test-only: `RECOVERYDECK_TEST_SKIP_CONNECTION_PARAMETERS=1` leaves the kernel's defaults, so the
-    /// VM stage can show what happens without the loading (the strap's request refused, the 0x3B drop).
-    public static var parameterLoadingSwitchedOff: Bool {
-        guard let value = getenv("RECOVERYDECK_TEST_SKIP_CONNECTION_PARAMETERS") else { return false }
-        return String(cString: value) == "1"
-    }
-
-    /// What to load for a strap: `LEConnectionParameters.strap`, nil when switched off for a test.
-    public static var strapParameters: LEConnectionParameters? { parameterLoadingSwitchedOff ? nil : .strap }
 
     public let configuration: Configuration
     public private(set) var state: StrapLinkState = .idle

@@ -83,8 +83,8 @@ struct DoctorCommand: Command {
         guard let store = try? context.store(), let text = (try? store.setting(.strapAddress)) ?? nil,
             let address = BluetoothAddress(text)
         else { return .unknown }
-        guard let parameters = StrapLink.strapParameters else {
-            return .notInPlace("loading is switched off (RECOVERYDECK_TEST_SKIP_CONNECTION_PARAMETERS)")
+        guard let parameters = StrapParameters.toLoad(context) else {
+            return .notInPlace("loading is switched off (\(StrapParameters.switchOffVariable))")
         }
         let type =
             StrapAddressOption.type(settingValue: (try? store.setting(.strapAddressType)) ?? nil)
