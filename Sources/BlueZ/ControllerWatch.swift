@@ -124,21 +124,28 @@ public final class ControllerWatch {
             break
         }
         guard case .resolving = state, powering == nil else { return nil }
+        return collect(packet)
+    }
+
+    /// An answer to the controller list, or to one listed controller's information, while choosing.
+    // Its own function, binding `awaiting` once: Debian's Swift 6.0.3 (built with assertions) aborts in
+    // DestroyAddrHoisting on a release build when this loop edits `awaiting` inside the switch's function.
+    private func collect(_ packet: MgmtEventPacket) -> State? {
         do {
-            if awaiting == nil {
+            guard let pending = awaiting else {
                 guard let reply = try ManagementSocket.reply(to: .readControllerIndexList, index: .none, in: packet)
                 else { return nil }
                 guard case .controllerIndexList(let indexes) = reply else { return decide() }
                 awaiting = indexes
                 for index in indexes { send(.readControllerInfo, to: index) }
-                return awaiting?.isEmpty == true ? decide() : nil
+                return indexes.isEmpty ? decide() : nil
             }
-            for index in awaiting ?? [] {
+            for index in pending {
                 guard let reply = try ManagementSocket.reply(to: .readControllerInfo, index: index, in: packet) else {
                     continue
                 }
                 if case .controllerInfo(let info) = reply { found.append(Controller(index: index, info: info)) }
-                awaiting?.removeAll { $0 == index }
+                awaiting = pending.filter { $0 != index }
                 break
             }
             return awaiting?.isEmpty == true ? decide() : nil

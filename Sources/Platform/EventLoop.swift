@@ -41,18 +41,24 @@ public struct EventLoop: Hashable, Sendable {
     public func wait(timeoutMs: Int64?) throws(Errno) -> [ReadyDescriptor] {
         let timeout: CInt = timeoutMs.map { CInt(clamping: max(0, $0)) } ?? -1
         let capacity = EventLoop.maximumEventsPerWait
-        return try withUnsafeTemporaryAllocation(of: cplatform_ready.self, capacity: capacity) {
-            (buffer) throws(Errno) -> [ReadyDescriptor] in
+        // The closure returns a Result rather than throwing: withUnsafeTemporaryAllocation rethrows untyped
+        // before Swift 6.1 (Debian trixie's swiftlang is 6.0.3), which would lose the typed Errno.
+        let outcome = withUnsafeTemporaryAllocation(of: cplatform_ready.self, capacity: capacity) {
+            (buffer) -> Result<[ReadyDescriptor], Errno> in
             let n = system_epoll_wait(descriptor.rawValue, buffer.baseAddress!, CInt(capacity), timeout)
             if n == -1 {
                 let e = Errno.current
-                if e == .interrupted { return [] }
-                throw e
+                return e == .interrupted ? .success([]) : .failure(e)
             }
-            return (0..<Int(n)).map {
-                ReadyDescriptor(
-                    descriptor: FileDescriptor(rawValue: buffer[$0].fd), events: IOEvents(rawValue: buffer[$0].events))
-            }
+            return .success(
+                (0..<Int(n)).map {
+                    ReadyDescriptor(
+                        descriptor: FileDescriptor(rawValue: buffer[$0].fd), events: IOEvents(rawValue: buffer[$0].events))
+                })
+        }
+        switch outcome {
+        case .success(let ready): return ready
+        case .failure(let error): throw error
         }
     }
 

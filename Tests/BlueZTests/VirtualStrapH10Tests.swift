@@ -13,10 +13,10 @@ import Testing
         let byDefault = try SimulatorOptions.parse(["--seed", "9"])
         let address = try #require(byDefault.randomStaticAddress)
         #expect(address.isStaticRandomForm)
-        #expect(
-            address == (try SimulatorOptions.parse(["--seed", "9"])).randomStaticAddress,
-            "the same seed, the same address")
-        #expect(address != (try SimulatorOptions.parse(["--seed", "10"])).randomStaticAddress)
+        let again = try SimulatorOptions.parse(["--seed", "9"])
+        #expect(address == again.randomStaticAddress, "the same seed, the same address")
+        let seeded = try SimulatorOptions.parse(["--seed", "10"])
+        #expect(address != seeded.randomStaticAddress)
         #expect(try SimulatorOptions.parse(["--public"]).randomStaticAddress == nil)
         let given = try SimulatorOptions.parse(["--static-address", "C4:11:22:33:44:55"]).randomStaticAddress
         #expect(given == BluetoothAddress("C4:11:22:33:44:55"))

@@ -266,7 +266,8 @@ struct CommandBehaviourTests {
         let all = try cli.run(["delete", "--all", "--yes"])
         #expect(all.status == 0)
         #expect(all.stderr.hasPrefix("Deleted all data"))
-        #expect((try json(try cli.run(["export"]).stdout)["days"] as? [Any])?.isEmpty == true)
+        let exported = try json(try cli.run(["export"]).stdout)
+        #expect((exported["days"] as? [Any])?.isEmpty == true)
         for suffix in ["", "-wal", "-shm"] {
             if let data = FileManager.default.contents(atPath: cli.databasePath + suffix) {
                 #expect(data.range(of: Data(note.utf8)) == nil, "the note remains in \(suffix)")

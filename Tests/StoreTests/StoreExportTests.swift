@@ -33,9 +33,11 @@ struct StoreExportTests {
         let text = document.json.serialized(pretty: true)
         let read = try ExportDocument(parsing: text)
         #expect(read == document)
-        #expect(read.days == (try store.allDays()))
+        let stored = try store.allDays()
+        #expect(read.days == stored)
         #expect(read.days.first { $0.date == Fixture.day }?.measurement?.rawRR.count == 75)
-        #expect(read.analytics == (try store.events()))
+        let events = try store.events()
+        #expect(read.analytics == events)
         #expect(read.settings == ["display_name": "Zach"])
         #expect(text.hasPrefix("{\n  \"protocolVersion\": 2,"))
     }
@@ -54,7 +56,8 @@ struct StoreExportTests {
         let degraded = try #require(json["days"]?.arrayValue?.first { $0["date"] == .string("2026-03-12") })
         #expect(degraded["measurement"]?["hrv"] == .null, "missing rMSSD is null, never 0")
         let read = try ExportDocument(parsing: json.serialized())
-        #expect(read.days.map(\.date) == (try store.allDays()).map(\.date))
+        let stored = try store.allDays()
+        #expect(read.days.map(\.date) == stored.map(\.date))
         #expect(read.days.compactMap(\.measurement).allSatisfy { $0.rawRR.isEmpty })
     }
 

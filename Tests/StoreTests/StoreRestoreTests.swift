@@ -99,7 +99,8 @@ struct StoreRestoreTests {
         let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         try store.addExperiment(Self.experiments[1])
-        #expect(!(try store.holdsNoData()))
+        let holdsNoData = try store.holdsNoData()
+        #expect(!holdsNoData)
         let document = try Self.filled(TemporaryDirectory()).exportDocument(full: true, generatedAt: 7)
         #expect(throws: StoreError.self) { try store.restore(document, replace: false) }
         #expect(try store.experiments().count == 1)
