@@ -28,7 +28,7 @@ struct TestPackagesTests {
         "patch": "patch", "insmod": "kmod", "lsmod": "kmod", "gpiodetect": "gpiod", "gpioinfo": "gpiod",
         "gpioset": "gpiod", "apt-get": "apt", "diff": "diffutils", "od": "coreutils", "clang-14": "clang-14",
         "qemu-aarch64-static": "qemu-user-static",
-        "chgrp": "coreutils", "getent": "libc-bin", "sqlite3": "sqlite3",
+        "chgrp": "coreutils", "getent": "libc-bin", "sqlite3": "sqlite3", "git": "git", "mmdebstrap": "mmdebstrap",
         // Called by the tools the stages run, not by our scripts: virtme-ng runs `file` on the kernel and
         // builds its initramfs from busybox; it boots qemu.
         "file": "file", "busybox": "busybox-static", "qemu-system-x86_64": "qemu-system-x86",
