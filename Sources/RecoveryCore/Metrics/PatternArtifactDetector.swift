@@ -41,11 +41,13 @@ public struct PatternArtifactDetector: Sendable {
     static let pendingCapacity = 8
 
     @usableFromInline var last = Double.nan
-    var ring = InlineArray<64, Double>(repeating: 0)
+    // Inline slots (InlineDoubles): nothing on the per-beat path allocates (DESIGN §4).
+    var ring = InlineDoubles.zero64
     var ringCount = 0
     var ringNext = 0
-    var pending = InlineArray<8, Double>(repeating: 0)
-    var pendingGap = InlineArray<8, Bool>(repeating: false)
+    var waitingSlots = InlineDoubles.zero8
+    /// Bit k: a gap in the stream came just before waiting beat k.
+    var pendingGaps: UInt8 = 0
     var pendingCount = 0
     var previousRaw = Double.nan
     var previousWasOutOfRange = false
@@ -63,24 +65,29 @@ public struct PatternArtifactDetector: Sendable {
     public var threshold: Double {
         guard ringCount >= 8 else { return Self.thresholdFloor }
         var sorted = ring
-        // Insertion sort of at most 64 values.
-        for i in 1..<ringCount {
-            let v = sorted[i]
-            var j = i - 1
-            while j >= 0 && sorted[j] > v {
-                sorted[j + 1] = sorted[j]
-                j -= 1
-            }
-            sorted[j + 1] = v
-        }
-        let median =
-            ringCount % 2 == 1
-            ? sorted[ringCount / 2] : (sorted[ringCount / 2 - 1] + sorted[ringCount / 2]) / 2
+        let count = ringCount
+        let median = InlineDoubles.withBuffer(&sorted) { Self.median(of: UnsafeMutableBufferPointer(rebasing: $0[..<count])) }
         return min(Self.thresholdCeiling, max(Self.thresholdFloor, Self.thresholdFactor * median))
     }
 
+    /// The median of `values`, sorted in place (insertion sort: at most 64 values, nothing allocated).
+    static func median(of values: UnsafeMutableBufferPointer<Double>) -> Double {
+        let count = values.count
+        guard count > 0 else { return .nan }
+        for i in 1..<count {
+            let v = values[i]
+            var j = i - 1
+            while j >= 0 && values[j] > v {
+                values[j + 1] = values[j]
+                j -= 1
+            }
+            values[j + 1] = v
+        }
+        return count % 2 == 1 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2
+    }
+
     mutating func addPair(_ a: Double, _ b: Double) {
-        ring[ringNext] = abs(b - a) / a
+        InlineDoubles.set(&ring, ringNext, abs(b - a) / a)
         ringNext = (ringNext + 1) % Self.ringCapacity
         ringCount = min(ringCount + 1, Self.ringCapacity)
     }
@@ -96,8 +103,8 @@ public struct PatternArtifactDetector: Sendable {
     /// the stream came just before that beat.
     public mutating func push(_ rrMs: Double, gapBefore: Bool, emit: (Double, Verdict, Bool) -> Void) {
         if pendingCount == Self.pendingCapacity { judgeHead(final: true, emit: emit) }
-        pending[pendingCount] = rrMs
-        pendingGap[pendingCount] = gapBefore
+        InlineDoubles.set(&waitingSlots, pendingCount, rrMs)
+        if gapBefore { pendingGaps |= 1 << UInt8(pendingCount) }
         pendingCount += 1
         while pendingCount > 0 && ready() { judgeHead(final: false, emit: emit) }
     }
@@ -109,36 +116,41 @@ public struct PatternArtifactDetector: Sendable {
 
     /// The head can be judged: it is out of range, or two in-range beats follow it.
     func ready() -> Bool {
-        if !ArtifactFilter.isInRange(pending[0]) { return true }
+        if !ArtifactFilter.isInRange(pending(0)) { return true }
         var found = 0
         var i = 1
         while i < pendingCount {
-            if ArtifactFilter.isInRange(pending[i]) { found += 1 }
+            if ArtifactFilter.isInRange(pending(i)) { found += 1 }
             i += 1
         }
         return found >= 2
     }
 
+    func gapBeforeWaiting(_ k: Int) -> Bool { pendingGaps & (1 << UInt8(k)) != 0 }
+
+    func pending(_ k: Int) -> Double { InlineDoubles.get(waitingSlots, k) }
+
     mutating func drop(_ k: Int) {
-        for i in 0..<(pendingCount - k) {
-            pending[i] = pending[i + k]
-            pendingGap[i] = pendingGap[i + k]
+        let kept = pendingCount - k
+        InlineDoubles.withBuffer(&waitingSlots) { slots in
+            for i in 0..<kept { slots[i] = slots[i + k] }
         }
+        pendingGaps >>= UInt8(k)
         pendingCount -= k
     }
 
     mutating func judgeHead(final: Bool, emit: (Double, Verdict, Bool) -> Void) {
-        let x = pending[0]
+        let x = pending(0)
         // One or two beats judged (no variadic array: nothing on the per-beat path allocates).
         func finish(_ first: Verdict, _ second: Verdict? = nil) {
             let count = second == nil ? 1 : 2
             for k in 0..<count {
                 let verdict = k == 0 ? first : second!
-                let rr = pending[k]
-                emit(rr, verdict, pendingGap[k])
+                let rr = pending(k)
+                emit(rr, verdict, gapBeforeWaiting(k))
                 if verdict == .accepted {
                     accepted += 1
-                    if adjacent && !pendingGap[k] { addPair(last, rr) }
+                    if adjacent && !gapBeforeWaiting(k) { addPair(last, rr) }
                     last = rr
                     adjacent = true
                 } else {
@@ -160,18 +172,18 @@ public struct PatternArtifactDetector: Sendable {
         var n2: Double?
         var i = 1
         while i < pendingCount {
-            if ArtifactFilter.isInRange(pending[i]) {
+            if ArtifactFilter.isInRange(pending(i)) {
                 if n == nil {
-                    n = pending[i]
+                    n = pending(i)
                     nIndex = i
                 } else {
-                    n2 = pending[i]
+                    n2 = pending(i)
                     break
                 }
             }
             i += 1
         }
-        let rawNext: Double? = pendingCount > 1 ? pending[1] : nil
+        let rawNext: Double? = pendingCount > 1 ? pending(1) : nil
         let nb = n ?? p
         // Missed beat.
         if abs(x - (p + nb)) < c * abs(x - (p + nb) / 2) && x > max(p, nb) { return finish(.missedBeat) }

@@ -40,7 +40,8 @@ public struct RMSSDWindow: Sendable {
     }
 
     /// Slots for the accepted RR of one capture; the literal is `SessionCapacity.windowIntervals` (checked in `init`).
-    @usableFromInline typealias AcceptedSlots = InlineArray<512, Double>
+    @usableFromInline typealias AcceptedSlots = InlineDoubles.Slots512
+    @inlinable static var slotCount: Int { InlineDoubles.count(AcceptedSlots.self) }
 
     // Stored state is @usableFromInline so `append`, the per-beat path, inlines into the daemon's loop.
     @usableFromInline var start: Int64
@@ -59,7 +60,7 @@ public struct RMSSDWindow: Sendable {
     /// The accepted RR of the capture, in order: the n-th accepted RR (n = 0, 1, …, `running.count` − 1) is in
     /// slot n while n < 512; any later one is counted by `running` but finds no slot (never in the spec's window;
     /// see `init`).
-    @usableFromInline var acceptedSlots = AcceptedSlots(repeating: 0)
+    @usableFromInline var acceptedSlots = InlineDoubles.zero512
     @usableFromInline var closed: HRVWindowResult?
     /// `deadline` while the window is open, `Int64.min` once it is closed: one compare sends every beat that is not
     /// for the settle or the capture (closed window, deadline reached) out of line.
@@ -75,14 +76,14 @@ public struct RMSSDWindow: Sendable {
     /// per-beat path keeps them inline). Never short in the spec's window (see `init`); `accumulator.count` says
     /// how many were accepted.
     public var acceptedIntervals: [Double] {
-        (0..<min(running.count, AcceptedSlots.count)).map { acceptedSlots[$0] }
+        (0..<min(running.count, Self.slotCount)).map { InlineDoubles.get(acceptedSlots, $0) }
     }
     /// The outcome, once the window has closed.
     public var result: HRVWindowResult? { closed }
 
     public init(startMs: Int64, configuration: Configuration = .morning) {
         // RR below 300 ms are rejected, so 90 s can accept at most 300 intervals: the slots never run out.
-        assert(AcceptedSlots.count == SessionCapacity.windowIntervals, "window slots differ from SessionCapacity")
+        assert(Self.slotCount == SessionCapacity.windowIntervals, "window slots differ from SessionCapacity")
         self.start = startMs
         self.configuration = configuration
         self.captureStart = startMs + configuration.settleMs
@@ -153,7 +154,7 @@ public struct RMSSDWindow: Sendable {
         let slot = running.count
         running.add(rrMs)
         // Unsigned compare: also proves slot ≥ 0, so the subscript's own check folds away.
-        if UInt(bitPattern: slot) < UInt(AcceptedSlots.count) { acceptedSlots[slot] = rrMs }
+        if UInt(bitPattern: slot) < UInt(Self.slotCount) { InlineDoubles.set(&acceptedSlots, slot, rrMs) }
         return running.count >= configuration.minimumAccepted && running.sumMs >= configuration.minimumAcceptedSumMs
     }
 
