@@ -284,6 +284,8 @@ struct TestPackagesTests {
             // A file made by a maintainer script or an alternative has no owner: nothing to compare.
             guard let owner = paths.lazy.compactMap({ owners[$0] }).first else { continue }
             let package = Self.providers[command]!
+            // The table's package is not installed here (a build root with fewer packages): nothing to compare.
+            guard depends[package] != nil else { continue }
             #expect(
                 Self.reaches(package, owner, through: depends, steps: 3),
                 "dpkg says \(command) is in \(owner), not \(package) nor a package it depends on")

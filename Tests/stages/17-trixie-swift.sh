@@ -19,8 +19,9 @@ git ls-files -z | tar --null -cf - -T - | tar -C "$work" -xf -
 t0=$SECONDS
 deploy/in-root "$root" --src "$work" 'swift build --build-tests 2>&1 | tail -3' >&2
 t1=$SECONDS
-# swift test's own closing lines say how many tests passed; its exit status is the stage's.
-deploy/in-root "$root" --src "$work" 'swift test --skip-build 2>&1 | tail -40; exit ${PIPESTATUS[0]}' >&2
+# Each failure's lines and swift test's closing lines; its exit status is the stage's.
+deploy/in-root "$root" --src "$work" 'swift test --skip-build >/tmp/test.log 2>&1; rc=$?
+    grep -E -A6 "recorded an issue|error:|fatal|Fatal" /tmp/test.log | head -150; tail -3 /tmp/test.log; exit $rc' >&2
 t2=$SECONDS
 demo=$(deploy/in-root "$root" --src "$work" '.build/debug/recoverydeck demo --speed 40 2>&1 | tail -5')
 echo "$demo" >&2
