@@ -99,7 +99,7 @@ let package = Package(
             ]),
         .testTarget(name: "CLITests", dependencies: ["Store", "RecoveryCore", "recoverydeck"], exclude: ["HelpSnapshots"]),
         .testTarget(name: "ProjectTests"),
-        .testTarget(name: "AdminTests", dependencies: ["Admin", "RecoveryCore", "Panel"]),
+        .testTarget(name: "AdminTests", dependencies: ["Admin", "RecoveryCore", "Panel", "Store"]),
     ],
     swiftLanguageModes: [.v6]
 )
