@@ -78,6 +78,9 @@ let package = Package(
             name: "insights-bench", dependencies: ["Insights", "RecoveryCore"], path: "Tests/Benchmarks/InsightsBench",
             exclude: ["run.sh"], swiftSettings: strict),
         .executableTarget(
+            name: "not-like-you-bench", dependencies: ["Insights", "RecoveryCore"],
+            path: "Tests/Benchmarks/NotLikeYouBench", exclude: ["run.sh"], swiftSettings: strict),
+        .executableTarget(
             name: "bluez-bench", dependencies: ["BlueZ", "HeartRateProtocol", "Platform"],
             path: "Tests/Benchmarks/BlueZBench", exclude: ["run.sh"], swiftSettings: strict),
 

@@ -14,8 +14,9 @@ struct ExportCommand: Command {
         --full adds the raw RR and heart-rate samples of each session, the settings, the local
         analytics events and the experiments (JSON only). JSON also holds a derived "readout": the
         band edges in use and, for each stored day, the ln rMSSD week (ln rMSSD, its 7-day mean and
-        CV, the smallest worthwhile change, how many of the 7 mornings were valid); restore ignores
-        it, as those figures are recomputed from the days. The file written with -o is readable by
+        CV, the smallest worthwhile change, how many of the 7 mornings were valid) and the "Not like
+        you" reading of each stored day; restore ignores it, as those figures are recomputed from the
+        days. The file written with -o is readable by
         you alone (mode 0600).
 
         intervals writes intervals.icu's wellness CSV: date, restingHR (the lying heart rate),
@@ -124,6 +125,10 @@ struct ExportCommand: Command {
     /// The derived figures (ignored on restore: they are recomputed from the days): the band edges in use and,
     /// per stored day, the ln rMSSD week ending that day.
     static func readout(_ days: [DayRecord], edges: LightEdges) -> JSONValue {
+        var detector: [LocalDate: NotLikeYou.Morning] = [:]
+        if let last = days.last?.date {
+            for (date, morning) in NotLikeYou.run(days: days, through: last) { detector[date] = morning }
+        }
         var rmssd: [Int: Double] = [:]
         for day in days { rmssd[day.date.dayNumber] = Channel.rmssd.value(in: day) }
         return .object([
@@ -135,6 +140,16 @@ struct ExportCommand: Command {
                         let n = day.date.dayNumber
                         let week = LnRMSSDWeek(rmssd: (n - LnRMSSDWeek.baselineWindow + 1...n).map { rmssd[$0] })
                         guard case .object(let figures) = ReadoutFigures.json(week) else { return .null }
+                        return .object([("date", .string(day.date.iso))] + figures)
+                    })
+            ),
+            (
+                "notLikeYou",
+                .array(
+                    days.compactMap { day in
+                        guard let m = detector[day.date],
+                            case .object(let figures) = NotLikeYouFigures.json(m, on: day.date)
+                        else { return nil }
                         return .object([("date", .string(day.date.iso))] + figures)
                     })
             ),

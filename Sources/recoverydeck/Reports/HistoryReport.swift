@@ -11,6 +11,7 @@ struct HistoryReport {
         let record: DayRecord?
         let composite: Readout.Composite
         let lnWeek: LnRMSSDWeek
+        let notLikeYou: NotLikeYou.Morning?
     }
 
     let lines: [Line]
@@ -26,6 +27,8 @@ struct HistoryReport {
         let shown = first.iso...today.iso
         recomputed = Dictionary(
             try store.recomputedDays().filter { shown.contains($0.day) }.map { ($0.day, $0) }, uniquingKeysWith: { $1 })
+        var detector: [LocalDate: NotLikeYou.Morning] = [:]
+        for (date, morning) in NotLikeYou.run(days: try store.allDays(), through: today) { detector[date] = morning }
         lines = (0..<count).map { offset in
             let date = first.adding(days: offset)
             let window = stored.filter { $0.date <= date && $0.date >= date.adding(days: -Baselines.normDays) }
@@ -33,7 +36,8 @@ struct HistoryReport {
             let composite =
                 record == nil ? .missing : Baselines.readout(days: window, today: date, edges: edges).composite
             return Line(
-                date: date, record: record, composite: composite, lnWeek: LnRMSSDWeek(days: window, through: date))
+                date: date, record: record, composite: composite, lnWeek: LnRMSSDWeek(days: window, through: date),
+                notLikeYou: detector[date])
         }
     }
 
@@ -65,7 +69,12 @@ struct HistoryReport {
                         } ?? ReportWording.dash,
                         m?.orthostaticStatus.rawValue ?? ReportWording.dash, ReportWording.composite(line.composite),
                         record.imported ? "import" : "box",
-                    ], HistoryReport.widths))
+                    ], HistoryReport.widths)
+                    + (line.notLikeYou?.status == .flagged ? "  " + NotLikeYouFigures.mark : ""))
+        }
+        if let flagged = lines.last(where: { $0.notLikeYou?.status == .flagged }), let e = flagged.notLikeYou?.episode {
+            out.append("")
+            out.append("\(NotLikeYouFigures.mark) (\(flagged.date.iso), \(e.tier.name)): \(e.sentence)")
         }
         let moved = lines.compactMap { recomputed[$0.date.iso] }
         if !moved.isEmpty {
@@ -133,6 +142,8 @@ struct HistoryReport {
                             ("lnRMSSDWeek", ReadoutFigures.json(line.lnWeek)),
                             // The artifact rule's recomputation of this stored morning, when it moved it.
                             ("recomputed", Self.json(recomputed[line.date.iso])),
+                            // Derived: the "Not like you" detector's reading of this day (docs/not-like-you.md).
+                            ("notLikeYou", line.notLikeYou.map { NotLikeYouFigures.json($0, on: line.date) } ?? .null),
                         ])
                     })
             )
