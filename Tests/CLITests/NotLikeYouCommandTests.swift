@@ -57,9 +57,14 @@ struct NotLikeYouCommandTests {
         #expect(abs((episode["lyingHRAboveBpm"] as? Double ?? 0) - 7) < 0.7)
 
         let history = try cli.run(["history", "--days", "5"] + now)
+        // The three mornings of the stretch, the one before the flag was raised included.
         let marked = history.stdout.split(separator: "\n").filter { $0.hasSuffix("◆ not like you") }
-        #expect(!marked.isEmpty && marked.allSatisfy { $0.hasPrefix("2026-04-30") || $0.hasPrefix("2026-05-0") })
+        #expect(marked.map { String($0.prefix(10)) } == ["2026-04-30", "2026-05-01", "2026-05-02"])
         #expect(history.stdout.contains("◆ not like you (2026-05-02, T0): "))
+
+        let report = try cli.run(["report", "--days", "10"] + now)
+        let row = try #require(report.stdout.split(separator: "\n").first { $0.hasPrefix("unlike you ") })
+        #expect(row.hasSuffix("··◆◆◆  3 days"), "\(row)")
 
         let export = try cli.run(["export"] + now)
         let exported = try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: Any]

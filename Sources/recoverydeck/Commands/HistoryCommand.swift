@@ -12,7 +12,8 @@ struct HistoryCommand: Command {
         (lnRMSSDWeek: ln rMSSD, the 7-day mean and CV, the smallest worthwhile change, k of 7 valid).
         A day inside a stretch of mornings unlike you (lying HR above your own normal and ln rMSSD
         below it; see status) ends with "◆ not like you", and the latest stretch is said under the
-        table; with --json each day carries notLikeYou.
+        table; with --json each day carries notLikeYou (the detector's reading that morning) and
+        notLikeYouMarked.
 
         Nothing is shown until today's check-in is in (the gate).
         """

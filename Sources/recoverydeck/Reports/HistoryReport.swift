@@ -12,6 +12,8 @@ struct HistoryReport {
         let composite: Readout.Composite
         let lnWeek: LnRMSSDWeek
         let notLikeYou: NotLikeYou.Morning?
+        /// The episode this day belongs to, looking back (its run included); nil outside one.
+        let episode: NotLikeYou.Episode?
     }
 
     let lines: [Line]
@@ -28,7 +30,9 @@ struct HistoryReport {
         recomputed = Dictionary(
             try store.recomputedDays().filter { shown.contains($0.day) }.map { ($0.day, $0) }, uniquingKeysWith: { $1 })
         var detector: [LocalDate: NotLikeYou.Morning] = [:]
-        for (date, morning) in NotLikeYou.run(days: try store.allDays(), through: today) { detector[date] = morning }
+        let run = NotLikeYou.run(days: try store.allDays(), through: today)
+        for (date, morning) in run { detector[date] = morning }
+        let episodes = NotLikeYouFigures.episodeDays(run)
         lines = (0..<count).map { offset in
             let date = first.adding(days: offset)
             let window = stored.filter { $0.date <= date && $0.date >= date.adding(days: -Baselines.normDays) }
@@ -37,7 +41,7 @@ struct HistoryReport {
                 record == nil ? .missing : Baselines.readout(days: window, today: date, edges: edges).composite
             return Line(
                 date: date, record: record, composite: composite, lnWeek: LnRMSSDWeek(days: window, through: date),
-                notLikeYou: detector[date])
+                notLikeYou: detector[date], episode: episodes[date])
         }
     }
 
@@ -70,11 +74,11 @@ struct HistoryReport {
                         m?.orthostaticStatus.rawValue ?? ReportWording.dash, ReportWording.composite(line.composite),
                         record.imported ? "import" : "box",
                     ], HistoryReport.widths)
-                    + (line.notLikeYou?.status == .flagged ? "  " + NotLikeYouFigures.mark : ""))
+                    + (line.episode != nil ? "  " + NotLikeYouFigures.mark : ""))
         }
-        if let flagged = lines.last(where: { $0.notLikeYou?.status == .flagged }), let e = flagged.notLikeYou?.episode {
+        if let marked = lines.last(where: { $0.episode != nil }), let e = marked.episode {
             out.append("")
-            out.append("\(NotLikeYouFigures.mark) (\(flagged.date.iso), \(e.tier.name)): \(e.sentence)")
+            out.append("\(NotLikeYouFigures.mark) (\(marked.date.iso), \(e.tier.name)): \(e.sentence)")
         }
         let moved = lines.compactMap { recomputed[$0.date.iso] }
         if !moved.isEmpty {
@@ -144,6 +148,8 @@ struct HistoryReport {
                             ("recomputed", Self.json(recomputed[line.date.iso])),
                             // Derived: the "Not like you" detector's reading of this day (docs/not-like-you.md).
                             ("notLikeYou", line.notLikeYou.map { NotLikeYouFigures.json($0, on: line.date) } ?? .null),
+                            // Looking back: the day belongs to a flagged stretch (the run that raised it included).
+                            ("notLikeYouMarked", .bool(line.episode != nil)),
                         ])
                     })
             )

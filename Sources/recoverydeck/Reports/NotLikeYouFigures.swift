@@ -35,4 +35,35 @@ enum NotLikeYouFigures {
 
     /// The mark `history` puts on a flagged day.
     static let mark = "◆ not like you"
+
+    /// The days of every episode, looking back: from each episode's first morning (the run that raised it)
+    /// through its last flagged day, so the marks agree with "the last 3 mornings".
+    static func episodeDays(_ run: [(date: LocalDate, morning: NotLikeYou.Morning)]) -> [LocalDate: NotLikeYou.Episode] {
+        var days: [LocalDate: NotLikeYou.Episode] = [:]
+        for (date, morning) in run {
+            guard let e = morning.episode else { continue }
+            for back in 0..<e.days { days[date.adding(days: -back)] = e }
+        }
+        return days
+    }
+
+    /// `report`'s row under the sparklines: ◆ on a flagged day, · on a day read as normal, a blank while the
+    /// normal builds or before anything is stored; then the latest episode's sentence when one is shown.
+    static func reportLines(_ stored: [DayRecord], through last: LocalDate, count: Int) -> [String] {
+        let run = NotLikeYou.run(days: stored, through: last)
+        var byDate: [LocalDate: NotLikeYou.Morning] = [:]
+        for (date, morning) in run { byDate[date] = morning }
+        let episodes = episodeDays(run)
+        let dates = (0..<count).map { last.adding(days: $0 - count + 1) }
+        let marks = dates.map { date -> String in
+            if episodes[date] != nil { return "◆" }
+            return byDate[date]?.status == .normal ? "·" : " "
+        }
+        let shown = dates.filter { episodes[$0] != nil }
+        var lines = ["unlike you \(marks.joined())  \(shown.isEmpty ? "none" : "\(shown.count) days")"]
+        if let date = shown.last, let e = episodes[date] {
+            lines.append("           \(date.iso), \(e.tier.name): \(e.sentence)")
+        }
+        return lines
+    }
 }
