@@ -27,6 +27,11 @@ enum NotLikeYouFigures {
     /// The day index of `m` itself: an episode's `days` counts through the day read out.
     private static func dayIndex(_ m: NotLikeYou.Morning, _ e: NotLikeYou.Episode) -> Int { e.firstDay + e.days - 1 }
 
+    /// The detector's reading of `today` from every stored day; nil when nothing is stored by then.
+    static func reading(_ stored: [DayRecord], today: LocalDate) -> NotLikeYou.Morning? {
+        NotLikeYou.run(days: stored, through: today).last { $0.date == today }?.morning
+    }
+
     /// The `status` line: the sentence while an episode lasts, nothing otherwise.
     static func line(_ m: NotLikeYou.Morning?) -> String? {
         guard let e = m?.episode else { return nil }

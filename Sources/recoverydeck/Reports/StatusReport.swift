@@ -23,7 +23,7 @@ struct StatusReport {
         self.readout = Baselines.readout(days: days, today: today, edges: edges)
         self.lnWeek = LnRMSSDWeek(days: days, through: today)
         self.displayName = try store.setting(.displayName)
-        self.notLikeYou = NotLikeYou.run(days: try store.allDays(), through: today).last { $0.date == today }?.morning
+        self.notLikeYou = NotLikeYouFigures.reading(try store.allDays(), today: today)
     }
 
     var text: String {
