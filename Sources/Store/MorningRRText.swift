@@ -14,9 +14,10 @@ public enum MorningRRText {
         return m.rawRR.filter { $0.receivedAtMs >= m.marks.settleStartMs && $0.receivedAtMs < end }
     }
 
-    /// nil when the morning keeps no raw RR (an imported day, or a session recorded in HR-only mode).
-    /// - Parameter startTime: the local time the session started ("HH:MM"; the caller knows the time zone).
-    public static func text(_ m: MorningMeasurement, rule: ArtifactRule, startTime: MinuteOfDay) -> String? {
+    /// nil when the morning keeps no raw RR (a day imported from a CSV, or a session recorded in HR-only mode).
+    /// - Parameter startTime: the local time the session started (the caller knows the time zone); nil for an
+    ///   imported morning, whose time of day is not known.
+    public static func text(_ m: MorningMeasurement, rule: ArtifactRule, startTime: MinuteOfDay?) -> String? {
         let lying = lyingIntervals(m)
         guard !lying.isEmpty else { return nil }
         let window = lying.indices.filter {
@@ -32,8 +33,9 @@ public enum MorningRRText {
         for i in window { screen.push(lying[i].milliseconds, gapBefore: false, emit: take) }
         screen.flush(emit: take)
 
+        let started = startTime.map { ", started \($0)" } ?? ""
         var header = [
-            "RecoveryDeck morning \(m.date.iso), started \(startTime): RR intervals in ms, one a line, as the strap "
+            "RecoveryDeck morning \(m.date.iso)\(started): RR intervals in ms, one a line, as the strap "
                 + "sent them, from the settle to the stand cue (\(lying.count) beats)"
         ]
         let quality = m.quality.code

@@ -9,7 +9,8 @@ extension NotLikeYou {
     ) -> [(date: LocalDate, morning: Morning)] {
         var byDay: [Int: Day] = [:]
         for day in days where day.date <= date {
-            byDay[day.date.dayNumber] = Day(lyingHR: Channel.lyingHR.value(in: day), rmssd: Channel.rmssd.value(in: day))
+            byDay[day.date.dayNumber] = Day(
+                lyingHR: Channel.lyingHR.value(in: day), rmssd: Channel.rmssd.value(in: day))
         }
         guard let first = byDay.keys.min() else { return [] }
         let numbers = Array(first...date.dayNumber)

@@ -144,10 +144,11 @@ public enum NotLikeYou {
                     // The two residuals move together (a low-HRV morning is often a high-HR one): their sum is
                     // scaled to unit variance, so two channels that agree add up to more than either alone
                     // without the pair's ordinary wobble counting twice.
-                    let r = correlation(window.compactMap { i in
-                        guard let h = hr[i], let l = ln[i] else { return nil }
-                        return ((h - a.mean) / a.sd, (b.mean - l) / b.sd)
-                    })
+                    let r = correlation(
+                        window.compactMap { i in
+                            guard let h = hr[i], let l = ln[i] else { return nil }
+                            return ((h - a.mean) / a.sd, (b.mean - l) / b.sd)
+                        })
                     score /= (2 * (1 + r)).squareRoot()
                 }
                 let wasZero = c == 0
@@ -159,12 +160,17 @@ public enum NotLikeYou {
                         runMornings = []
                     }
                     runMornings.append(
-                        (t, zHR == nil ? nil : hr[t]! - hrNorm!.mean, zLn == nil ? nil : lnNorm!.mean - ln[t]!, step > 0))
+                        (
+                            t, zHR == nil ? nil : hr[t]! - hrNorm!.mean, zLn == nil ? nil : lnNorm!.mean - ln[t]!,
+                            step > 0
+                        ))
                 } else if episode == nil {
                     runStart = nil
                     runMornings = []
                 }
-                if episode == nil, c >= p.threshold, runMornings.filter(\.concerning).count >= p.minimumMornings, let start = runStart {
+                if episode == nil, c >= p.threshold, runMornings.filter(\.concerning).count >= p.minimumMornings,
+                    let start = runStart
+                {
                     episode = Episode(
                         firstDay: start, flaggedDay: t, mornings: 0, days: 0, lyingHRAbove: nil, lnRMSSDBelow: nil)
                     isNew = true
@@ -180,7 +186,8 @@ public enum NotLikeYou {
                 e.lyingHRAbove = mean(runMornings.compactMap(\.hrAbove))
                 e.lnRMSSDBelow = mean(runMornings.compactMap(\.lnBelow))
                 for i in e.firstDay...t { excluded[i] = true }
-                result.append(Morning(status: .flagged, isNewFlag: isNew, cusum: c, zLyingHR: zHR, zLnRMSSD: zLn, episode: e))
+                result.append(
+                    Morning(status: .flagged, isNewFlag: isNew, cusum: c, zLyingHR: zHR, zLnRMSSD: zLn, episode: e))
                 if inside >= p.insideMorningsToEnd {
                     episode = nil
                     runStart = nil

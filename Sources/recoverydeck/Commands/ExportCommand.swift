@@ -98,21 +98,25 @@ struct ExportCommand: Command {
             // The box never uploads: the person runs this from their own computer (API key: intervals.icu,
             // Settings, Developer Settings; athlete 0 is the key's own athlete).
             let file = output ?? "wellness.csv"
+            let saving = output == nil ? " (once saved as wellness.csv)" : ""
             context.say(
-                "To upload it to intervals.icu from your own computer\(output == nil ? " (once saved as wellness.csv)" : ""):\n"
+                "To upload it to intervals.icu from your own computer\(saving):\n"
                     + "curl -u API_KEY:YOUR_API_KEY -F file=@\(file) https://intervals.icu/api/v1/athlete/0/wellness")
         }
     }
 
     private func writeRR(_ day: LocalDate, _ store: Store, _ context: Context) throws {
-        guard let m = try store.day(day).measurement else {
+        let record = try store.day(day)
+        guard let m = record.measurement else {
             throw CommandError.failure("No morning is stored for \(day.iso); nothing was written.")
         }
         let rule = try store.setting(.artifactRule).flatMap(ArtifactRule.init(rawValue:)) ?? .default
-        let start = LocalTime(epochSeconds: m.startedAtEpoch).minuteOfDay
+        // An imported morning has no time of day of its own (the import knows the date only).
+        let start = record.imported ? nil : LocalTime(epochSeconds: m.startedAtEpoch).minuteOfDay
         guard let text = MorningRRText.text(m, rule: rule, startTime: start) else {
             throw CommandError.failure(
-                "The morning of \(day.iso) keeps no raw RR (an imported day, or one measured without RR); nothing was written.")
+                "The morning of \(day.iso) keeps no raw RR (a day imported from a CSV, or one measured without RR); "
+                    + "nothing was written.")
         }
         if let output {
             try Files.writeAtomically(text, to: output)

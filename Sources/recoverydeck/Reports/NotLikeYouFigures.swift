@@ -1,5 +1,5 @@
-import JSON
 import Insights
+import JSON
 import RecoveryCore
 
 /// The "Not like you" flag as `status`, `history` and `export` show it (docs/not-like-you.md), so they agree.
@@ -43,7 +43,8 @@ enum NotLikeYouFigures {
 
     /// The days of every episode, looking back: from each episode's first morning (the run that raised it)
     /// through its last flagged day, so the marks agree with "the last 3 mornings".
-    static func episodeDays(_ run: [(date: LocalDate, morning: NotLikeYou.Morning)]) -> [LocalDate: NotLikeYou.Episode] {
+    static func episodeDays(_ run: [(date: LocalDate, morning: NotLikeYou.Morning)]) -> [LocalDate: NotLikeYou.Episode]
+    {
         var days: [LocalDate: NotLikeYou.Episode] = [:]
         for (date, morning) in run {
             guard let e = morning.episode else { continue }

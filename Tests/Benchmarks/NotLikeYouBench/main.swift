@@ -37,10 +37,12 @@ func makePerson(_ index: Int, withEpisode: Bool) -> Person {
     let rho = r.uniform(-0.6, -0.2)  // a low-HRV morning tends to be a high-HR one
     let weekly = r.uniform(0, 1)
     let missRate = r.uniform(0.05, 0.30)
-    let holiday: Range<Int>? = r.chance(0.5) ? {
-        let start = Int(r.uniform(Double(buildDays), Double(totalDays - 20)))
-        return start..<(start + Int(r.uniform(5, 15)))
-    }() : nil
+    let holiday: Range<Int>? =
+        r.chance(0.5)
+        ? {
+            let start = Int(r.uniform(Double(buildDays), Double(totalDays - 20)))
+            return start..<(start + Int(r.uniform(5, 15)))
+        }() : nil
     let trainingStart = Int(r.uniform(0, 28))
     let trainingLoad = r.uniform(0, 1)
     var episode: Range<Int>?
@@ -82,7 +84,8 @@ func makePerson(_ index: Int, withEpisode: Bool) -> Person {
             ln -= peakLn * share
         }
         let missed = r.chance(missRate) || (holiday?.contains(t) ?? false)
-        days.append(missed ? NotLikeYou.Day(lyingHR: nil, rmssd: nil) : NotLikeYou.Day(lyingHR: hr.rounded(), rmssd: exp(ln)))
+        days.append(
+            missed ? NotLikeYou.Day(lyingHR: nil, rmssd: nil) : NotLikeYou.Day(lyingHR: hr.rounded(), rmssd: exp(ln)))
     }
     return Person(days: days, episode: episode)
 }
