@@ -51,7 +51,7 @@ let package = Package(
             name: "Appliance",
             dependencies: [
                 "RecoveryCore", "HeartRateProtocol", "Platform", "LocalClock", "JSON", "ControlProtocol", "BoxConfiguration",
-                "Store", "BlueZ", "Panel",
+                "Store", "BlueZ", "Panel", "Insights",
             ],
             swiftSettings: strict),
 
