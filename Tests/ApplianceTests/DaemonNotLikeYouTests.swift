@@ -20,18 +20,7 @@ struct DaemonNotLikeYouTests {
                 hr += 7
                 rmssd *= 0.75
             }
-            let hrv = HRVMetrics(
-                rmssdMs: rmssd, meanRRMs: 1000, meanHRBpm: hr, sdnnMs: 40, accepted: 60, rejected: 0, artifactRatio: 0)
-            let m = MorningMeasurement(
-                date: date, startedAtEpoch: 0, durationMs: 200_000, hrv: hrv, meanHRBpm: hr, quality: .ok,
-                orthostaticStatus: .completed,
-                orthostatic: OrthostaticResult(avgLyingHR: hr, avgStandingHR: hr + 15, peakStandingHR: hr + 30),
-                strapAddress: nil, strapBatteryPercent: nil,
-                marks: PhaseMarks(settleStartMs: 0, captureStartMs: 15_000, captureEndMs: 75_000), rawRR: [],
-                heartRates: [])
-            return DayRecord(
-                date: date, questionnaire: Questionnaire(date: date, scores: SubjectiveScores([5, 5, 5, 5, 5])!),
-                measurement: m)
+            return storedDay(date, rmssd: rmssd, meanHR: hr, lying: hr, standing: hr + 15, peak: hr + 30)
         }
     }
 
