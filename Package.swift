@@ -51,7 +51,7 @@ let package = Package(
             name: "Appliance",
             dependencies: [
                 "RecoveryCore", "HeartRateProtocol", "Platform", "LocalClock", "JSON", "ControlProtocol", "BoxConfiguration",
-                "Store", "BlueZ", "Panel",
+                "Store", "BlueZ", "Panel", "Insights",
             ],
             swiftSettings: strict),
 
@@ -78,6 +78,9 @@ let package = Package(
             name: "insights-bench", dependencies: ["Insights", "RecoveryCore"], path: "Tests/Benchmarks/InsightsBench",
             exclude: ["run.sh"], swiftSettings: strict),
         .executableTarget(
+            name: "not-like-you-bench", dependencies: ["Insights", "RecoveryCore"],
+            path: "Tests/Benchmarks/NotLikeYouBench", exclude: ["run.sh"], swiftSettings: strict),
+        .executableTarget(
             name: "bluez-bench", dependencies: ["BlueZ", "HeartRateProtocol", "Platform"],
             path: "Tests/Benchmarks/BlueZBench", exclude: ["run.sh"], swiftSettings: strict),
 
@@ -99,7 +102,7 @@ let package = Package(
             ]),
         .testTarget(name: "CLITests", dependencies: ["Store", "RecoveryCore", "recoverydeck"], exclude: ["HelpSnapshots"]),
         .testTarget(name: "ProjectTests"),
-        .testTarget(name: "AdminTests", dependencies: ["Admin", "RecoveryCore", "Panel"]),
+        .testTarget(name: "AdminTests", dependencies: ["Admin", "RecoveryCore", "Panel", "Store"]),
     ],
     swiftLanguageModes: [.v6]
 )

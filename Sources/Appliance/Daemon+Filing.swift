@@ -1,3 +1,4 @@
+import Insights
 import Platform
 import RecoveryCore
 import Store
@@ -32,6 +33,10 @@ extension Daemon {
     /// person chose (`recoverydeck settings --band-edges`; the spec's when unreadable).
     func readout(forMorningOn date: LocalDate) -> PanelReadout {
         let edges = (try? store.lightEdges()) ?? .spec
-        return PanelReadout(morningOn: date, history: filing.history(forMorningOn: date), edges: edges)
+        let history = filing.history(forMorningOn: date)
+        var readout = PanelReadout(morningOn: date, history: history, edges: edges)
+        // The readout's 61 days hold the detector's 28-day normal and the run before it (docs/not-like-you.md).
+        readout.notLikeYou = NotLikeYou.run(days: history, through: date).last?.morning.status == .flagged
+        return readout
     }
 }

@@ -42,7 +42,7 @@ public enum DayTable {
 
     private static func number(_ v: Int?) -> String { v.map(String.init) ?? "" }
     private static func number(_ v: Int64?) -> String { v.map(String.init) ?? "" }
-    private static func number(_ v: Double?) -> String { v.map { JSONValue.number($0).serialized() } ?? "" }
+    static func number(_ v: Double?) -> String { v.map { JSONValue.number($0).serialized() } ?? "" }
 
     /// Quotes a cell holding a comma, a quote or a line break; doubles inner quotes (RFC 4180 §2).
     static func cell(_ text: String) -> String {

@@ -75,7 +75,11 @@ import RecoveryCore
 ///         "bandEdges": { "rmssd": { "yellow": 1.0, "red": 1.5 }, …, "spec": true },   // when read back
 ///         "lnRMSSDWeek": [ { "date": "2026-03-10", "lnRMSSD": 3.875, "rollingMean7": 3.9, "cv7Percent": 2.1,
 ///                            "smallestWorthwhileChange": 0.06, "validMornings": 6, "windowMornings": 7,
-///                            "rollingMeanUnreliable": false }, … ]   // one per stored day
+///                            "rollingMeanUnreliable": false }, … ],  // one per stored day
+///         "notLikeYou": [ { "date": "2026-03-10", "status": "building" | "normal" | "flagged", "newFlag": false,
+///                           "cusum": 0.0, "zLyingHR": 0.4 | null, "zLnRMSSD": -0.2 | null,
+///                           "episode": null | { "firstDay", "flaggedDay", "mornings", "days", "lyingHRAboveBpm",
+///                                               "lnRMSSDBelow", "tier": "T0", "sentence" } }, … ]  // docs/not-like-you.md
 ///       }
 ///     }
 ///

@@ -15,19 +15,7 @@ struct DaemonBandEdgesTests {
         (-90...0).map { o in
             let date = today.adding(days: o)
             let rmssd: Double = o >= -7 ? 47 : (o % 2 == 0 ? 50 : 70)
-            let hrv = HRVMetrics(
-                rmssdMs: rmssd, meanRRMs: 1000, meanHRBpm: 60, sdnnMs: 40, accepted: 60, rejected: 0,
-                artifactRatio: 0)
-            let m = MorningMeasurement(
-                date: date, startedAtEpoch: 0, durationMs: 200_000, hrv: hrv, meanHRBpm: 60, quality: .ok,
-                orthostaticStatus: .completed,
-                orthostatic: OrthostaticResult(avgLyingHR: 55, avgStandingHR: 70, peakStandingHR: 85),
-                strapAddress: nil, strapBatteryPercent: nil,
-                marks: PhaseMarks(settleStartMs: 0, captureStartMs: 15_000, captureEndMs: 75_000), rawRR: [],
-                heartRates: [])
-            return DayRecord(
-                date: date, questionnaire: Questionnaire(date: date, scores: SubjectiveScores([5, 5, 5, 5, 5])!),
-                measurement: m)
+            return storedDay(date, rmssd: rmssd)
         }
     }
 

@@ -99,8 +99,14 @@ struct BadInputTests {
         Case(arguments: ["rr", "analyse"], status: 64, says: "unknown subcommand 'analyse'; expected one of analyze."),
         Case(
             arguments: ["export", "--format", "xml"], status: 64,
-            says: "--format must be one of json, csv, not 'xml'."),
+            says: "--format must be one of json, csv, intervals, goldencheetah, not 'xml'."),
         Case(arguments: ["export", "--format", "csv", "--full"], status: 64, says: "--full applies to JSON only"),
+        Case(
+            arguments: ["export", "--rr", "2026-03-01", "--format", "csv"], status: 64,
+            says: "--rr writes one morning's RR intervals; it takes neither --format nor --full."),
+        Case(
+            arguments: ["export", "--rr", "2020-01-01"], status: 1,
+            says: "No morning is stored for 2020-01-01; nothing was written."),
         Case(
             arguments: ["export", "-o", "no-such-dir/out.json"], status: 1,
             says: "cannot write no-such-dir/out.json: No such file or directory."),

@@ -46,7 +46,8 @@ struct ReportCommandTests {
         #expect(text.components(separatedBy: "class=\"ln-day\"").count - 1 == 13)
 
         let lines = try cli.run(["report", "--now", "2026-04-09T08:00", "--days", "14"]).stdout.split(separator: "\n")
-        #expect(lines.count == 8)
+        #expect(lines.count == 9)
+        #expect(lines[8].hasPrefix("unlike you ") && lines[8].hasSuffix("  none"), "\(lines[8])")
         // 14 marks, the tenth (2026-04-05) a gap, then the latest value.
         for line in lines.prefix(5) {
             let marks = Array(line.dropFirst(11).prefix(14))

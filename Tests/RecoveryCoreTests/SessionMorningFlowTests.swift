@@ -128,6 +128,32 @@ struct SessionMorningFlowTests {
         #expect(h.session.phase == .idle && h.session.indication == .dark)
     }
 
+    @Test("A morning unlike the person: after the 30 s readout, red and yellow double blink for 10 s, then dark")
+    func notLikeYouAfterReadout() throws {
+        var h = SessionHarness()
+        h.startMorning()
+        h.run(until: .saving)
+        var readout = PanelReadout(composite: .yellow, channels: [.red, .red, .green, .yellow, .yellow])
+        readout.notLikeYou = true
+        h.send(.saved(readout))
+        let shown = h.nowMs
+        h.run(untilMs: shown + 29_999)
+        #expect(h.session.indication == .readout(.yellow))
+        h.run(untilMs: shown + 30_000)
+        #expect(h.session.indication == .notLikeYou && h.session.phase == .readout)
+        #expect(Indication.notLikeYou.display == PanelDisplay(red: .doubleBlink, yellow: .doubleBlink))
+        // GO shows the composite again, and the pattern follows it again.
+        h.send(.go(.short))
+        #expect(h.session.indication == .readout(.yellow))
+        let pressed = h.nowMs
+        h.run(untilMs: pressed + 30_000)
+        #expect(h.session.indication == .notLikeYou)
+        h.run(untilMs: pressed + 39_999)
+        #expect(h.session.indication == .notLikeYou)
+        h.run(untilMs: pressed + 40_000)
+        #expect(h.session.phase == .idle && h.session.indication == .dark)
+    }
+
     @Test(
         "Readout keys 1–5 show each channel after its number for 3 s; GO shows the composite again (DESIGN §1 step 5)")
     func readoutChannels() {

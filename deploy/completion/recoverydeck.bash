@@ -29,7 +29,7 @@ _recoverydeck() {
 
     case "$prev" in
         --format)
-            COMPREPLY=($(compgen -W "json csv" -- "$cur"))
+            COMPREPLY=($(compgen -W "json csv intervals goldencheetah" -- "$cur"))
             return
             ;;
         --metric)
@@ -90,7 +90,7 @@ _recoverydeck() {
         pair) opts="--address-type --seconds --adapter" ;;
         strap) opts="--address --address-type --seconds --adapter --json" ;;
         history) opts="--days --json" ;;
-        export) opts="--format --full --output -o" ;;
+        export) opts="--format --rr --full --output -o" ;;
         delete) opts="--all --day --yes" ;;
         settings) opts="--habits --display-name --reminder --band-edges --artifact-rule --json" ;;
         lights) opts="--try --days --json" ;;

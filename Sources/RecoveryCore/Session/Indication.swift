@@ -32,6 +32,9 @@ public enum Indication: Hashable, Sendable {
     case readout(ReadoutLight)
     /// Key N during the readout: blue blinks N, then channel N's light for 3 s.
     case channel(Int, ReadoutLight)
+    /// After the readout, when this morning belongs to a stretch of mornings unlike the person: red and
+    /// yellow double blink for `notLikeYouShowMs`, then dark (`recoverydeck status` gives the sentence).
+    case notLikeYou
     /// A fault that ended the session: its red code, repeating.
     case fault(MorningFault)
     /// Key 9 in the evening: tonight's arm of a running experiment, green (do it) or yellow (leave it
@@ -42,6 +45,8 @@ public enum Indication: Hashable, Sendable {
 
     /// How long a channel's light stays on after its number (DESIGN §1 step 5).
     public static let channelShowMs = 3000
+    /// How long the "Not like you" pattern follows the readout.
+    public static let notLikeYouShowMs: Int64 = 10_000
 
     public var display: PanelDisplay {
         switch self {
@@ -78,6 +83,8 @@ public enum Indication: Hashable, Sendable {
             var display = Indication.lampsShowing(light, delayMs: delay, forMs: Indication.channelShowMs)
             if light != .building { display.blue = .count(n) }
             return display
+        case .notLikeYou:
+            return PanelDisplay(red: .doubleBlink, yellow: .doubleBlink)
         case .fault(let fault):
             return PanelDisplay(red: .code(fault.blinkCode))
         case .refused:
@@ -131,6 +138,9 @@ public enum Indication: Hashable, Sendable {
         case .readout(let l): "readout: today's composite is \(l.rawValue)"
         case .channel(let n, let l):
             "readout, key \(n): the \(PanelReadout.channelNames[n - 1]) channel is \(l.rawValue)"
+        case .notLikeYou:
+            "after the readout, \(SessionTimings.spoken(Indication.notLikeYouShowMs)): several mornings running unlike "
+                + "your normal (lying HR up, rMSSD down); `recoverydeck status` says more; not a diagnosis"
         case .fault(let f): f.sentence(timings: timings)
         case .refused: "GO refused: today's questionnaire first"
         case .tonight(.habit):
@@ -157,6 +167,7 @@ public enum Indication: Hashable, Sendable {
         case .offerRetry(let f): "retry? (\(f.code))"
         case .readout(let l): "readout \(l.rawValue)"
         case .channel(let n, let l): "channel \(n) \(l.rawValue)"
+        case .notLikeYou: "not like you"
         case .fault(let f): "fault \(f.code)"
         case .refused: "gate refused"
         case .tonight(.habit): "experiment tonight: do it"
@@ -175,6 +186,7 @@ public enum Indication: Hashable, Sendable {
         rows += [MorningFault.tooFewBeats, .tooManyArtifacts].map { .offerRetry($0) }
         rows += ReadoutLight.allCases.map { .readout($0) }
         rows += [.channel(1, .green), .channel(3, .red), .channel(5, .building), .channel(4, .missing)]
+        rows.append(.notLikeYou)
         rows.append(.refused)
         rows += TonightArm.allCases.map { .tonight($0) }
         rows += MorningFault.allCases.filter(\.endsSession).map { .fault($0) }

@@ -35,6 +35,7 @@ extension MorningSession {
         case .readout:
             if case .readout(var shown) = state {
                 shown.showsComposite = true
+                shown.showsNotLikeYou = false
                 shown.channel = nil
                 shown.channelUntilMs = nil
                 shown.untilMs = t + timings.readoutMs
@@ -55,6 +56,7 @@ extension MorningSession {
                 shown.channel = n
                 shown.channelUntilMs = t + Int64(LightPattern.countDurationMs(n) + Indication.channelShowMs)
                 shown.showsComposite = false
+                shown.showsNotLikeYou = false
                 shown.untilMs = t + timings.readoutMs
                 state = .readout(shown)
                 return []
@@ -516,6 +518,15 @@ extension MorningSession {
         let at = deadline
         switch state {
         case .idle, .saving:
+            return []
+        case .readout(var shown) where shown.readout.notLikeYou && !shown.showsNotLikeYou:
+            // The readout is over; the stretch of mornings unlike the person follows it.
+            shown.showsNotLikeYou = true
+            shown.showsComposite = false
+            shown.channel = nil
+            shown.channelUntilMs = nil
+            shown.untilMs = at + Indication.notLikeYouShowMs
+            state = .readout(shown)
             return []
         case .confirmingRemeasure, .readout, .showingFault:
             toIdle()

@@ -75,6 +75,8 @@ extension MorningSession {
         var channel: Int?
         var channelUntilMs: Int64?
         var untilMs: Int64
+        /// The readout is over and the "Not like you" pattern follows it, until `untilMs`.
+        var showsNotLikeYou = false
     }
 
     /// The fault the lamps show now (nil unless showing one).

@@ -211,6 +211,7 @@ public struct MorningSession: Sendable {
         case .offeringRetry(let fault, _): return .offerRetry(fault)
         case .readout(let shown):
             if let channel = shown.channel { return .channel(channel, shown.readout.channels[channel - 1]) }
+            if shown.showsNotLikeYou { return .notLikeYou }
             return shown.showsComposite ? .readout(shown.readout.composite) : .dark
         case .showingFault(let fault, _):
             return fault == .questionnaireMissing ? .refused : .fault(fault)

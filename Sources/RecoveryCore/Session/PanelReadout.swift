@@ -20,6 +20,9 @@ public struct PanelReadout: Hashable, Sendable {
     public var channels: [ReadoutLight]
     /// The words for the terminal and the journal ("yellow: low rMSSD — rough signal — not medical").
     public var summary: String
+    /// This morning belongs to a stretch of mornings unlike the person (lying HR up, ln rMSSD down; the
+    /// detector is Insights' `NotLikeYou`): after the readout the panel says so (`Indication.notLikeYou`).
+    public var notLikeYou = false
 
     public init(composite: ReadoutLight, channels: [ReadoutLight], summary: String = "") {
         self.composite = composite

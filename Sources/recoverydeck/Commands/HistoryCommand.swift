@@ -10,6 +10,10 @@ struct HistoryCommand: Command {
         quality and the composite light as it stood that morning. Days with nothing stored say so:
         missing values are never filled in. With --json each day also carries its ln rMSSD week
         (lnRMSSDWeek: ln rMSSD, the 7-day mean and CV, the smallest worthwhile change, k of 7 valid).
+        A day inside a stretch of mornings unlike you (lying HR above your own normal and ln rMSSD
+        below it; see status) ends with "◆ not like you", and the latest stretch is said under the
+        table; with --json each day carries notLikeYou (the detector's reading that morning) and
+        notLikeYouMarked.
 
         Nothing is shown until today's check-in is in (the gate).
         """

@@ -23,8 +23,8 @@ struct ReportCommand: Command {
         it in a browser, or render it: rsvg-convert report.svg -o report.png.
 
         Without --svg, prints one sparkline per series for the same days, one for the 7-day mean of
-        ln rMSSD (a gap where fewer than 3 of the 7 mornings were valid), and the last day's ln rMSSD
-        figures.
+        ln rMSSD (a gap where fewer than 3 of the 7 mornings were valid), the last day's ln rMSSD
+        figures, and a row marking with ◆ each day of a stretch of mornings unlike you (see status).
         """
     static let options: [OptionSpec] = [
         .value("days", "N", help: "How many days up to today (7 to 730; default 90)."),
@@ -53,6 +53,9 @@ struct ReportCommand: Command {
             let latest = means.last.flatMap { $0 }.map { Formatting.fixed($0, digits: 3) } ?? ReportWording.dash
             context.out("ln 7-day   \(Sparkline.render(means))  \(latest)")
             for line in ReadoutFigures.lines(weeks.last!) { context.out(line) }
+            for line in NotLikeYouFigures.reportLines(try store.allDays(), through: last, count: days) {
+                context.out(line)
+            }
             return
         }
         let text = ReportChart.svg(days: records, through: last, count: days, edges: try store.lightEdges())

@@ -11,6 +11,9 @@ struct HistoryReport {
         let record: DayRecord?
         let composite: Readout.Composite
         let lnWeek: LnRMSSDWeek
+        let notLikeYou: NotLikeYou.Morning?
+        /// The episode this day belongs to, looking back (its run included); nil outside one.
+        let episode: NotLikeYou.Episode?
     }
 
     let lines: [Line]
@@ -26,6 +29,10 @@ struct HistoryReport {
         let shown = first.iso...today.iso
         recomputed = Dictionary(
             try store.recomputedDays().filter { shown.contains($0.day) }.map { ($0.day, $0) }, uniquingKeysWith: { $1 })
+        var detector: [LocalDate: NotLikeYou.Morning] = [:]
+        let run = NotLikeYou.run(days: try store.allDays(), through: today)
+        for (date, morning) in run { detector[date] = morning }
+        let episodes = NotLikeYouFigures.episodeDays(run)
         lines = (0..<count).map { offset in
             let date = first.adding(days: offset)
             let window = stored.filter { $0.date <= date && $0.date >= date.adding(days: -Baselines.normDays) }
@@ -33,7 +40,8 @@ struct HistoryReport {
             let composite =
                 record == nil ? .missing : Baselines.readout(days: window, today: date, edges: edges).composite
             return Line(
-                date: date, record: record, composite: composite, lnWeek: LnRMSSDWeek(days: window, through: date))
+                date: date, record: record, composite: composite, lnWeek: LnRMSSDWeek(days: window, through: date),
+                notLikeYou: detector[date], episode: episodes[date])
         }
     }
 
@@ -65,7 +73,12 @@ struct HistoryReport {
                         } ?? ReportWording.dash,
                         m?.orthostaticStatus.rawValue ?? ReportWording.dash, ReportWording.composite(line.composite),
                         record.imported ? "import" : "box",
-                    ], HistoryReport.widths))
+                    ], HistoryReport.widths)
+                    + (line.episode != nil ? "  " + NotLikeYouFigures.mark : ""))
+        }
+        if let marked = lines.last(where: { $0.episode != nil }), let e = marked.episode {
+            out.append("")
+            out.append("\(NotLikeYouFigures.mark) (\(marked.date.iso), \(e.tier.name)): \(e.sentence)")
         }
         let moved = lines.compactMap { recomputed[$0.date.iso] }
         if !moved.isEmpty {
@@ -133,6 +146,10 @@ struct HistoryReport {
                             ("lnRMSSDWeek", ReadoutFigures.json(line.lnWeek)),
                             // The artifact rule's recomputation of this stored morning, when it moved it.
                             ("recomputed", Self.json(recomputed[line.date.iso])),
+                            // Derived: the "Not like you" detector's reading of this day (docs/not-like-you.md).
+                            ("notLikeYou", line.notLikeYou.map { NotLikeYouFigures.json($0, on: line.date) } ?? .null),
+                            // Looking back: the day belongs to a flagged stretch (the run that raised it included).
+                            ("notLikeYouMarked", .bool(line.episode != nil)),
                         ])
                     })
             )

@@ -12,6 +12,8 @@ struct StatusReport {
     let edges: LightEdges
     let lnWeek: LnRMSSDWeek
     let displayName: String?
+    /// Today's "Not like you" reading; nil when nothing is stored.
+    let notLikeYou: NotLikeYou.Morning?
 
     init(store: Store, today: LocalDate) throws(StoreError) {
         let days = try store.days(from: today.adding(days: -Baselines.normDays), through: today)
@@ -21,6 +23,7 @@ struct StatusReport {
         self.readout = Baselines.readout(days: days, today: today, edges: edges)
         self.lnWeek = LnRMSSDWeek(days: days, through: today)
         self.displayName = try store.setting(.displayName)
+        self.notLikeYou = NotLikeYouFigures.reading(try store.allDays(), today: today)
     }
 
     var text: String {
@@ -61,6 +64,7 @@ struct StatusReport {
         lines.append("Band edges    yellow / red beyond \(ReadoutFigures.words(edges))")
         lines += ReadoutFigures.lines(lnWeek)
         lines += Insights.deviations(readout: readout).map { "T0            " + $0.sentence }
+        if let line = NotLikeYouFigures.line(notLikeYou) { lines.append(line) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -135,6 +139,7 @@ struct StatusReport {
             ("completeDaysNeeded", JSONValue(Baselines.buildingCompleteDays)),
             ("bandEdges", ReadoutFigures.json(edges)),
             ("lnRMSSDWeek", ReadoutFigures.json(lnWeek)),
+            ("notLikeYou", notLikeYou.map { NotLikeYouFigures.json($0, on: today) } ?? .null),
         ])
     }
 }
