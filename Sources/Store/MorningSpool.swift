@@ -158,15 +158,27 @@ public final class MorningSpool {
     }
 
     /// Every record waiting, oldest first. A file that cannot be read as a spooled record is reported in
-    /// `unreadable` and left in place for a person to look at.
+    /// `unreadable` as "<name>: <why>" and left in place for a person to look at.
     public func entries() -> (entries: [Entry], unreadable: [String]) {
         var entries: [Entry] = []
         var unreadable: [String] = []
+        let folder: FileDescriptor
+        do { folder = try openDirectory() } catch {
+            return ([], ["\(directory): \(error)"])
+        }
+        defer { folder.close() }
+        let owner = expectedOwner()
         for name in fileNames() {
-            guard let text = MorningSpool.readText(path(name)), let document = try? ExportDocument(parsing: text),
-                document.days.count == 1, let day = document.days.first
+            let text: String
+            switch MorningSpool.readText(name, in: folder, owner: owner) {
+            case .success(let t): text = t
+            case .failure(let why):
+                unreadable.append("\(name): \(why)")
+                continue
+            }
+            guard let document = try? ExportDocument(parsing: text), document.days.count == 1, let day = document.days.first
             else {
-                unreadable.append(name)
+                unreadable.append("\(name): not a spooled record")
                 continue
             }
             let content: Entry.Content
@@ -175,7 +187,7 @@ public final class MorningSpool {
             } else if let q = day.questionnaire {
                 content = .questionnaire(q)
             } else {
-                unreadable.append(name)
+                unreadable.append("\(name): holds neither a morning nor a questionnaire")
                 continue
             }
             entries.append(Entry(content: content, recordedAt: document.generatedAt, name: name))
@@ -300,9 +312,64 @@ public final class MorningSpool {
     /// A record is one day's export document; 16 MiB is far beyond any real one.
     static let maximumRecordBytes = 16 << 20
 
-    private static func readText(_ path: String) -> String? {
-        guard let bytes = try? FileDescriptor.readContents(atPath: path, limit: maximumRecordBytes) else { return nil }
-        return String(validating: bytes, as: UTF8.self)
+    /// Why a name in the spool was not read, as the words after "<name>: ".
+    struct Refusal: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The spool directory itself, never through a link.
+    private func openDirectory() throws(Errno) -> FileDescriptor {
+        try FileDescriptor.open(directory, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+    }
+
+    /// Whose files the spool holds: the owner of the folder the database is in (the daemon's user on the
+    /// box). Anyone else who can write the folder (a member of a shared group) can plant a file there, but
+    /// not one of that owner's.
+    private func expectedOwner() -> uid_t? {
+        var info = stat()
+        guard lstat(SharedState.directory(of: directory), &info) == 0 else { return nil }
+        return info.st_uid
+    }
+
+    /// The text of the spool file `name`, opened relative to `folder` with `O_NOFOLLOW | O_NONBLOCK` and
+    /// checked with `fstat` before a byte is read: a link is never followed (it could reach a file of the
+    /// daemon's user outside the spool), a FIFO or device never read (a FIFO's open or read would block the
+    /// one thread for ever), and a file of another owner never taken for a record.
+    static func readText(_ name: String, in folder: FileDescriptor, owner: uid_t?) -> Result<String, Refusal> {
+        let fd: FileDescriptor
+        do { fd = try folder.open(relative: name, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY) } catch {
+            if error.rawValue == ELOOP { return .failure(Refusal(description: "a symbolic link, not a record")) }
+            return .failure(Refusal(description: String(cString: strerror(error.rawValue))))
+        }
+        defer { fd.close() }
+        let info: stat
+        do { info = try fd.status() } catch { return .failure(Refusal(description: "\(error)")) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            return .failure(Refusal(description: "not a regular file (\(MorningSpool.kind(of: info.st_mode)))"))
+        }
+        if let owner, info.st_uid != owner {
+            return .failure(Refusal(description: "owned by uid \(info.st_uid), not by the spool's owner (uid \(owner))"))
+        }
+        let bytes: [UInt8]
+        do { bytes = try fd.readToEnd(limit: maximumRecordBytes, name: name) } catch {
+            return .failure(Refusal(description: "\(error)"))
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return .failure(Refusal(description: "not UTF-8 text"))
+        }
+        return .success(text)
+    }
+
+    /// What `mode`'s file type is, in words.
+    static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: "a FIFO"
+        case S_IFLNK: "a symbolic link"
+        case S_IFDIR: "a directory"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR, S_IFBLK: "a device"
+        default: "not a plain file"
+        }
     }
 
     private static func failure(_ what: String) -> Failure {
