@@ -130,6 +130,7 @@ public final class Daemon {
         do { store = try Store(path: configuration.database, busyTimeoutMs: Daemon.storeBusyTimeoutMs) } catch {
             throw .startup(Daemon.unsoundDatabaseSentence(configuration.database, "\(error)"))
         }
+        store.onSkippedRow = { [logger] sentence in logger.warning("a row of the database was left out: \(sentence)") }
         // A malformed file is refused before anything is written into it (mornings would vanish into it).
         do {
             let findings = try store.quickCheck()

@@ -169,28 +169,22 @@ public final class MorningSpool {
         defer { folder.close() }
         let owner = expectedOwner()
         for name in fileNames() {
-            let text: String
-            switch MorningSpool.readText(name, in: folder, owner: owner) {
-            case .success(let t): text = t
+            let record: SpoolRecord
+            switch MorningSpool.readBytes(name, in: folder, owner: owner).flatMap(SpoolRecord.decode) {
+            case .success(let r): record = r
             case .failure(let why):
                 unreadable.append("\(name): \(why)")
                 continue
             }
-            guard let document = try? ExportDocument(parsing: text), document.days.count == 1, let day = document.days.first
-            else {
-                unreadable.append("\(name): not a spooled record")
-                continue
-            }
             let content: Entry.Content
-            if let m = day.measurement {
+            if let m = record.day.measurement {
                 content = .morning(m)
-            } else if let q = day.questionnaire {
+            } else if let q = record.day.questionnaire {
                 content = .questionnaire(q)
             } else {
-                unreadable.append("\(name): holds neither a morning nor a questionnaire")
-                continue
+                continue  // SpoolRecord.decode refuses such a file already
             }
-            entries.append(Entry(content: content, recordedAt: document.generatedAt, name: name))
+            entries.append(Entry(content: content, recordedAt: record.recordedAt, name: name))
         }
         entries.sort { ($0.recordedAt, $0.name) < ($1.recordedAt, $1.name) }
         return (entries, unreadable)
@@ -312,11 +306,6 @@ public final class MorningSpool {
     /// A record is one day's export document; 16 MiB is far beyond any real one.
     static let maximumRecordBytes = 16 << 20
 
-    /// Why a name in the spool was not read, as the words after "<name>: ".
-    struct Refusal: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// The spool directory itself, never through a link.
     private func openDirectory() throws(Errno) -> FileDescriptor {
         try FileDescriptor.open(directory, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
@@ -331,11 +320,13 @@ public final class MorningSpool {
         return info.st_uid
     }
 
-    /// The text of the spool file `name`, opened relative to `folder` with `O_NOFOLLOW | O_NONBLOCK` and
+    typealias Refusal = SpoolRecord.Refusal
+
+    /// The bytes of the spool file `name`, opened relative to `folder` with `O_NOFOLLOW | O_NONBLOCK` and
     /// checked with `fstat` before a byte is read: a link is never followed (it could reach a file of the
     /// daemon's user outside the spool), a FIFO or device never read (a FIFO's open or read would block the
     /// one thread for ever), and a file of another owner never taken for a record.
-    static func readText(_ name: String, in folder: FileDescriptor, owner: uid_t?) -> Result<String, Refusal> {
+    static func readBytes(_ name: String, in folder: FileDescriptor, owner: uid_t?) -> Result<[UInt8], Refusal> {
         let fd: FileDescriptor
         do { fd = try folder.open(relative: name, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY) } catch {
             if error.rawValue == ELOOP { return .failure(Refusal(description: "a symbolic link, not a record")) }
@@ -350,14 +341,9 @@ public final class MorningSpool {
         if let owner, info.st_uid != owner {
             return .failure(Refusal(description: "owned by uid \(info.st_uid), not by the spool's owner (uid \(owner))"))
         }
-        let bytes: [UInt8]
-        do { bytes = try fd.readToEnd(limit: maximumRecordBytes, name: name) } catch {
+        do { return .success(try fd.readToEnd(limit: maximumRecordBytes, name: name)) } catch {
             return .failure(Refusal(description: "\(error)"))
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            return .failure(Refusal(description: "not UTF-8 text"))
-        }
-        return .success(text)
     }
 
     /// What `mode`'s file type is, in words.

@@ -51,6 +51,16 @@ public enum Doctor {
                 + "not); they are kept until then")
     }
 
+    /// Rows the store left out because they could not be decoded (a damaged or hand-edited row): a warning
+    /// naming each; nil when every row read.
+    public static func rows(_ f: DoctorFacts) -> Check? {
+        guard !f.skippedRows.isEmpty else { return nil }
+        return Check(
+            "rows", .warn, "\(f.skippedRows.count) row(s) of the database were left out: " + f.skippedRows.joined(separator: "; "),
+            fix: "restore the database from a backup ('recoverydeck restore'), or delete the named rows with sqlite3 "
+                + "while the daemon is stopped")
+    }
+
     /// Ready when nothing failed; warnings do not stop a morning.
     public static func isReady(_ checks: [Check]) -> Bool { !checks.contains { $0.verdict == .fail } }
 

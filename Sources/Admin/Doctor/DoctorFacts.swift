@@ -99,6 +99,8 @@ public struct DoctorFacts: Sendable {
     public var strapDaysSinceSeen: Int?
     /// Why the pairing could not be read from the database (unreadable, damaged), nil when it was read.
     public var strapUnknownReason: String?
+    /// Rows of the database the store could not decode and left out, one sentence each.
+    public var skippedRows: [String] = []
     /// bluetoothd keeps a record of the paired strap (/var/lib/bluetooth/ADAPTER/ADDRESS/info): it then
     /// reconnects to the strap by itself and holds its one connection.
     public var strapKnownToBluetoothd = false
