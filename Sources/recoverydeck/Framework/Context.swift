@@ -195,14 +195,20 @@ final class Context {
 
     // MARK: Terminal
 
-    /// Writes `text` and a newline to standard output (data).
-    func out(_ text: String) { Context.write(text + "\n", to: 1) }
+    // Every path to the terminal escapes control characters (`TerminalText`): what is printed carries names,
+    // notes and tags from the database, the socket and the radio, which another user may have written.
 
-    /// Writes `text` as it is to standard output (data that ends with its own newline).
-    func outRaw(_ text: String) { Context.write(text, to: 1) }
+    /// Writes `text` and a newline to standard output (data).
+    func out(_ text: String) { Context.write(TerminalText.escaped(text) + "\n", to: 1) }
+
+    /// Writes `text` to standard output, escaped as `out` does (data that ends with its own newline).
+    func outRaw(_ text: String) { Context.write(TerminalText.escaped(text), to: 1) }
+
+    /// Returns to the start of the line and clears it: the one control sequence the program writes itself.
+    func clearLine() { Context.write("\r\u{1B}[K", to: 1) }
 
     /// Writes `text` and a newline to standard error (messages for the person).
-    func say(_ text: String) { Context.write(text + "\n", to: 2) }
+    func say(_ text: String) { Context.write(TerminalText.escaped(text) + "\n", to: 2) }
 
     /// True when standard input is a terminal, so missing answers may be asked for.
     var inputIsTerminal: Bool { Context.standardInputIsTerminal }
@@ -211,7 +217,7 @@ final class Context {
 
     /// Asks on standard error and reads one line from standard input; nil at end of input.
     func ask(_ question: String) -> String? {
-        Context.write(question, to: 2)
+        Context.write(TerminalText.escaped(question), to: 2)
         return readLine(strippingNewline: true)
     }
 

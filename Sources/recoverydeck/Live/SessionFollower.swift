@@ -34,7 +34,7 @@ struct SessionFollower {
                 if json {
                     context.out(snapshot.serialized())
                 } else {
-                    if terminal && !lastLine.isEmpty { context.outRaw("\r\u{1B}[K") }
+                    if terminal && !lastLine.isEmpty { context.clearLine() }
                     context.out("» \(text)")
                     if terminal && !lastLine.isEmpty { context.outRaw(lastLine) }
                 }
@@ -46,7 +46,8 @@ struct SessionFollower {
                 } else {
                     let line = SessionView.line(snapshot) + "  (" + SessionView.lamps(snapshot) + ")"
                     if terminal {
-                        context.outRaw("\r\u{1B}[K" + line)
+                        context.clearLine()
+                        context.outRaw(line)
                     } else if phase != lastPhase {
                         context.out(line)
                     }
