@@ -4,6 +4,10 @@ import Platform
 import RecoveryCore
 import Store
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension Daemon {
     /// A control packet arrived, or a peer connected or left.
     func controlReadable(_ control: ControlServer, _ fd: FileDescriptor) {
@@ -20,9 +24,11 @@ extension Daemon {
             case .request(let client, let request):
                 // nil: answered later (a scan, when its time is up).
                 if let reply = answer(request, from: client, control) { control.reply(client, reply) }
-            case .turnedAway(let peer):
+            case .turnedAway(let peer, let crowded):
                 logger.warning(
-                    "control socket: refused a peer that is not root, the daemon's user or in \(configuration.controlGroup)",
+                    crowded
+                        ? "control socket: refused a peer whose user has \(ControlServer.connectionsPerUser) connections open"
+                        : "control socket: refused a peer that is not root, the daemon's user or in \(configuration.controlGroup)",
                     ["peer.uid": String(peer.uid), "peer.pid": String(peer.pid)])
             }
         }
@@ -95,6 +101,7 @@ extension Daemon {
             publish(now: clock.monotonicMs())
             return ok([("date", .string(routine.day.today.iso))])
         case .pauseWrites:
+            if let refusal = writeAuthorityRefusal(client, control) { return refusal.json }
             // The session would save into a database being rewritten: a restore waits for it to end.
             guard !routine.session.isMeasuring else {
                 return ControlRefusal(
@@ -102,11 +109,29 @@ extension Daemon {
                     message: "A morning session is running; try again when it is over, or cancel it first."
                 ).json
             }
-            writePause.pause(by: client, nowRealMs: SystemClock.monotonicMs())
-            logger.info("writes paused for a restore")
-            return ok([])
+            switch writePause.pause(by: client, nowRealMs: SystemClock.monotonicMs()) {
+            case .granted:
+                logger.info("writes paused for a restore")
+                return ok([])
+            case .alreadyHeld:
+                // Its end stays where it was: asking again cannot hold the mornings past the limit.
+                return ok([])
+            case .heldByAnother:
+                return ControlRefusal(
+                    code: "paused",
+                    message: "Another restore holds the database's writes; try again when it is done "
+                        + "(at most \(Daemon.pauseLimitMs / 60_000) minutes)."
+                ).json
+            }
         case .resumeWrites:
-            resumeWrites(now: now)
+            if let refusal = writeAuthorityRefusal(client, control) { return refusal.json }
+            if writePause.resume(by: client) {
+                writesResumed(now: now)
+            } else if writePause.isHeld {
+                return ControlRefusal(
+                    code: "not_holder", message: "Only the restore that paused the writes may resume them."
+                ).json
+            }
             return ok([("date", .string(routine.day.today.iso))])
         case .scan(let seconds, let adapter):
             guard let discovery else {
@@ -148,6 +173,18 @@ extension Daemon {
         }
     }
 
+    /// Pausing the database's writes holds every morning, so only root and the daemon's own user (root's
+    /// command line acts as that user) may ask; members of the group may not.
+    func writeAuthorityRefusal(_ client: FileDescriptor, _ control: ControlServer) -> ControlRefusal? {
+        guard let peer = control.peer(client), !Daemon.mayPauseWrites(peerUID: peer.uid, daemonUID: geteuid()) else {
+            return nil
+        }
+        return ControlRefusal(
+            code: "permission", message: "Only root or the daemon's user may pause or resume the database's writes.")
+    }
+
+    static func mayPauseWrites(peerUID: UInt32, daemonUID: UInt32) -> Bool { peerUID == 0 || peerUID == daemonUID }
+
     /// The longest a restore may hold the daemon's writes: a restore of years of data takes seconds.
     static let pauseLimitMs: Int64 = 300_000
 
@@ -174,7 +211,7 @@ extension Daemon {
     }
 
     /// The pause just ended: the restored database's day and settings are read again.
-    private func writesResumed(now: Int64) {
+    func writesResumed(now: Int64) {
         logger.info("writes resumed")
         refreshDay(now: now)
         publish(now: clock.monotonicMs())
