@@ -224,6 +224,52 @@ struct StreamingRestoreTests {
         #expect(summary.rrIntervals == before.days.reduce(0) { $0 + ($1.measurement?.rawRR.count ?? 0) })
     }
 
+    @Test("a day given twice is refused with one sentence and changes nothing, however its copies differ")
+    func dayGivenTwice() throws {
+        let dir = TemporaryDirectory()
+        let store = try StoreRestoreTests.filled(dir)
+        let held = try store.exportDocument(full: true, generatedAt: 7)
+        var document = held
+        // The second copy carries only a check-in with other scores: merged, the day would be neither copy.
+        var copy = DayRecord(date: document.days[0].date, questionnaire: Fixture.questionnaire(document.days[0].date))
+        copy.questionnaire?.notes = "the second copy"
+        document.days.append(copy)
+        var reader = Self.reader(document.json.serialized())
+        do {
+            _ = try store.restore(&reader, replace: true)
+            Issue.record("a day given twice was restored")
+        } catch {
+            guard case .document(let e) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(e.description == "The export's days give \(copy.date.iso) twice; an export holds each day once.")
+        }
+        #expect(try store.exportDocument(full: true, generatedAt: 7) == held)
+    }
+
+    @Test("a key given twice inside a day (nested) is refused as the top level's are, and changes nothing")
+    func nestedDuplicateKey() throws {
+        let dir = TemporaryDirectory()
+        let store = try StoreRestoreTests.filled(dir)
+        let held = try store.exportDocument(full: true, generatedAt: 7)
+        let text = held.json.serialized()
+        let range = try #require(text.range(of: "\"fatigue\":"))
+        let doubled = text.replacingCharacters(in: range, with: "\"fatigue\":1,\"fatigue\":")
+        var reader = Self.reader(doubled)
+        do {
+            _ = try store.restore(&reader, replace: true)
+            Issue.record("a nested key given twice was restored")
+        } catch {
+            guard case .document(let e) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(e.description.contains("the key \"fatigue\" appears twice in one object"), "\(e.description)")
+        }
+        #expect(try store.exportDocument(full: true, generatedAt: 7) == held)
+    }
+
     /// A long export: `count` days with a check-in each, after the store's own.
     static func longExport(_ store: Store, days count: Int) throws -> String {
         var document = try store.exportDocument(full: true, generatedAt: 1_773_200_000)
