@@ -199,13 +199,8 @@ public final class Daemon {
                 openManagement: options.openManagement)
         }
         if configuration.strap == .bluetooth {
-            let openManagement = options.openManagement
-            let configured = configuration.adapter
             do {
-                discovery = try StrapDiscovery(open: { (name) throws(BlueZError) in
-                    let socket = try openManagement()
-                    return (socket, try Controller.select(name ?? configured, socket: socket))
-                })
+                discovery = try StrapDiscovery(configuredAdapter: configuration.adapter, open: options.openManagement)
             } catch {
                 throw .startup("Cannot set up the event loop: \(error).")
             }
