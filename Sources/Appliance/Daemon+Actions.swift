@@ -23,10 +23,10 @@ extension Daemon {
         case .go(let press):
             // A restore is rewriting the database: no morning starts until it is done (a moment).
             if writesArePaused(), !routine.session.isMeasuring {
-                // Said, not swallowed: the fault's low beep at the bedside and the sentence in `watch`.
+                // Said, not swallowed: the fault's code and low beep at the bedside, the sentence in `watch`.
                 logger.info("GO refused: \(Daemon.pausedRefusal.message)")
-                perform(.sound(.fault), now: now)
-                perform(.say(Daemon.pausedRefusal.message), now: now)
+                process(.writesPaused, now: now)
+                publish(now: clock.monotonicMs())
                 return
             }
             // A check-in over SSH may have opened the gate since the day was read.

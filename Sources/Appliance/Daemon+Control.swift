@@ -201,8 +201,7 @@ extension Daemon {
         return true
     }
 
-    static let pausedRefusal = ControlRefusal(
-        code: "paused", message: "The database is being restored; start the morning again in a moment.")
+    static let pausedRefusal = ControlRefusal(code: "paused", message: MorningFault.restoring.sentence)
 
     /// Ends a pause: the restored database's day and settings are read again.
     func resumeWrites(now: Int64) {

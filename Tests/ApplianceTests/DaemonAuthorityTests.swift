@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 import JSON
 import Platform
-import RecoveryCore
+@testable import RecoveryCore
 import Testing
 
 @testable import Appliance
@@ -35,7 +35,7 @@ struct DaemonAuthorityTests {
         #expect(!Daemon.mayPauseWrites(peerUID: 1000, daemonUID: 998))
     }
 
-    @Test("GO during a pause: the fault's beep and the sentence in watch, and no morning starts")
+    @Test("GO during a pause: the restore's red code, the low beep and the sentence in watch; no morning starts")
     func goDuringPause() throws {
         let h = try DaemonHarness()
         h.keyQuestionnaire()
@@ -54,7 +54,10 @@ struct DaemonAuthorityTests {
         }
         #expect(said == ["The database is being restored; start the morning again in a moment."])
         #expect(h.sounds.dropFirst(soundsBefore).contains(.fault))
-        #expect(h.phase == .idle)
+        // The error light: the restore's own red code, and no morning started.
+        #expect(h.phase == .showingFault)
+        #expect(h.daemon.routine.session.fault == .restoring)
+        #expect(try h.store.events().allSatisfy { $0.kind.rawValue != "restore_refused" && !$0.kind.rawValue.isEmpty })
     }
 
     @Test("one user's connections stop at the limit with a sentence; the others are still served")
