@@ -38,6 +38,25 @@ struct Row {
 
     func int(_ name: String) throws(StoreError) -> Int { Int(try int64(name)) }
 
+    func optionalDouble(_ name: String) throws(StoreError) -> Double? {
+        let i = try index(name)
+        switch sqlite3_column_type(statement.handle, i) {
+        case SQLITE_NULL: return nil
+        case SQLITE_INTEGER, SQLITE_FLOAT: return sqlite3_column_double(statement.handle, i)
+        default: throw failure(name, "a value that is not a number")
+        }
+    }
+
+    func optionalInt(_ name: String) throws(StoreError) -> Int? { try optionalInt64(name).map { Int($0) } }
+
+    func blob(_ name: String) throws(StoreError) -> [UInt8] {
+        let i = try index(name)
+        guard sqlite3_column_type(statement.handle, i) == SQLITE_BLOB, let bytes = statement.blob(i) else {
+            throw failure(name, "a value that is not a blob")
+        }
+        return bytes
+    }
+
     func optionalText(_ name: String) throws(StoreError) -> String? {
         let i = try index(name)
         switch sqlite3_column_type(statement.handle, i) {

@@ -118,8 +118,11 @@ struct DoctorCommand: Command {
             throw CommandError.failure("this user may not read and write \(path)")
         }
         let store = try context.store()
-        // Decoding every experiment finds a damaged row (left out, sentence kept in skippedRows).
+        // Decoding every row finds a damaged one (left out, its sentence kept in skippedRows).
         _ = try store.experiments()
+        _ = try store.allDays()
+        _ = try store.events()
+        _ = try store.allSettings()
         defer { facts.skippedRows = store.skippedRows }
         facts.strapAddress = try store.setting(.strapAddress)
         if let address = facts.strapAddress,
