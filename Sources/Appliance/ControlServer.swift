@@ -90,7 +90,7 @@ public final class ControlServer {
                     .refused(
                         fd,
                         ControlRefusal(
-                            code: "too_large",
+                            code: .tooLarge,
                             message: "The request is longer than \(ControlRequest.maximumPacket / 1024) KiB, so it was not read.")))
                 continue
             }
@@ -128,10 +128,10 @@ public final class ControlServer {
                 let refusal =
                     admitted
                     ? ControlRefusal(
-                        code: "too_many_connections",
+                        code: .tooManyConnections,
                         message: "This user already has \(Self.connectionsPerUser) connections to the box open; "
                             + "close one and try again.")
-                    : ControlRefusal(code: "permission", message: "Only root or members of \(name) may control the box.")
+                    : ControlRefusal(code: .permission, message: "Only root or members of \(name) may control the box.")
                 do {
                     _ = try connection.send(Array(refusal.json.serialized().utf8))
                 } catch {

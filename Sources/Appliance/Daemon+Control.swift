@@ -68,12 +68,12 @@ extension Daemon {
             if writesArePaused() { return Daemon.pausedRefusal.json }
             refreshDay(now: now)
             if clockRefuses(.measure, now: now) {
-                return ControlRefusal(code: "clock_unsynchronised", message: ClockGuard.sentence).json
+                return ControlRefusal(code: .clockUnsynchronised, message: ClockGuard.sentence).json
             }
             let actions = process(.session(.measure(overwrite: overwrite)), now: now)
             publish(now: clock.monotonicMs())
             if let decline = actions.lazy.compactMap({ if case .declined(let d) = $0 { d } else { nil } }).first {
-                return ControlRefusal(code: decline.rawValue, message: decline.sentence).json
+                return ControlRefusal(code: RefusalCode(decline), message: decline.sentence).json
             }
             return ok([("phase", .string(routine.session.phase.rawValue)), ("date", .string(routine.day.today.iso))])
         case .cancel:
@@ -82,7 +82,7 @@ extension Daemon {
             let actions = process(.session(.cancel), now: now)
             publish(now: clock.monotonicMs())
             if let decline = actions.lazy.compactMap({ if case .declined(let d) = $0 { d } else { nil } }).first {
-                return ControlRefusal(code: decline.rawValue, message: decline.sentence).json
+                return ControlRefusal(code: RefusalCode(decline), message: decline.sentence).json
             }
             // `cancelled` false: no session was running, only a readout or a fault code was cleared.
             return ok([
@@ -105,7 +105,7 @@ extension Daemon {
             // The session would save into a database being rewritten: a restore waits for it to end.
             guard !routine.session.isMeasuring else {
                 return ControlRefusal(
-                    code: "busy",
+                    code: .busy,
                     message: "A morning session is running; try again when it is over, or cancel it first."
                 ).json
             }
@@ -118,7 +118,7 @@ extension Daemon {
                 return ok([])
             case .heldByAnother:
                 return ControlRefusal(
-                    code: "paused",
+                    code: .paused,
                     message: "Another restore holds the database's writes; try again when it is done "
                         + "(at most \(Daemon.pauseLimitMs / 60_000) minutes)."
                 ).json
@@ -129,20 +129,20 @@ extension Daemon {
                 writesResumed(now: now)
             } else if writePause.isHeld {
                 return ControlRefusal(
-                    code: "not_holder", message: "Only the restore that paused the writes may resume them."
+                    code: .notHolder, message: "Only the restore that paused the writes may resume them."
                 ).json
             }
             return ok([("date", .string(routine.day.today.iso))])
         case .scan(let seconds, let adapter):
             guard let discovery else {
                 return ControlRefusal(
-                    code: "not_bluetooth", message: "This box measures with a simulated strap: there is no strap to scan for."
+                    code: .notBluetooth, message: "This box measures with a simulated strap: there is no strap to scan for."
                 ).json
             }
             // The strap link and a discovery share the radio, and a morning needs every beat.
             guard !routine.session.isMeasuring else {
                 return ControlRefusal(
-                    code: "busy", message: "A morning session is running; scan when it is over, or cancel it first."
+                    code: .busy, message: "A morning session is running; scan when it is over, or cancel it first."
                 ).json
             }
             let refusal = discovery.begin(
@@ -152,19 +152,19 @@ extension Daemon {
             return nil
         case .press(let presses):
             guard panel.simulated != nil else {
-                return ControlRefusal(code: "not_simulated", message: "Presses can be sent to a simulated panel only.")
+                return ControlRefusal(code: .notSimulated, message: "Presses can be sent to a simulated panel only.")
                     .json
             }
             guard panel.schedule(presses: presses.map { ($0.afterMs, $0.button) }, startMs: now) else {
-                return ControlRefusal(code: "bad_button", message: "Press go, go-long, or a key 0-9, * or #.").json
+                return ControlRefusal(code: .badButton, message: "Press go, go-long, or a key 0-9, * or #.").json
             }
             return ok([("session_ms", .integer(now))])
         case .advance(let seconds):
             guard clock.isSimulated else {
-                return ControlRefusal(code: "not_simulated", message: "Only a simulated clock can be moved.").json
+                return ControlRefusal(code: .notSimulated, message: "Only a simulated clock can be moved.").json
             }
             guard !routine.session.isMeasuring else {
-                return ControlRefusal(code: "busy", message: "The clock cannot jump during a session.").json
+                return ControlRefusal(code: .busy, message: "The clock cannot jump during a session.").json
             }
             _ = clock.advance(ms: seconds * 1000)
             runDeadlines()
@@ -180,7 +180,7 @@ extension Daemon {
             return nil
         }
         return ControlRefusal(
-            code: "permission", message: "Only root or the daemon's user may pause or resume the database's writes.")
+            code: .permission, message: "Only root or the daemon's user may pause or resume the database's writes.")
     }
 
     static func mayPauseWrites(peerUID: UInt32, daemonUID: UInt32) -> Bool { peerUID == 0 || peerUID == daemonUID }
@@ -201,7 +201,7 @@ extension Daemon {
         return true
     }
 
-    static let pausedRefusal = ControlRefusal(code: "paused", message: MorningFault.restoring.sentence)
+    static let pausedRefusal = ControlRefusal(code: .paused, message: MorningFault.restoring.sentence)
 
     /// Ends a pause: the restored database's day and settings are read again.
     func resumeWrites(now: Int64) {
@@ -223,7 +223,7 @@ extension Daemon {
         return "\(local.date.iso) \(local.minuteOfDay):\(s < 10 ? "0" : "")\(s)"
     }
 
-    func ok(_ fields: [(String, JSONValue)]) -> JSONValue { .object([("ok", .bool(true))] + fields) }
+    func ok(_ fields: [(String, JSONValue)]) -> JSONValue { ControlReply.ok(fields) }
 
     /// A packet of the `watch` stream, stamped with the daemon's clock so a watcher can time it in session time.
     func event(_ name: String, _ fields: [(String, JSONValue)]) -> JSONValue {
@@ -259,5 +259,17 @@ extension Daemon {
             ("waiting_for_database", .integer(Int64(filing.waitingCount))),
             ("waiting_reason", JSONValue(filing.reason)),
         ])
+    }
+}
+
+extension RefusalCode {
+    /// The control protocol's code for a session's decline.
+    init(_ decline: MorningSession.Decline) {
+        switch decline {
+        case .questionnaireMissing: self = .questionnaireMissing
+        case .alreadyMeasured: self = .alreadyMeasured
+        case .busy: self = .busy
+        case .nothingToCancel: self = .nothingToCancel
+        }
     }
 }

@@ -56,7 +56,7 @@ final class StrapDiscovery {
         if !isRunning {
             let socket: ManagementSocket
             do { socket = try open() } catch {
-                return ControlRefusal(code: "bluetooth", message: error.description)
+                return ControlRefusal(code: .bluetooth, message: error.description)
             }
             let watch = ControllerWatch(socket: socket, name: adapter ?? configuredAdapter, rfkillRoot: rfkillRoot)
             choosing = watch
@@ -64,11 +64,11 @@ final class StrapDiscovery {
                 // Unwatched, the kernel's answers would never be read: refused now, the client may ask again.
                 end()
                 return ControlRefusal(
-                    code: "bluetooth", message: "The daemon cannot watch its Bluetooth management channel: \(error).")
+                    code: .bluetooth, message: "The daemon cannot watch its Bluetooth management channel: \(error).")
             }
             if case .failed(let error) = watch.resolve(nowMs: nowMs) {
                 end()
-                return ControlRefusal(code: "bluetooth", message: error.description)
+                return ControlRefusal(code: .bluetooth, message: error.description)
             }
         }
         askers[client] = max(askers[client] ?? 0, nowMs + Int64(seconds) * 1000)
@@ -82,7 +82,7 @@ final class StrapDiscovery {
         case .resolving:
             return []
         case .failed(let error):
-            return abandon(ControlRefusal(code: "bluetooth", message: error.description))
+            return abandon(ControlRefusal(code: .bluetooth, message: error.description))
         case .chosen(let controller):
             choosing = nil
             let started = StrapScanner(controller: controller, socket: watch.socket)
@@ -121,11 +121,11 @@ final class StrapDiscovery {
     /// are answered with the straps found so far.
     private func settle(_ events: [StrapScanner.Event], nowMs: Int64) -> [Answer] {
         if let failure = failure(in: events) {
-            return abandon(ControlRefusal(code: "bluetooth", message: failure.description))
+            return abandon(ControlRefusal(code: .bluetooth, message: failure.description))
         }
         let due = askers.filter { $0.value <= nowMs }.map(\.key)
         guard !due.isEmpty else { return [] }
-        let reply = JSONValue.object([("ok", .bool(true)), ("straps", .array(found.map(\.controlJSON)))])
+        let reply = ControlReply.ok([("straps", .array(found.map(\.controlJSON)))])
         for client in due { askers[client] = nil }
         if askers.isEmpty { end() }
         return due.map { Answer(client: $0, reply: reply) }

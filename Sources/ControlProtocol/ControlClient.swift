@@ -78,7 +78,17 @@ public final class ControlClient {
         guard let reply = try next(timeoutMs: timeoutMs) else {
             throw Unreachable(description: "recoverydeckd did not answer within \(timeoutMs / 1000) s.")
         }
+        try ControlClient.checkVersion(of: reply)
         return reply
+    }
+
+    /// A reply from a daemon of another protocol version is not read: its fields may mean something else.
+    static func checkVersion(of reply: JSONValue) throws(Unreachable) {
+        let version = reply["version"]?.int64Value
+        guard version != ControlRequest.protocolVersion else { return }
+        throw Unreachable(
+            description: "recoverydeckd speaks control protocol \(version.map(String.init) ?? "0 (it states none)"), "
+                + "this recoverydeck \(ControlRequest.protocolVersion): install the same release of both.")
     }
 
     /// The next packet from the daemon; nil on timeout. Throws when the daemon closed the connection.

@@ -144,7 +144,7 @@ import Testing
             return ManagementSocket(descriptor: FileDescriptor(rawValue: file))
         }
         let refusal = discovery.begin(client: FileDescriptor(rawValue: 900), seconds: 5, adapter: nil, nowMs: 0)
-        #expect(refusal?.code == "bluetooth")
+        #expect(refusal?.code == .bluetooth)
         #expect(
             refusal?.message.contains("cannot watch its Bluetooth management channel") == true,
             "\(String(describing: refusal))")
@@ -198,7 +198,7 @@ import Testing
                 Issue.record("\(bad) was taken")
                 continue
             }
-            #expect(refusal.code == "bad_request")
+            #expect(refusal.code == .badRequest)
         }
         let request = ControlRequest.scan(seconds: 7, adapter: "hci0")
         #expect(try parse(request.json.serialized()).get() == request)

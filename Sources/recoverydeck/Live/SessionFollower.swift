@@ -95,9 +95,7 @@ struct SessionFollower {
     static func send(_ client: ControlClient, _ request: ControlRequest) throws(CommandError) -> JSONValue {
         let reply: JSONValue
         do { reply = try client.send(request) } catch { throw .failure(error.description) }
-        if reply["ok"]?.boolValue != true {
-            throw .failure(reply["message"]?.stringValue ?? "recoverydeckd refused the request.")
-        }
+        if let refusal = ControlRefusal(reply: reply) { throw .failure(refusal.message) }
         return reply
     }
 }
