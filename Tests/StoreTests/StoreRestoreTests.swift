@@ -234,17 +234,8 @@ struct StreamingRestoreTests {
         var copy = DayRecord(date: document.days[0].date, questionnaire: Fixture.questionnaire(document.days[0].date))
         copy.questionnaire?.notes = "the second copy"
         document.days.append(copy)
-        var reader = Self.reader(document.json.serialized())
-        do {
-            _ = try store.restore(&reader, replace: true)
-            Issue.record("a day given twice was restored")
-        } catch {
-            guard case .document(let e) = error else {
-                Issue.record("\(error)")
-                return
-            }
-            #expect(e.description == "The export's days give \(copy.date.iso) twice; an export holds each day once.")
-        }
+        let refusal = Self.documentRefusal(restoring: document.json.serialized(), into: store)
+        #expect(refusal?.description == "The export's days give \(copy.date.iso) twice; an export holds each day once.")
         #expect(try store.exportDocument(full: true, generatedAt: 7) == held)
     }
 
@@ -256,18 +247,26 @@ struct StreamingRestoreTests {
         let text = held.json.serialized()
         let range = try #require(text.range(of: "\"fatigue\":"))
         let doubled = text.replacingCharacters(in: range, with: "\"fatigue\":1,\"fatigue\":")
-        var reader = Self.reader(doubled)
+        let refusal = Self.documentRefusal(restoring: doubled, into: store)
+        #expect(refusal?.description.contains("the key \"fatigue\" appears twice in one object") == true, "\(String(describing: refusal))")
+        #expect(try store.exportDocument(full: true, generatedAt: 7) == held)
+    }
+
+    /// The document's refusal when `text` is restored over `store`; nil, with the issue recorded, when it was
+    /// restored or refused for another reason.
+    static func documentRefusal(restoring text: String, into store: Store) -> ExportError? {
+        var reader = Self.reader(text)
         do {
             _ = try store.restore(&reader, replace: true)
-            Issue.record("a nested key given twice was restored")
+            Issue.record("the document was restored")
         } catch {
             guard case .document(let e) = error else {
                 Issue.record("\(error)")
-                return
+                return nil
             }
-            #expect(e.description.contains("the key \"fatigue\" appears twice in one object"), "\(e.description)")
+            return e
         }
-        #expect(try store.exportDocument(full: true, generatedAt: 7) == held)
+        return nil
     }
 
     /// A long export: `count` days with a check-in each, after the store's own.
