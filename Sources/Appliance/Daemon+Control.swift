@@ -230,35 +230,21 @@ extension Daemon {
         .object([("event", .string(name)), ("session_ms", .integer(clock.monotonicMs()))] + fields)
     }
 
-    /// The snapshot as `watch` receives it.
+    /// The snapshot as `watch` receives it (`ControlSnapshot`, the protocol's one encoding of it).
     func snapshotJSON(_ s: SessionSnapshot) -> JSONValue {
         let display = s.indication.display
-        let lamps: [(String, JSONValue)] = Lamp.allCases.map { ($0.rawValue, .string(display[$0].name)) }
-        return event("snapshot", [
-            ("date", .string(routine.day.today.iso)),
-            ("clock", .string(clockText)),
-            ("phase", .string(s.phase.rawValue)),
-            ("title", .string(s.title)),
-            ("remaining_ms", JSONValue(s.remainingMs.map { Int64(Double($0) / clock.speed) })),
-            ("phase_progress", JSONValue(s.phaseProgress)),
-            ("progress", JSONValue(s.overallProgress)),
-            ("bpm", JSONValue(s.bpm)),
-            ("rr_ok", .bool(s.rrOK)),
-            ("degraded", .bool(s.degraded)),
-            ("accepted_beats", JSONValue(s.acceptedBeats)),
-            ("accepted_seconds", JSONValue(s.acceptedSeconds)),
-            ("fault", JSONValue(s.fault?.code)),
-            ("fault_sentence", JSONValue(s.fault?.sentence)),
-            ("state", .string(s.indication.name)),
-            ("lamps", .object(lamps)),
+        return ControlSnapshot(
+            sessionMs: clock.monotonicMs(), date: routine.day.today.iso, clock: clockText, phase: s.phase.rawValue,
+            title: s.title, remainingMs: s.remainingMs.map { Int64(Double($0) / clock.speed) },
+            phaseProgress: s.phaseProgress, progress: s.overallProgress, bpm: s.bpm.map(Int64.init), rrOK: s.rrOK,
+            degraded: s.degraded, acceptedBeats: s.acceptedBeats.map(Int64.init), acceptedSeconds: s.acceptedSeconds,
+            fault: s.fault?.code, faultSentence: s.fault?.sentence, state: s.indication.name,
+            lamps: Lamp.allCases.map { ($0.rawValue, display[$0].name) },
             // The whole panel as it shows now (the questionnaire's blinks too), in the words of LIGHTS.md.
-            ("display", .string("\(routine.indication.display)")),
-            ("strap", .string(strap.statusLine)),
-            ("speed", .number(clock.speed)),
+            display: "\(routine.indication.display)", strap: strap.statusLine, speed: clock.speed,
             // Saved records the database has not taken yet (they wait in the spool), and why.
-            ("waiting_for_database", .integer(Int64(filing.waitingCount))),
-            ("waiting_reason", JSONValue(filing.reason)),
-        ])
+            waitingForDatabase: Int64(filing.waitingCount), waitingReason: filing.reason
+        ).json
     }
 }
 

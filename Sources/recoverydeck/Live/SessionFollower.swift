@@ -38,13 +38,13 @@ struct SessionFollower {
                     context.out("» \(text)")
                     if terminal && !lastLine.isEmpty { context.outRaw(lastLine) }
                 }
-            } else if snapshot["event"]?.stringValue == "snapshot" {
-                let phase = snapshot["phase"]?.stringValue ?? "idle"
-                if let fault = snapshot["fault"]?.stringValue { lastFault = fault }
+            } else if let state = ControlSnapshot(json: snapshot) {
+                let phase = state.phase
+                if let fault = state.fault { lastFault = fault }
                 if json {
                     context.out(snapshot.serialized())
                 } else {
-                    let line = SessionView.line(snapshot) + "  (" + SessionView.lamps(snapshot) + ")"
+                    let line = SessionView.line(state) + "  (" + SessionView.lamps(state) + ")"
                     if terminal {
                         context.clearLine()
                         context.outRaw(line)
