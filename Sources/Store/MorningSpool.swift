@@ -378,8 +378,9 @@ extension Store {
     /// When the database's record of the entry's kind for its day was made, nil when it has none.
     func recordedAt(of entry: MorningSpool.Entry) throws(StoreError) -> Int64? {
         let table = entry.kind == "morning" ? "measurement" : "questionnaire"
-        return try database.prepare("SELECT recorded_at FROM \(table) WHERE day = ?1").rows([
-            .text(entry.date.iso)
-        ]) { $0.int64(0) ?? 0 }.first
+        // A damaged row is left out (said once): the spooled record then takes its day's place.
+        return try database.prepare("SELECT recorded_at FROM \(table) WHERE day = ?1").decodedRows(
+            [.text(entry.date.iso)], table: table, skipped: skipRow
+        ) { (row) throws(StoreError) in try row.int64("recorded_at") }.first
     }
 }
