@@ -49,6 +49,12 @@ public final class ControlServer {
         if let group, getegid() != group.gid { _ = chown(path, UInt32.max, group.gid) }
     }
 
+    /// The most connections one user (other than root) may hold open at once: far more than a person's
+    /// `watch` windows and commands, far fewer than the daemon's descriptors.
+    public static let connectionsPerUser = 16
+    /// The user whose connections are not limited: root (a test counts its own, root's, too).
+    var uncountedUID: UInt32? = 0
+
     public var watcherCount: Int { clients.values.filter(\.watching).count }
 
     /// What `onReadable` found: requests to answer, and peers turned away.
@@ -57,8 +63,9 @@ public final class ControlServer {
         case refused(FileDescriptor, ControlRefusal)
         case accepted(FileDescriptor)
         case closed(FileDescriptor)
-        /// A peer that is not root, the daemon's user or in the group: told why and closed.
-        case turnedAway(PeerCredentials)
+        /// A peer that is not root, the daemon's user or in the group, or one with `connectionsPerUser` open
+        /// already (`crowded`): told why and closed.
+        case turnedAway(PeerCredentials, crowded: Bool)
     }
 
     public func onReadable(_ fd: FileDescriptor) -> [Incoming] {
@@ -66,15 +73,26 @@ public final class ControlServer {
         guard let client = clients[fd] else { return [] }
         var incoming: [Incoming] = []
         for _ in 0..<16 {
-            let packet: [UInt8]?
-            do { packet = try client.connection.receive(maximumBytes: ControlRequest.maximumPacket) } catch {
+            let record: (bytes: [UInt8], truncated: Bool)?
+            do { record = try client.connection.receiveRecord(maximumBytes: ControlRequest.maximumPacket) } catch {
                 drop(fd)
                 return incoming + [.closed(fd)]
             }
-            guard let packet else { break }
+            guard let record else { break }
+            let packet = record.bytes
             if packet.isEmpty {
                 drop(fd)
                 return incoming + [.closed(fd)]
+            }
+            // A cut request is refused whole: its first 64 KiB may parse as a different request.
+            guard !record.truncated else {
+                incoming.append(
+                    .refused(
+                        fd,
+                        ControlRefusal(
+                            code: .tooLarge,
+                            message: "The request is longer than \(ControlRequest.maximumPacket / 1024) KiB, so it was not read.")))
+                continue
             }
             switch ControlRequest.parse(packet) {
             case .success(let request): incoming.append(.request(fd, request))
@@ -102,14 +120,20 @@ public final class ControlServer {
                 continue
             }
             let admitted = peer.uid == 0 || peer.uid == ownUID || (group?.admits(peer) ?? false)
-            guard admitted else {
+            // Root is never counted: one user's connections must not lock out root, who can mend the box.
+            let crowded =
+                peer.uid != uncountedUID && clients.values.count(where: { $0.peer.uid == peer.uid }) >= Self.connectionsPerUser
+            guard admitted && !crowded else {
                 let name = group?.name ?? "the service's group"
+                let refusal =
+                    admitted
+                    ? ControlRefusal(
+                        code: .tooManyConnections,
+                        message: "This user already has \(Self.connectionsPerUser) connections to the box open; "
+                            + "close one and try again.")
+                    : ControlRefusal(code: .permission, message: "Only root or members of \(name) may control the box.")
                 do {
-                    _ = try connection.send(
-                        Array(
-                            ControlRefusal(
-                                code: "permission", message: "Only root or members of \(name) may control the box."
-                            ).json.serialized().utf8))
+                    _ = try connection.send(Array(refusal.json.serialized().utf8))
                 } catch {
                     warnings.append("cannot tell a refused peer why: \(error)")
                 }
@@ -117,7 +141,7 @@ public final class ControlServer {
                 // before the reason: discard what it already sent.
                 discardPending(connection)
                 connection.close()
-                incoming.append(.turnedAway(peer))
+                incoming.append(.turnedAway(peer, crowded: admitted))
                 continue
             }
             do { try readiness.watch(connection.descriptor) } catch {

@@ -23,7 +23,10 @@ extension Daemon {
         case .go(let press):
             // A restore is rewriting the database: no morning starts until it is done (a moment).
             if writesArePaused(), !routine.session.isMeasuring {
-                logger.info("GO ignored: \(Daemon.pausedRefusal.message)")
+                // Said, not swallowed: the fault's code and low beep at the bedside, the sentence in `watch`.
+                logger.info("GO refused: \(Daemon.pausedRefusal.message)")
+                process(.writesPaused, now: now)
+                publish(now: clock.monotonicMs())
                 return
             }
             // A check-in over SSH may have opened the gate since the day was read.

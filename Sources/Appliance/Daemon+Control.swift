@@ -4,6 +4,10 @@ import Platform
 import RecoveryCore
 import Store
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension Daemon {
     /// A control packet arrived, or a peer connected or left.
     func controlReadable(_ control: ControlServer, _ fd: FileDescriptor) {
@@ -20,9 +24,11 @@ extension Daemon {
             case .request(let client, let request):
                 // nil: answered later (a scan, when its time is up).
                 if let reply = answer(request, from: client, control) { control.reply(client, reply) }
-            case .turnedAway(let peer):
+            case .turnedAway(let peer, let crowded):
                 logger.warning(
-                    "control socket: refused a peer that is not root, the daemon's user or in \(configuration.controlGroup)",
+                    crowded
+                        ? "control socket: refused a peer whose user has \(ControlServer.connectionsPerUser) connections open"
+                        : "control socket: refused a peer that is not root, the daemon's user or in \(configuration.controlGroup)",
                     ["peer.uid": String(peer.uid), "peer.pid": String(peer.pid)])
             }
         }
@@ -62,12 +68,12 @@ extension Daemon {
             if writesArePaused() { return Daemon.pausedRefusal.json }
             refreshDay(now: now)
             if clockRefuses(.measure, now: now) {
-                return ControlRefusal(code: "clock_unsynchronised", message: ClockGuard.sentence).json
+                return ControlRefusal(code: .clockUnsynchronised, message: ClockGuard.sentence).json
             }
             let actions = process(.session(.measure(overwrite: overwrite)), now: now)
             publish(now: clock.monotonicMs())
             if let decline = actions.lazy.compactMap({ if case .declined(let d) = $0 { d } else { nil } }).first {
-                return ControlRefusal(code: decline.rawValue, message: decline.sentence).json
+                return ControlRefusal(code: RefusalCode(decline), message: decline.sentence).json
             }
             return ok([("phase", .string(routine.session.phase.rawValue)), ("date", .string(routine.day.today.iso))])
         case .cancel:
@@ -76,7 +82,7 @@ extension Daemon {
             let actions = process(.session(.cancel), now: now)
             publish(now: clock.monotonicMs())
             if let decline = actions.lazy.compactMap({ if case .declined(let d) = $0 { d } else { nil } }).first {
-                return ControlRefusal(code: decline.rawValue, message: decline.sentence).json
+                return ControlRefusal(code: RefusalCode(decline), message: decline.sentence).json
             }
             // `cancelled` false: no session was running, only a readout or a fault code was cleared.
             return ok([
@@ -95,29 +101,48 @@ extension Daemon {
             publish(now: clock.monotonicMs())
             return ok([("date", .string(routine.day.today.iso))])
         case .pauseWrites:
+            if let refusal = writeAuthorityRefusal(client, control) { return refusal.json }
             // The session would save into a database being rewritten: a restore waits for it to end.
             guard !routine.session.isMeasuring else {
                 return ControlRefusal(
-                    code: "busy",
+                    code: .busy,
                     message: "A morning session is running; try again when it is over, or cancel it first."
                 ).json
             }
-            writePause.pause(by: client, nowRealMs: SystemClock.monotonicMs())
-            logger.info("writes paused for a restore")
-            return ok([])
+            switch writePause.pause(by: client, nowRealMs: SystemClock.monotonicMs()) {
+            case .granted:
+                logger.info("writes paused for a restore")
+                return ok([])
+            case .alreadyHeld:
+                // Its end stays where it was: asking again cannot hold the mornings past the limit.
+                return ok([])
+            case .heldByAnother:
+                return ControlRefusal(
+                    code: .paused,
+                    message: "Another restore holds the database's writes; try again when it is done "
+                        + "(at most \(Daemon.pauseLimitMs / 60_000) minutes)."
+                ).json
+            }
         case .resumeWrites:
-            resumeWrites(now: now)
+            if let refusal = writeAuthorityRefusal(client, control) { return refusal.json }
+            if writePause.resume(by: client) {
+                writesResumed(now: now)
+            } else if writePause.isHeld {
+                return ControlRefusal(
+                    code: .notHolder, message: "Only the restore that paused the writes may resume them."
+                ).json
+            }
             return ok([("date", .string(routine.day.today.iso))])
         case .scan(let seconds, let adapter):
             guard let discovery else {
                 return ControlRefusal(
-                    code: "not_bluetooth", message: "This box measures with a simulated strap: there is no strap to scan for."
+                    code: .notBluetooth, message: "This box measures with a simulated strap: there is no strap to scan for."
                 ).json
             }
             // The strap link and a discovery share the radio, and a morning needs every beat.
             guard !routine.session.isMeasuring else {
                 return ControlRefusal(
-                    code: "busy", message: "A morning session is running; scan when it is over, or cancel it first."
+                    code: .busy, message: "A morning session is running; scan when it is over, or cancel it first."
                 ).json
             }
             let refusal = discovery.begin(
@@ -127,19 +152,19 @@ extension Daemon {
             return nil
         case .press(let presses):
             guard panel.simulated != nil else {
-                return ControlRefusal(code: "not_simulated", message: "Presses can be sent to a simulated panel only.")
+                return ControlRefusal(code: .notSimulated, message: "Presses can be sent to a simulated panel only.")
                     .json
             }
             guard panel.schedule(presses: presses.map { ($0.afterMs, $0.button) }, startMs: now) else {
-                return ControlRefusal(code: "bad_button", message: "Press go, go-long, or a key 0-9, * or #.").json
+                return ControlRefusal(code: .badButton, message: "Press go, go-long, or a key 0-9, * or #.").json
             }
             return ok([("session_ms", .integer(now))])
         case .advance(let seconds):
             guard clock.isSimulated else {
-                return ControlRefusal(code: "not_simulated", message: "Only a simulated clock can be moved.").json
+                return ControlRefusal(code: .notSimulated, message: "Only a simulated clock can be moved.").json
             }
             guard !routine.session.isMeasuring else {
-                return ControlRefusal(code: "busy", message: "The clock cannot jump during a session.").json
+                return ControlRefusal(code: .busy, message: "The clock cannot jump during a session.").json
             }
             _ = clock.advance(ms: seconds * 1000)
             runDeadlines()
@@ -147,6 +172,18 @@ extension Daemon {
             return ok([("clock", .string(clockText))])
         }
     }
+
+    /// Pausing the database's writes holds every morning, so only root and the daemon's own user (root's
+    /// command line acts as that user) may ask; members of the group may not.
+    func writeAuthorityRefusal(_ client: FileDescriptor, _ control: ControlServer) -> ControlRefusal? {
+        guard let peer = control.peer(client), !Daemon.mayPauseWrites(peerUID: peer.uid, daemonUID: geteuid()) else {
+            return nil
+        }
+        return ControlRefusal(
+            code: .permission, message: "Only root or the daemon's user may pause or resume the database's writes.")
+    }
+
+    static func mayPauseWrites(peerUID: UInt32, daemonUID: UInt32) -> Bool { peerUID == 0 || peerUID == daemonUID }
 
     /// The longest a restore may hold the daemon's writes: a restore of years of data takes seconds.
     static let pauseLimitMs: Int64 = 300_000
@@ -164,8 +201,7 @@ extension Daemon {
         return true
     }
 
-    static let pausedRefusal = ControlRefusal(
-        code: "paused", message: "The database is being restored; start the morning again in a moment.")
+    static let pausedRefusal = ControlRefusal(code: .paused, message: MorningFault.restoring.sentence)
 
     /// Ends a pause: the restored database's day and settings are read again.
     func resumeWrites(now: Int64) {
@@ -174,7 +210,7 @@ extension Daemon {
     }
 
     /// The pause just ended: the restored database's day and settings are read again.
-    private func writesResumed(now: Int64) {
+    func writesResumed(now: Int64) {
         logger.info("writes resumed")
         refreshDay(now: now)
         publish(now: clock.monotonicMs())
@@ -187,41 +223,39 @@ extension Daemon {
         return "\(local.date.iso) \(local.minuteOfDay):\(s < 10 ? "0" : "")\(s)"
     }
 
-    func ok(_ fields: [(String, JSONValue)]) -> JSONValue { .object([("ok", .bool(true))] + fields) }
+    func ok(_ fields: [(String, JSONValue)]) -> JSONValue { ControlReply.ok(fields) }
 
     /// A packet of the `watch` stream, stamped with the daemon's clock so a watcher can time it in session time.
     func event(_ name: String, _ fields: [(String, JSONValue)]) -> JSONValue {
         .object([("event", .string(name)), ("session_ms", .integer(clock.monotonicMs()))] + fields)
     }
 
-    /// The snapshot as `watch` receives it.
+    /// The snapshot as `watch` receives it (`ControlSnapshot`, the protocol's one encoding of it).
     func snapshotJSON(_ s: SessionSnapshot) -> JSONValue {
         let display = s.indication.display
-        let lamps: [(String, JSONValue)] = Lamp.allCases.map { ($0.rawValue, .string(display[$0].name)) }
-        return event("snapshot", [
-            ("date", .string(routine.day.today.iso)),
-            ("clock", .string(clockText)),
-            ("phase", .string(s.phase.rawValue)),
-            ("title", .string(s.title)),
-            ("remaining_ms", JSONValue(s.remainingMs.map { Int64(Double($0) / clock.speed) })),
-            ("phase_progress", JSONValue(s.phaseProgress)),
-            ("progress", JSONValue(s.overallProgress)),
-            ("bpm", JSONValue(s.bpm)),
-            ("rr_ok", .bool(s.rrOK)),
-            ("degraded", .bool(s.degraded)),
-            ("accepted_beats", JSONValue(s.acceptedBeats)),
-            ("accepted_seconds", JSONValue(s.acceptedSeconds)),
-            ("fault", JSONValue(s.fault?.code)),
-            ("fault_sentence", JSONValue(s.fault?.sentence)),
-            ("state", .string(s.indication.name)),
-            ("lamps", .object(lamps)),
+        return ControlSnapshot(
+            sessionMs: clock.monotonicMs(), date: routine.day.today.iso, clock: clockText, phase: s.phase.rawValue,
+            title: s.title, remainingMs: s.remainingMs.map { Int64(Double($0) / clock.speed) },
+            phaseProgress: s.phaseProgress, progress: s.overallProgress, bpm: s.bpm.map(Int64.init), rrOK: s.rrOK,
+            degraded: s.degraded, acceptedBeats: s.acceptedBeats.map(Int64.init), acceptedSeconds: s.acceptedSeconds,
+            fault: s.fault?.code, faultSentence: s.fault?.sentence, state: s.indication.name,
+            lamps: Lamp.allCases.map { ($0.rawValue, display[$0].name) },
             // The whole panel as it shows now (the questionnaire's blinks too), in the words of LIGHTS.md.
-            ("display", .string("\(routine.indication.display)")),
-            ("strap", .string(strap.statusLine)),
-            ("speed", .number(clock.speed)),
+            display: "\(routine.indication.display)", strap: strap.statusLine, speed: clock.speed,
             // Saved records the database has not taken yet (they wait in the spool), and why.
-            ("waiting_for_database", .integer(Int64(filing.waitingCount))),
-            ("waiting_reason", JSONValue(filing.reason)),
-        ])
+            waitingForDatabase: Int64(filing.waitingCount), waitingReason: filing.reason
+        ).json
+    }
+}
+
+extension RefusalCode {
+    /// The control protocol's code for a session's decline.
+    init(_ decline: MorningSession.Decline) {
+        switch decline {
+        case .questionnaireMissing: self = .questionnaireMissing
+        case .alreadyMeasured: self = .alreadyMeasured
+        case .busy: self = .busy
+        case .nothingToCancel: self = .nothingToCancel
+        }
     }
 }

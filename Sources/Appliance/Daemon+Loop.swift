@@ -171,7 +171,7 @@ extension Daemon {
             answerDiscovery(
                 discovery.abandon(
                     ControlRefusal(
-                        code: "busy", message: "A morning session started, so the scan stopped; scan again when it is over.")))
+                        code: .busy, message: "A morning session started, so the scan stopped; scan again when it is over.")))
         }
         if let discovery, let due = discovery.nextDeadlineMs, due <= SystemClock.monotonicMs() {
             answerDiscovery(discovery.onDeadline(nowMs: SystemClock.monotonicMs()))

@@ -130,6 +130,7 @@ public final class Daemon {
         do { store = try Store(path: configuration.database, busyTimeoutMs: Daemon.storeBusyTimeoutMs) } catch {
             throw .startup(Daemon.unsoundDatabaseSentence(configuration.database, "\(error)"))
         }
+        store.onSkippedRow = { [logger] sentence in logger.warning("a row of the database was left out: \(sentence)") }
         // A malformed file is refused before anything is written into it (mornings would vanish into it).
         do {
             let findings = try store.quickCheck()
@@ -198,13 +199,8 @@ public final class Daemon {
                 openManagement: options.openManagement)
         }
         if configuration.strap == .bluetooth {
-            let openManagement = options.openManagement
-            let configured = configuration.adapter
             do {
-                discovery = try StrapDiscovery(open: { (name) throws(BlueZError) in
-                    let socket = try openManagement()
-                    return (socket, try Controller.select(name ?? configured, socket: socket))
-                })
+                discovery = try StrapDiscovery(configuredAdapter: configuration.adapter, open: options.openManagement)
             } catch {
                 throw .startup("Cannot set up the event loop: \(error).")
             }

@@ -64,6 +64,8 @@ final class Filing {
     private(set) var backoffMs: Int64 = 0
     /// How many records waited after the last filing round (what `status` shows).
     private(set) var waitingCount = 0
+    /// The spool's unreadable files the journal has already named.
+    private var reportedUnreadable: Set<String> = []
 
     /// Opens the spool at `spoolDirectory` (creating it) and reads what waits in it from an earlier run.
     init(store: Store, spoolDirectory: String, logger: Logger) {
@@ -81,7 +83,13 @@ final class Filing {
 
     /// Reads the spool again: another program (the CLI's `delete`) may have removed records from it.
     func reload() {
-        let spooled = spool?.entries().entries.map { Record(content: $0.content, recordedAt: $0.recordedAt) }
+        let read = spool?.entries()
+        // Once per file: a planted FIFO, link or foreign file is skipped at every reload, said once.
+        for refusal in read?.unreadable ?? [] where !reportedUnreadable.contains(refusal) {
+            reportedUnreadable.insert(refusal)
+            logger.warning("a file in the spool was skipped, not read: \(refusal)")
+        }
+        let spooled = read?.entries.map { Record(content: $0.content, recordedAt: $0.recordedAt) }
         pending = ((spooled ?? []) + heldInMemory).sorted { $0.recordedAt < $1.recordedAt }
     }
 

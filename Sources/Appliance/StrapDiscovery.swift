@@ -18,53 +18,77 @@ final class StrapDiscovery {
     }
 
     private var scanner: StrapScanner?
+    /// Choosing the controller, before the scanner starts: the kernel's answers arrive as packets the loop reads
+    /// (`ControllerWatch`), so the daemon's one thread never waits on the management interface.
+    private var choosing: ControllerWatch?
     /// Each waiting client and when its answer is due (real monotonic ms).
     private var askers: [FileDescriptor: Int64] = [:]
-    /// Opens the management channel and picks the controller (a test stands in for the kernel).
-    private let open: (String?) throws(BlueZError) -> (ManagementSocket, Controller)
+    /// Opens a management channel (a test stands in for the kernel); opening does not wait on the kernel.
+    private let open: () throws(BlueZError) -> ManagementSocket
+    /// The adapter recoverydeck.conf names, when a request names none.
+    private let configuredAdapter: String?
+    private let rfkillRoot: String
     /// Holds the running discovery's management channel: the daemon's loop watches this set, made once.
     let readiness: ReadinessSet
 
     init(
-        open: @escaping (String?) throws(BlueZError) -> (ManagementSocket, Controller) = { (name) throws(BlueZError) in
-            let socket = try ManagementSocket()
-            return (socket, try Controller.select(name, socket: socket))
-        }
+        configuredAdapter: String? = nil, rfkillRoot: String = Rfkill.defaultRoot,
+        open: @escaping () throws(BlueZError) -> ManagementSocket = { () throws(BlueZError) in try ManagementSocket() }
     ) throws(Errno) {
         self.open = open
+        self.configuredAdapter = configuredAdapter
+        self.rfkillRoot = rfkillRoot
         readiness = try ReadinessSet()
     }
 
     /// The running discovery's management channel (inside `readiness`).
-    var descriptor: FileDescriptor? { scanner?.descriptor }
-    var isRunning: Bool { scanner != nil }
+    var descriptor: FileDescriptor? { scanner?.descriptor ?? choosing?.descriptor }
+    var isRunning: Bool { scanner != nil || choosing != nil }
 
-    /// The earliest of the scanner's retry and the answers due.
-    var nextDeadlineMs: Int64? { EventLoop.earliest([scanner?.nextDeadlineMs, askers.values.min()]) }
+    /// The earliest of the controller choice's limit, the scanner's retry and the answers due.
+    var nextDeadlineMs: Int64? {
+        EventLoop.earliest([choosing?.nextDeadlineMs, scanner?.nextDeadlineMs, askers.values.min()])
+    }
 
-    /// Starts a discovery for `client` (or joins the one running). A refusal is the reply to send at once.
+    /// Starts a discovery for `client` (or joins the one running). A refusal is the reply to send at once; a
+    /// failure found later (no such adapter, powered off) is an answer from `onReadable` or `onDeadline`.
     func begin(client: FileDescriptor, seconds: Int, adapter: String?, nowMs: Int64) -> ControlRefusal? {
-        if scanner == nil {
+        if !isRunning {
             let socket: ManagementSocket
-            let controller: Controller
-            do { (socket, controller) = try open(adapter) } catch {
-                return ControlRefusal(code: "bluetooth", message: error.description)
+            do { socket = try open() } catch {
+                return ControlRefusal(code: .bluetooth, message: error.description)
             }
-            let started = StrapScanner(controller: controller, socket: socket)
-            scanner = started
-            do { try readiness.watch(started.descriptor) } catch {
+            let watch = ControllerWatch(socket: socket, name: adapter ?? configuredAdapter, rfkillRoot: rfkillRoot)
+            choosing = watch
+            do { try readiness.watch(watch.descriptor) } catch {
                 // Unwatched, the kernel's answers would never be read: refused now, the client may ask again.
                 end()
                 return ControlRefusal(
-                    code: "bluetooth", message: "The daemon cannot watch its Bluetooth management channel: \(error).")
+                    code: .bluetooth, message: "The daemon cannot watch its Bluetooth management channel: \(error).")
             }
-            if let failure = failure(in: started.start(nowMs: nowMs)) {
+            if case .failed(let error) = watch.resolve(nowMs: nowMs) {
                 end()
-                return ControlRefusal(code: "bluetooth", message: failure.description)
+                return ControlRefusal(code: .bluetooth, message: error.description)
             }
         }
         askers[client] = max(askers[client] ?? 0, nowMs + Int64(seconds) * 1000)
         return nil
+    }
+
+    /// The controller choice came to an end: scan from the chosen one on the same channel, or answer everyone.
+    private func chosen(_ state: ControllerWatch.State?, nowMs: Int64) -> [Answer] {
+        guard let watch = choosing, let state else { return [] }
+        switch state {
+        case .resolving:
+            return []
+        case .failed(let error):
+            return abandon(ControlRefusal(code: .bluetooth, message: error.description))
+        case .chosen(let controller):
+            choosing = nil
+            let started = StrapScanner(controller: controller, socket: watch.socket)
+            scanner = started
+            return settle(started.start(nowMs: nowMs), nowMs: nowMs)
+        }
     }
 
     /// Ends the discovery for everyone, answering each client with `refusal`.
@@ -82,11 +106,13 @@ final class StrapDiscovery {
     }
 
     func onReadable(nowMs: Int64) -> [Answer] {
+        if let choosing { return chosen(choosing.onReadable(nowMs: nowMs), nowMs: nowMs) }
         guard let scanner else { return [] }
         return settle(scanner.onReadable(nowMs: nowMs), nowMs: nowMs)
     }
 
     func onDeadline(nowMs: Int64) -> [Answer] {
+        if let choosing { return chosen(choosing.onDeadline(nowMs: nowMs), nowMs: nowMs) }
         guard let scanner else { return [] }
         return settle(scanner.onDeadline(nowMs: nowMs), nowMs: nowMs)
     }
@@ -95,11 +121,11 @@ final class StrapDiscovery {
     /// are answered with the straps found so far.
     private func settle(_ events: [StrapScanner.Event], nowMs: Int64) -> [Answer] {
         if let failure = failure(in: events) {
-            return abandon(ControlRefusal(code: "bluetooth", message: failure.description))
+            return abandon(ControlRefusal(code: .bluetooth, message: failure.description))
         }
         let due = askers.filter { $0.value <= nowMs }.map(\.key)
         guard !due.isEmpty else { return [] }
-        let reply = JSONValue.object([("ok", .bool(true)), ("straps", .array(found.map(\.controlJSON)))])
+        let reply = ControlReply.ok([("straps", .array(found.map(\.controlJSON)))])
         for client in due { askers[client] = nil }
         if askers.isEmpty { end() }
         return due.map { Answer(client: $0, reply: reply) }
@@ -121,5 +147,8 @@ final class StrapDiscovery {
         if let scanner { readiness.unwatch(scanner.descriptor) }
         scanner?.stop()
         scanner = nil
+        // The channel closes with its last owner (ManagementSocket's deinit).
+        if let choosing { readiness.unwatch(choosing.descriptor) }
+        choosing = nil
     }
 }

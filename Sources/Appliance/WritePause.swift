@@ -17,12 +17,31 @@ struct WritePause {
     /// The pause's end by itself, while one is held.
     var nextDeadlineRealMs: Int64? { untilRealMs }
 
-    mutating func pause(by client: FileDescriptor, nowRealMs: Int64) {
-        holder = client
-        untilRealMs = nowRealMs + limitMs
+    /// What a request to pause got.
+    enum Grant: Equatable {
+        /// The pause is this client's from now, until `limitMs` from now at the latest.
+        case granted
+        /// This client already holds it: its end stays where it was (the limit cannot be renewed).
+        case alreadyHeld
+        /// Another client holds it.
+        case heldByAnother
     }
 
-    /// Ends the pause, whoever asks: true if one was held.
+    /// One holder at a time; the end is fixed when the pause begins, so asking again never extends it.
+    mutating func pause(by client: FileDescriptor, nowRealMs: Int64) -> Grant {
+        if let holder { return holder == client ? .alreadyHeld : .heldByAnother }
+        holder = client
+        untilRealMs = nowRealMs + limitMs
+        return .granted
+    }
+
+    /// Ends the pause, asked by `client`: true if it held it (only the holder may end it early).
+    mutating func resume(by client: FileDescriptor) -> Bool {
+        guard holder == client else { return false }
+        return resume()
+    }
+
+    /// Ends the pause (its limit reached, its holder gone): true if one was held.
     mutating func resume() -> Bool {
         guard holder != nil else { return false }
         holder = nil

@@ -42,6 +42,27 @@ public final class ControlClient {
                 throw Unreachable(description: "Cannot reach recoverydeckd at \(path): \(error).")
             }
         }
+        // The kernel's word on who listens (SO_PEERCRED), checked before a byte is sent: a server someone else
+        // put at the path must not be told a request, nor have its answer printed to root.
+        let trusted = ControlClient.trustedPeers()
+        guard let peer = try? connection.peerCredentials(), trusted.contains(peer.uid) else {
+            let uid = (try? connection.peerCredentials()).map { "uid \($0.uid)" } ?? "an unknown user"
+            // deinit closes the connection.
+            throw Unreachable(
+                description: "The control socket \(path) is served by \(uid), not by root or the service user "
+                    + "\(ControlClient.serviceUser), so nothing was sent to it.")
+        }
+    }
+
+    /// The account the packaged daemon runs as (deploy/recoverydeckd.service).
+    public static let serviceUser = "recoverydeck"
+
+    /// Who may answer on the control socket: root, the service user, and this process's own user (a daemon
+    /// it started itself, as `demo` does).
+    static func trustedPeers() -> Set<UInt32> {
+        var uids: Set<UInt32> = [0, geteuid(), getuid()]
+        if let pw = getpwnam(serviceUser) { uids.insert(pw.pointee.pw_uid) }
+        return uids
     }
 
     deinit { connection.close() }
@@ -57,7 +78,17 @@ public final class ControlClient {
         guard let reply = try next(timeoutMs: timeoutMs) else {
             throw Unreachable(description: "recoverydeckd did not answer within \(timeoutMs / 1000) s.")
         }
+        try ControlClient.checkVersion(of: reply)
         return reply
+    }
+
+    /// A reply from a daemon of another protocol version is not read: its fields may mean something else.
+    static func checkVersion(of reply: JSONValue) throws(Unreachable) {
+        let version = reply["version"]?.int64Value
+        guard version != ControlRequest.protocolVersion else { return }
+        throw Unreachable(
+            description: "recoverydeckd speaks control protocol \(version.map(String.init) ?? "0 (it states none)"), "
+                + "this recoverydeck \(ControlRequest.protocolVersion): install the same release of both.")
     }
 
     /// The next packet from the daemon; nil on timeout. Throws when the daemon closed the connection.

@@ -2,7 +2,8 @@ import JSON
 
 /// One request on the daemon's control socket. The protocol: a Unix `SOCK_SEQPACKET` socket, one JSON
 /// object per packet each way (at most 64 KiB). Requests name themselves with `"request"`; every reply
-/// has `"ok"`, and a refusal has `"error"` (a stable code) and `"message"` (one sentence). `watch` is
+/// has `"ok"` and `"version"` (`ControlReply`), and a refusal has `"error"` (a `RefusalCode`) and `"message"`
+/// (one sentence). `watch` is
 /// answered once, then followed by `{"event": "snapshot" | "say" | "sound", …}` packets until the client
 /// closes. Peers must be root, the daemon's own user, or in `control_group`.
 public enum ControlRequest: Hashable, Sendable {
@@ -32,6 +33,11 @@ public enum ControlRequest: Hashable, Sendable {
 
     public static let maximumPacket = 65_536
 
+    /// The control protocol's version, sent in every request and reply. Each end refuses the other's when it
+    /// differs, with one sentence: a command line and a daemon from different releases say so instead of
+    /// misreading each other.
+    public static let protocolVersion: Int64 = 1
+
     /// The longest a simulated press may wait (a day): far beyond any script, and small enough that adding
     /// it to any clock reading cannot overflow.
     public static let maximumPressDelayMs: Int64 = 86_400_000
@@ -41,6 +47,11 @@ public enum ControlRequest: Hashable, Sendable {
     public static let maximumScanSeconds = 120
 
     public var json: JSONValue {
+        guard case .object(let members) = body else { return body }
+        return .object(members + [("version", .integer(ControlRequest.protocolVersion))])
+    }
+
+    private var body: JSONValue {
         switch self {
         case .measure(let overwrite): .object([("request", .string("measure")), ("overwrite", .bool(overwrite))])
         case .cancel: .object([("request", .string("cancel"))])
@@ -73,7 +84,15 @@ public enum ControlRequest: Hashable, Sendable {
         else {
             return .failure(
                 ControlRefusal(
-                    code: "bad_request", message: "The request is not a JSON object with a \"request\" name."))
+                    code: .badRequest, message: "The request is not a JSON object with a \"request\" name."))
+        }
+        // A request without a version comes from a script by hand: taken as this version's.
+        if let version = json["version"]?.int64Value, version != protocolVersion {
+            return .failure(
+                ControlRefusal(
+                    code: .versionMismatch,
+                    message: "This recoverydeckd speaks control protocol \(protocolVersion), the request \(version): "
+                        + "install the same release of recoverydeck and recoverydeckd."))
         }
         switch name {
         case "measure": return .success(.measure(overwrite: json["overwrite"]?.boolValue ?? false))
@@ -89,31 +108,31 @@ public enum ControlRequest: Hashable, Sendable {
             var presses: [Press] = []
             for item in items {
                 guard let button = item["button"]?.stringValue else {
-                    return .failure(ControlRefusal(code: "bad_request", message: "press needs a \"button\"."))
+                    return .failure(ControlRefusal(code: .badRequest, message: "press needs a \"button\"."))
                 }
                 let after = item["after_ms"]?.int64Value ?? 0
                 guard after >= 0 else {
-                    return .failure(ControlRefusal(code: "bad_request", message: "after_ms cannot be negative."))
+                    return .failure(ControlRefusal(code: .badRequest, message: "after_ms cannot be negative."))
                 }
                 guard after <= maximumPressDelayMs else {
                     return .failure(
                         ControlRefusal(
-                            code: "bad_request", message: "after_ms can be at most \(maximumPressDelayMs) (a day)."))
+                            code: .badRequest, message: "after_ms can be at most \(maximumPressDelayMs) (a day)."))
                 }
                 presses.append(Press(button, afterMs: after))
             }
             guard !presses.isEmpty else {
-                return .failure(ControlRefusal(code: "bad_request", message: "press needs at least one button."))
+                return .failure(ControlRefusal(code: .badRequest, message: "press needs at least one button."))
             }
             return .success(.press(presses))
         case "advance":
             guard let s = json["seconds"]?.int64Value, s > 0 else {
-                return .failure(ControlRefusal(code: "bad_request", message: "advance needs positive \"seconds\"."))
+                return .failure(ControlRefusal(code: .badRequest, message: "advance needs positive \"seconds\"."))
             }
             guard s <= maximumAdvanceSeconds else {
                 return .failure(
                     ControlRefusal(
-                        code: "bad_request",
+                        code: .badRequest,
                         message: "advance can move the clock at most \(maximumAdvanceSeconds) seconds (400 days) at once."))
             }
             return .success(.advance(seconds: s))
@@ -121,15 +140,15 @@ public enum ControlRequest: Hashable, Sendable {
             guard let s = json["seconds"]?.int64Value, (1...Int64(maximumScanSeconds)).contains(s) else {
                 return .failure(
                     ControlRefusal(
-                        code: "bad_request", message: "scan needs \"seconds\" from 1 to \(maximumScanSeconds)."))
+                        code: .badRequest, message: "scan needs \"seconds\" from 1 to \(maximumScanSeconds)."))
             }
             let adapter = json["adapter"]?.stringValue
             if let adapter, adapter.utf8.count > 32 {
-                return .failure(ControlRefusal(code: "bad_request", message: "scan's \"adapter\" is too long."))
+                return .failure(ControlRefusal(code: .badRequest, message: "scan's \"adapter\" is too long."))
             }
             return .success(.scan(seconds: Int(s), adapter: adapter))
         default:
-            return .failure(ControlRefusal(code: "unknown_request", message: "Unknown request \"\(name)\"."))
+            return .failure(ControlRefusal(code: .unknownRequest, message: "Unknown request \"\(name)\"."))
         }
     }
 }
@@ -147,15 +166,33 @@ public struct Press: Hashable, Sendable {
 
 /// A request the daemon refused: a stable code and one sentence.
 public struct ControlRefusal: Error, Hashable, Sendable {
-    public var code: String
+    public var code: RefusalCode
     public var message: String
 
-    public init(code: String, message: String) {
+    public init(code: RefusalCode, message: String) {
         self.code = code
         self.message = message
     }
 
+    /// The refusal in a reply, nil when the reply is not one (`"ok": true`). An unknown code (a newer daemon)
+    /// reads as `badRequest`, its sentence kept.
+    public init?(reply: JSONValue) {
+        guard reply["ok"]?.boolValue != true else { return nil }
+        code = reply["error"]?.stringValue.flatMap(RefusalCode.init(rawValue:)) ?? .badRequest
+        message = reply["message"]?.stringValue ?? "recoverydeckd refused the request."
+    }
+
     public var json: JSONValue {
-        .object([("ok", .bool(false)), ("error", .string(code)), ("message", .string(message))])
+        .object([
+            ("ok", .bool(false)), ("error", .string(code.rawValue)), ("message", .string(message)),
+            ("version", .integer(ControlRequest.protocolVersion)),
+        ])
+    }
+}
+
+/// A reply that is not a refusal: `"ok": true`, the protocol's version, then the request's own fields.
+public enum ControlReply {
+    public static func ok(_ fields: [(String, JSONValue)]) -> JSONValue {
+        .object([("ok", .bool(true)), ("version", .integer(ControlRequest.protocolVersion))] + fields)
     }
 }

@@ -261,6 +261,8 @@ public struct JSONStream {
         case UInt8(ascii: "{"):
             index += 1
             var members: [(String, JSONValue)] = []
+            // I-JSON (RFC 7493 §2.3): a name given twice would leave readers to pick one copy each their own way.
+            var names: Set<String> = []
             try skipWhitespace()
             if try peek() == UInt8(ascii: "}") {
                 index += 1
@@ -270,6 +272,7 @@ public struct JSONStream {
                 try skipWhitespace()
                 guard try peek() == UInt8(ascii: "\"") else { throw error("expected a key") }
                 let key = try string(limit: Int.max)
+                guard names.insert(key).inserted else { throw error("the key \"\(key.prefix(40))\" appears twice in one object") }
                 try skipWhitespace()
                 guard try peek() == UInt8(ascii: ":") else { throw error("expected :") }
                 index += 1

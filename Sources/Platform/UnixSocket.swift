@@ -211,6 +211,24 @@ public struct UnixConnection: Hashable, Sendable {
         }
     }
 
+    /// One record and whether it was longer than `maximumBytes`: `MSG_TRUNC` makes the kernel return the
+    /// record's real length (unix(7), recv(2)), so a cut record is known to be cut, never taken whole.
+    /// Nil when nothing is waiting; empty bytes when the peer has closed.
+    /// The corresponding C function is `recv` with `MSG_TRUNC`.
+    public func receiveRecord(maximumBytes: Int) throws(Errno) -> (bytes: [UInt8], truncated: Bool)? {
+        var buffer = [UInt8](repeating: 0, count: maximumBytes)
+        do {
+            let n = try valueOrErrno {
+                buffer.withUnsafeMutableBytes { system_recv(descriptor.rawValue, $0, flags: CInt(MSG_TRUNC)) }
+            }
+            if n > maximumBytes { return (buffer, true) }
+            buffer.removeSubrange(n...)
+            return (buffer, false)
+        } catch  where error == .wouldBlock {
+            return nil
+        }
+    }
+
     /// The corresponding C function is `close`.
     public func close() { descriptor.close() }
 }

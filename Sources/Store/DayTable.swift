@@ -45,7 +45,12 @@ public enum DayTable {
     static func number(_ v: Double?) -> String { v.map { JSONValue.number($0).serialized() } ?? "" }
 
     /// Quotes a cell holding a comma, a quote or a line break; doubles inner quotes (RFC 4180 §2).
+    /// A cell a spreadsheet would evaluate as a formula (starting with `=`, `+`, `-`, `@`, tab or carriage return,
+    /// and not a plain number) is prefixed with `'` and quoted, so it is shown as text (OWASP, "CSV Injection").
     static func cell(_ text: String) -> String {
+        if let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first), Double(text) == nil {
+            return "\"'" + text.replacing("\"", with: "\"\"") + "\""
+        }
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacing("\"", with: "\"\"") + "\""
     }

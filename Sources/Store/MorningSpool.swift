@@ -158,27 +158,33 @@ public final class MorningSpool {
     }
 
     /// Every record waiting, oldest first. A file that cannot be read as a spooled record is reported in
-    /// `unreadable` and left in place for a person to look at.
+    /// `unreadable` as "<name>: <why>" and left in place for a person to look at.
     public func entries() -> (entries: [Entry], unreadable: [String]) {
         var entries: [Entry] = []
         var unreadable: [String] = []
+        let folder: FileDescriptor
+        do { folder = try openDirectory() } catch {
+            return ([], ["\(directory): \(error)"])
+        }
+        defer { folder.close() }
+        let owner = expectedOwner()
         for name in fileNames() {
-            guard let text = MorningSpool.readText(path(name)), let document = try? ExportDocument(parsing: text),
-                document.days.count == 1, let day = document.days.first
-            else {
-                unreadable.append(name)
+            let record: SpoolRecord
+            switch MorningSpool.readBytes(name, in: folder, owner: owner).flatMap(SpoolRecord.decode) {
+            case .success(let r): record = r
+            case .failure(let why):
+                unreadable.append("\(name): \(why)")
                 continue
             }
             let content: Entry.Content
-            if let m = day.measurement {
+            if let m = record.day.measurement {
                 content = .morning(m)
-            } else if let q = day.questionnaire {
+            } else if let q = record.day.questionnaire {
                 content = .questionnaire(q)
             } else {
-                unreadable.append(name)
-                continue
+                continue  // SpoolRecord.decode refuses such a file already
             }
-            entries.append(Entry(content: content, recordedAt: document.generatedAt, name: name))
+            entries.append(Entry(content: content, recordedAt: record.recordedAt, name: name))
         }
         entries.sort { ($0.recordedAt, $0.name) < ($1.recordedAt, $1.name) }
         return (entries, unreadable)
@@ -300,9 +306,56 @@ public final class MorningSpool {
     /// A record is one day's export document; 16 MiB is far beyond any real one.
     static let maximumRecordBytes = 16 << 20
 
-    private static func readText(_ path: String) -> String? {
-        guard let bytes = try? FileDescriptor.readContents(atPath: path, limit: maximumRecordBytes) else { return nil }
-        return String(validating: bytes, as: UTF8.self)
+    /// The spool directory itself, never through a link.
+    private func openDirectory() throws(Errno) -> FileDescriptor {
+        try FileDescriptor.open(directory, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+    }
+
+    /// Whose files the spool holds: the owner of the folder the database is in (the daemon's user on the
+    /// box). Anyone else who can write the folder (a member of a shared group) can plant a file there, but
+    /// not one of that owner's.
+    private func expectedOwner() -> uid_t? {
+        var info = stat()
+        guard lstat(SharedState.directory(of: directory), &info) == 0 else { return nil }
+        return info.st_uid
+    }
+
+    typealias Refusal = SpoolRecord.Refusal
+
+    /// The bytes of the spool file `name`, opened relative to `folder` with `O_NOFOLLOW | O_NONBLOCK` and
+    /// checked with `fstat` before a byte is read: a link is never followed (it could reach a file of the
+    /// daemon's user outside the spool), a FIFO or device never read (a FIFO's open or read would block the
+    /// one thread for ever), and a file of another owner never taken for a record.
+    static func readBytes(_ name: String, in folder: FileDescriptor, owner: uid_t?) -> Result<[UInt8], Refusal> {
+        let fd: FileDescriptor
+        do { fd = try folder.open(relative: name, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY) } catch {
+            if error.rawValue == ELOOP { return .failure(Refusal(description: "a symbolic link, not a record")) }
+            return .failure(Refusal(description: String(cString: strerror(error.rawValue))))
+        }
+        defer { fd.close() }
+        let info: stat
+        do { info = try fd.status() } catch { return .failure(Refusal(description: "\(error)")) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            return .failure(Refusal(description: "not a regular file (\(MorningSpool.kind(of: info.st_mode)))"))
+        }
+        if let owner, info.st_uid != owner {
+            return .failure(Refusal(description: "owned by uid \(info.st_uid), not by the spool's owner (uid \(owner))"))
+        }
+        do { return .success(try fd.readToEnd(limit: maximumRecordBytes, name: name)) } catch {
+            return .failure(Refusal(description: "\(error)"))
+        }
+    }
+
+    /// What `mode`'s file type is, in words.
+    static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: "a FIFO"
+        case S_IFLNK: "a symbolic link"
+        case S_IFDIR: "a directory"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR, S_IFBLK: "a device"
+        default: "not a plain file"
+        }
     }
 
     private static func failure(_ what: String) -> Failure {
@@ -325,8 +378,9 @@ extension Store {
     /// When the database's record of the entry's kind for its day was made, nil when it has none.
     func recordedAt(of entry: MorningSpool.Entry) throws(StoreError) -> Int64? {
         let table = entry.kind == "morning" ? "measurement" : "questionnaire"
-        return try database.prepare("SELECT recorded_at FROM \(table) WHERE day = ?1").rows([
-            .text(entry.date.iso)
-        ]) { $0.int64(0) ?? 0 }.first
+        // A damaged row is left out (said once): the spooled record then takes its day's place.
+        return try database.prepare("SELECT recorded_at FROM \(table) WHERE day = ?1").decodedRows(
+            [.text(entry.date.iso)], table: table, skipped: skipRow
+        ) { (row) throws(StoreError) in try row.int64("recorded_at") }.first
     }
 }

@@ -12,11 +12,12 @@ extension Store {
         let sql =
             "SELECT at, day, kind, value, payload FROM analytics_event"
             + (kind == nil ? "" : " WHERE kind = ?1") + " ORDER BY id"
-        return try database.prepare(sql).rows(kind.map { [.text($0.rawValue)] } ?? []) {
-            (row) throws(StoreError) -> AnalyticsEvent in
+        return try database.prepare(sql).decodedRows(
+            kind.map { [.text($0.rawValue)] } ?? [], table: "analytics_event", skipped: skipRow
+        ) { (row) throws(StoreError) -> AnalyticsEvent in
             AnalyticsEvent(
-                at: row.int64(0) ?? 0, day: row.text(1).flatMap { LocalDate(iso: $0) },
-                kind: AnalyticsKind(rawValue: row.text(2) ?? ""), value: row.int64(3), payload: row.text(4))
+                at: try row.int64("at"), day: try row.optionalDate("day"), kind: AnalyticsKind(rawValue: try row.text("kind")),
+                value: try row.optionalInt64("value"), payload: try row.optionalText("payload"))
         }
     }
 

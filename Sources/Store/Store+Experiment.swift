@@ -10,7 +10,9 @@ extension Store {
     /// Inserts an experiment and its schedule inside the caller's transaction. `keepingID` writes `e.id`
     /// and the stop as they are (restore); otherwise SQLite picks the id and the experiment starts unstopped.
     func writeExperiment(_ e: StoredExperiment, keepingID: Bool) throws(StoreError) -> Int64 {
-        precondition(e.arms.count == e.mornings, "Store: one arm per morning")
+        guard e.arms.count == e.mornings else {
+            throw .invalid("an experiment of \(e.mornings) mornings needs one arm per morning, not \(e.arms.count)")
+        }
         try database.run(
             """
             INSERT INTO experiment (id, habit, outcome, first_day, mornings, block, seed, started_at,
@@ -54,25 +56,33 @@ extension Store {
     private func experiments(selectedBy selection: String, _ values: [SQLValue]) throws(StoreError)
         -> [StoredExperiment]
     {
-        var list = try database.prepare(
+        let arms = try database.prepare(
+            "SELECT experiment_id, arm FROM experiment_morning ORDER BY experiment_id, day"
+        ).decodedRows(table: "experiment_morning", skipped: skipRow) { (row) throws(StoreError) -> (Int64, String) in
+            (try row.int64("experiment_id"), try row.value("arm", as: TonightArm.self).rawValue)
+        }
+        let schedules = Dictionary(grouping: arms, by: \.0).mapValues { $0.map(\.1) }
+        return try database.prepare(
             """
             SELECT id, habit, outcome, first_day, mornings, block, seed, started_at, stopped_day,
                 stopped_at
             FROM experiment \(selection)
             """
-        ).rows(values) { (row) throws(StoreError) in
-            StoredExperiment(
-                id: row.int64(0) ?? 0, habit: row.text(1) ?? "", outcome: row.text(2) ?? "",
-                firstDay: try Store.date(row, 3), mornings: row.int(4) ?? 0, block: row.int(5) ?? 2,
-                seed: UInt64(bitPattern: row.int64(6) ?? 0), startedAt: row.int64(7) ?? 0,
-                stoppedDay: row.text(8).flatMap { LocalDate(iso: $0) }, stoppedAt: row.int64(9), arms: [])
+        ).decodedRows(values, table: "experiment", skipped: skipRow) { (row) throws(StoreError) in
+            let e = StoredExperiment(
+                id: try row.int64("id"), habit: try row.text("habit"),
+                outcome: try row.value("outcome", as: Channel.self).rawValue, firstDay: try row.date("first_day"),
+                mornings: try row.int("mornings"), block: try row.int("block"),
+                seed: UInt64(bitPattern: try row.int64("seed")), startedAt: try row.int64("started_at"),
+                stoppedDay: try row.optionalDate("stopped_day"), stoppedAt: try row.optionalInt64("stopped_at"),
+                arms: schedules[try row.int64("id")] ?? [])
+            // arm(forMorning:) indexes the schedule by morning: one arm per morning, or the row is not used.
+            guard e.mornings > 0, e.arms.count == e.mornings, e.block > 0 else {
+                throw .corrupt(
+                    "experiment \(e.id) of \(e.mornings) mornings has \(e.arms.count) arms in its schedule, so it was left out")
+            }
+            return e
         }
-        for i in list.indices {
-            list[i].arms = try database.prepare(
-                "SELECT arm FROM experiment_morning WHERE experiment_id = ?1 ORDER BY day"
-            ).rows([.integer(list[i].id)]) { $0.text(0) ?? "" }
-        }
-        return list
     }
 
     /// Marks an experiment stopped: `day` is the first morning no longer in it.

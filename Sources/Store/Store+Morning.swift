@@ -56,49 +56,55 @@ extension Store {
                 lying_end_ms, stand_start_ms, stand_end_ms, rr_raw, hr_readings, rmssd_method, rmssd_pairs
             FROM measurement WHERE day BETWEEN ?1 AND ?2 ORDER BY day
             """
-        let rows = try database.prepare(sql).rows([.text(from.iso), .text(through.iso)]) {
-            (row) throws(StoreError) -> MorningMeasurement in
-            let day = try Store.date(row, 0)
-            let qualityText = row.text(3) ?? ""
+        let rows = try database.prepare(sql).decodedRows(
+            [.text(from.iso), .text(through.iso)], table: "measurement", skipped: skipRow
+        ) { (row) throws(StoreError) -> MorningMeasurement in
+            let day = try row.date("day")
+            let qualityText = try row.text("quality")
             guard let quality = Quality(code: qualityText) else {
-                throw .corrupt("the measurement of \(day) has an unknown quality \"\(qualityText)\"", sql: sql)
+                throw .corrupt("the measurement of \(day) has an unknown quality \"\(qualityText)\", so it was left out")
             }
-            let statusText = row.text(12) ?? ""
-            guard let status = OrthostaticStatus(rawValue: statusText) else {
-                throw .corrupt(
-                    "the measurement of \(day) has an unknown orthostatic status \"\(statusText)\"", sql: sql)
-            }
+            let status = try row.value("orthostatic_status", as: OrthostaticStatus.self)
             // A number outside what a morning can hold (written by an older restore, or by hand) reads as
             // missing: every reader formats and counts these, and none should trap on one.
             var hrv: HRVMetrics?
-            if let accepted = row.int(4), let rejected = row.int(5),
-                let ratio = Plausible.value(row.double(6), in: Plausible.ratio)
+            if let accepted = try row.optionalInt("hrv_accepted"), let rejected = try row.optionalInt("hrv_rejected"),
+                let ratio = Plausible.value(try row.optionalDouble("hrv_artifact_ratio"), in: Plausible.ratio)
             {
+                // NULL only in rows from before the column (protocol 1), whose rMSSD was over the accepted list.
+                let method =
+                    try row.optionalText("rmssd_method").map { (text) throws(StoreError) -> RMSSDMethod in
+                        guard let method = RMSSDMethod(rawValue: text) else {
+                            throw .corrupt("the measurement of \(day) has an unknown rmssd_method \"\(text)\"")
+                        }
+                        return method
+                    } ?? .acceptedList
                 hrv = HRVMetrics(
-                    rmssdMs: Plausible.value(row.double(7), in: Plausible.variabilityMs),
-                    meanRRMs: Plausible.value(row.double(8), in: Plausible.rrMs),
-                    meanHRBpm: Plausible.value(row.double(9), in: Plausible.heartRateBpm),
-                    sdnnMs: Plausible.value(row.double(10), in: Plausible.variabilityMs),
-                    accepted: accepted, rejected: rejected, artifactRatio: ratio, pairs: row.int(27),
-                    rmssdMethod: row.text(26).flatMap(RMSSDMethod.init(rawValue:)) ?? .acceptedList)
+                    rmssdMs: Plausible.value(try row.optionalDouble("rmssd_ms"), in: Plausible.variabilityMs),
+                    meanRRMs: Plausible.value(try row.optionalDouble("mean_rr_ms"), in: Plausible.rrMs),
+                    meanHRBpm: Plausible.value(try row.optionalDouble("hrv_mean_hr_bpm"), in: Plausible.heartRateBpm),
+                    sdnnMs: Plausible.value(try row.optionalDouble("sdnn_ms"), in: Plausible.variabilityMs),
+                    accepted: accepted, rejected: rejected, artifactRatio: ratio, pairs: try row.optionalInt("rmssd_pairs"),
+                    rmssdMethod: method)
             }
             var orthostatic: OrthostaticResult?
-            if let lying = Plausible.value(row.double(13), in: Plausible.heartRateBpm),
-                let standing = Plausible.value(row.double(14), in: Plausible.heartRateBpm),
-                let peak = Plausible.value(row.double(15), in: Plausible.heartRateBpm)
+            if let lying = Plausible.value(try row.optionalDouble("avg_lying_hr"), in: Plausible.heartRateBpm),
+                let standing = Plausible.value(try row.optionalDouble("avg_standing_hr"), in: Plausible.heartRateBpm),
+                let peak = Plausible.value(try row.optionalDouble("peak_standing_hr"), in: Plausible.heartRateBpm)
             {
                 orthostatic = OrthostaticResult(avgLyingHR: lying, avgStandingHR: standing, peakStandingHR: peak)
             }
             let marks = PhaseMarks(
-                settleStartMs: row.int64(18) ?? 0, captureStartMs: row.int64(19) ?? 0,
-                captureEndMs: row.int64(20) ?? 0, lyingEndMs: row.int64(21), standStartMs: row.int64(22),
-                standEndMs: row.int64(23))
+                settleStartMs: try row.int64("settle_start_ms"), captureStartMs: try row.int64("capture_start_ms"),
+                captureEndMs: try row.int64("capture_end_ms"), lyingEndMs: try row.optionalInt64("lying_end_ms"),
+                standStartMs: try row.optionalInt64("stand_start_ms"), standEndMs: try row.optionalInt64("stand_end_ms"))
             return MorningMeasurement(
-                date: day, startedAtEpoch: row.int64(1) ?? 0, durationMs: row.int64(2) ?? 0, hrv: hrv,
-                meanHRBpm: Plausible.value(row.double(11), in: Plausible.heartRateBpm), quality: quality, orthostaticStatus: status, orthostatic: orthostatic,
-                strapAddress: row.text(16), strapBatteryPercent: row.int(17), marks: marks,
-                rawRR: try SampleEncoding.decodeRR(row.blob(24) ?? []),
-                heartRates: try SampleEncoding.decodeHeartRates(row.blob(25) ?? []))
+                date: day, startedAtEpoch: try row.int64("started_at"), durationMs: try row.int64("duration_ms"), hrv: hrv,
+                meanHRBpm: Plausible.value(try row.optionalDouble("mean_hr_bpm"), in: Plausible.heartRateBpm),
+                quality: quality, orthostaticStatus: status, orthostatic: orthostatic,
+                strapAddress: try row.optionalText("strap_address"), strapBatteryPercent: try row.optionalInt("strap_battery"),
+                marks: marks, rawRR: try SampleEncoding.decodeRR(try row.blob("rr_raw")),
+                heartRates: try SampleEncoding.decodeHeartRates(try row.blob("hr_readings")))
         }
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.date, $0) })
     }

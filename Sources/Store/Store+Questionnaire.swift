@@ -47,23 +47,29 @@ extension Store {
         var habits: [LocalDate: [String]] = [:]
         let tagRows = try database.prepare(
             "SELECT day, habit FROM habit_tag WHERE day BETWEEN ?1 AND ?2 ORDER BY day, habit"
-        ).rows(range) { (row) throws(StoreError) in (try Store.date(row, 0), row.text(1) ?? "") }
+        ).decodedRows(range, table: "habit_tag", skipped: skipRow) { (row) throws(StoreError) in
+            (try row.date("day"), try row.text("habit"))
+        }
         for (day, habit) in tagRows { habits[day, default: []].append(habit) }
 
         let sql = """
             SELECT day, fatigue, mood, soreness, stress, sleep, caffeine_time, caffeine_mg, last_meal_time, notes
             FROM questionnaire WHERE day BETWEEN ?1 AND ?2 ORDER BY day
             """
-        let rows = try database.prepare(sql).rows(range) { (row) throws(StoreError) -> Questionnaire in
-            let day = try Store.date(row, 0)
-            let values = (1...5).map { row.int(Int32($0)) ?? 0 }
+        let rows = try database.prepare(sql).decodedRows(range, table: "questionnaire", skipped: skipRow) {
+            (row) throws(StoreError) -> Questionnaire in
+            let day = try row.date("day")
+            var values: [Int] = []
+            for name in ["fatigue", "mood", "soreness", "stress", "sleep"] { values.append(try row.int(name)) }
             guard let scores = SubjectiveScores(values) else {
-                throw .corrupt("the questionnaire of \(day) holds a score outside 1–7", sql: sql)
+                throw .corrupt("the questionnaire of \(day) holds a score outside 1–7, so it was left out")
             }
             return Questionnaire(
                 date: day, scores: scores, habits: habits[day] ?? [],
-                caffeineTime: row.int(6).flatMap { MinuteOfDay(minutes: $0) }, caffeineMg: row.int(7),
-                lastMealTime: row.int(8).flatMap { MinuteOfDay(minutes: $0) }, notes: row.text(9))
+                caffeineTime: try row.optionalInt("caffeine_time").flatMap { MinuteOfDay(minutes: $0) },
+                caffeineMg: try row.optionalInt("caffeine_mg"),
+                lastMealTime: try row.optionalInt("last_meal_time").flatMap { MinuteOfDay(minutes: $0) },
+                notes: try row.optionalText("notes"))
         }
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.date, $0) })
     }

@@ -80,6 +80,8 @@ extension Store {
                 var recomputeRMSSD = false
                 // Days written before the document said when it was made get that instant at the end.
                 var writtenWithoutInstant = false
+                // An export holds each day once; a second copy would be merged into a day neither describes.
+                var days: Set<LocalDate> = []
                 while true {
                     let item: ExportItem?
                     do throws(RestoreError) { item = try next() } catch {
@@ -89,6 +91,11 @@ extension Store {
                     guard let item else { break }
                     switch item {
                     case .day(let day):
+                        guard days.insert(day.date).inserted else {
+                            failure = .document(
+                                ExportError(path: "days", reason: "give \(day.date.iso) twice; an export holds each day once"))
+                            throw .invalid("the export is refused")
+                        }
                         let instant = known ?? generatedAtSoFar()
                         if instant == nil { writtenWithoutInstant = true }
                         // The export does not carry when rows were written; the instants it does carry stand in.

@@ -31,8 +31,8 @@ extension Store {
 
     /// Every setting, sorted by key.
     public func allSettings() throws(StoreError) -> [(key: SettingKey, value: String)] {
-        try database.prepare("SELECT key, value FROM setting ORDER BY key").rows {
-            (SettingKey(rawValue: $0.text(0) ?? ""), $0.text(1) ?? "")
+        try database.prepare("SELECT key, value FROM setting ORDER BY key").decodedRows(table: "setting", skipped: skipRow) {
+            (row) throws(StoreError) in (SettingKey(rawValue: try row.text("key")), try row.text("value"))
         }
     }
 

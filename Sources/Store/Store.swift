@@ -18,6 +18,19 @@ public final class Store {
     /// The database file.
     public var path: String { database.path }
 
+    /// The rows left out because they could not be decoded, one sentence each, in the order found
+    /// (what `doctor` reports).
+    public private(set) var skippedRows: [String] = []
+    /// Told each newly skipped row's sentence once: the daemon puts it in its journal.
+    public var onSkippedRow: ((String) -> Void)?
+
+    /// Leaves a row out: said once, never a trap and never a default in its place.
+    func skipRow(_ sentence: String) {
+        guard !skippedRows.contains(sentence) else { return }
+        skippedRows.append(sentence)
+        onSkippedRow?(sentence)
+    }
+
     /// Opens (creating with mode 0600 if needed) and brings the schema up to date. `busyTimeoutMs` is how
     /// long a statement waits for another process's write lock (default 5 s).
     public init(path: String, busyTimeoutMs: Int32? = nil) throws(StoreError) {

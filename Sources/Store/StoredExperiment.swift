@@ -48,7 +48,7 @@ public struct StoredExperiment: Hashable, Sendable {
     /// The arm of the night before morning `date`, when that morning is in the schedule.
     public func arm(forMorning date: LocalDate) -> String? {
         let i = date.dayNumber - firstDay.dayNumber
-        guard i >= 0, i < morningsRun else { return nil }
+        guard i >= 0, i < morningsRun, i < arms.count else { return nil }
         return arms[i]
     }
 }

@@ -38,6 +38,29 @@ struct DoctorTests {
         return Doctor.checks(f).first { $0.name == name }!
     }
 
+    @Test("the installed box's database, 0660 in the group's 2770 folder (docs/design.md §8), passes; wrong modes fail with the right chmod")
+    func sharedDatabaseMode() {
+        func check(_ mode: UInt32, shared: Bool, group: UInt32 = 993) -> Doctor.Check {
+            verdict("database") {
+                $0.database!.mode = 0o100000 | mode
+                $0.database!.groupID = group
+                $0.database!.sharedGroup = shared ? .init(gid: 993, name: "recoverydeck") : nil
+            }
+        }
+        let installed = check(0o660, shared: true)
+        #expect(installed.verdict == .ok, "\(installed.line)")
+        #expect(installed.detail.contains("mode 660, owner recoverydeck, group recoverydeck"))
+        for mode: UInt32 in [0o600, 0o664, 0o666, 0o640] {
+            let wrong = check(mode, shared: true)
+            #expect(wrong.verdict == .fail && wrong.fix == "sudo chmod 660 /var/lib/recoverydeck/recoverydeck.db", "\(wrong.line)")
+        }
+        let foreignGroup = check(0o660, shared: true, group: 100)
+        #expect(foreignGroup.verdict == .fail && foreignGroup.fix == "sudo chgrp recoverydeck /var/lib/recoverydeck/recoverydeck.db*")
+        let privateOne = check(0o660, shared: false)
+        #expect(privateOne.verdict == .fail && privateOne.fix == "sudo chmod 600 /var/lib/recoverydeck/recoverydeck.db")
+        #expect(check(0o600, shared: false).verdict == .ok)
+    }
+
     @Test("a ready box passes every check and exits 0")
     func readyBox() {
         let checks = Doctor.checks(Self.ready)

@@ -25,7 +25,7 @@ struct ControlRequestLimitTests {
                 Issue.record("accepted: \(text)")
                 continue
             }
-            #expect(refusal.code == "bad_request")
+            #expect(refusal.code == .badRequest)
             #expect(refusal.message.hasSuffix("."))
         }
         #expect(

@@ -64,7 +64,9 @@ struct DaemonPrivacyTests {
         #expect(try h.request(.measure(overwrite: false))["error"]?.stringValue == "paused")
         // Five minutes of real time have passed (the limit is real time, not the simulated clock).
         let holder = try #require(h.daemon.writePause.holder)
-        h.daemon.writePause.pause(by: holder, nowRealMs: SystemClock.monotonicMs() - Daemon.pauseLimitMs - 1)
+        // The holder cannot move its own end, so the test begins the pause again, in the past.
+        _ = h.daemon.writePause.resume()
+        _ = h.daemon.writePause.pause(by: holder, nowRealMs: SystemClock.monotonicMs() - Daemon.pauseLimitMs - 1)
         #expect(try h.request(.measure(overwrite: false))["ok"]?.boolValue == true)
         #expect(!h.daemon.writePause.isHeld)
         #expect(h.journal.lines.contains { $0.hasPrefix("<4>") && $0.contains("without resuming") })

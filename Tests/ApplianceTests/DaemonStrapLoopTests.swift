@@ -50,6 +50,30 @@ import Testing
         #expect(harness.journal.lines.contains { $0.contains("did not answer Read Controller Index List") })
     }
 
+    /// A member's `scan` while the kernel does not answer: the controller is chosen through packets the loop
+    /// reads, so another client's request is answered while the scan still waits (before, the loop sat in a
+    /// blocking management request for up to 5 s and answered nobody).
+    @Test func aScanDoesNotHoldTheLoop() throws {
+        var kernelEnds: [FileDescriptor] = []
+        let harness = try DaemonHarness(
+            edit: { $0.strap = .bluetooth },
+            options: {
+                $0.openManagement = { () throws(BlueZError) in
+                    let pair = try! SeqPacketPair()
+                    kernelEnds.append(pair.strap)
+                    return ManagementSocket(descriptor: pair.box)
+                }
+            })
+        defer { for end in kernelEnds { end.close() } }
+        let scanner = try ControlClient(path: harness.configuration.controlSocket)
+        try scanner.connection.send(Array(ControlRequest.scan(seconds: 5, adapter: nil).json.serialized().utf8))
+        let status = try harness.request(.status)
+        #expect(status["ok"]?.boolValue == true)
+        let scanReply = try scanner.next(timeoutMs: 0)
+        #expect(scanReply == nil, "the scan was answered before the status: \(scanReply?.serialized() ?? "")")
+        #expect(harness.daemon.discovery?.isRunning == true)
+    }
+
     /// A re-pair replaces the strap's link; the old link's descriptor number is free again, and a control
     /// client that gets it must be watched and answered.
     @Test func aControlClientOnTheOldStrapNumberIsAnswered() throws {

@@ -20,22 +20,34 @@ import Testing
         var end: FileDescriptor?
         var opened = 0
 
-        func open(_ name: String?) throws(BlueZError) -> (ManagementSocket, Controller) {
+        func open() throws(BlueZError) -> ManagementSocket {
             let pair = try! SeqPacketPair()
             end?.close()
             end = pair.strap
             opened += 1
-            let info = ControllerInfo(
-                address: BluetoothAddress("00:AA:01:02:00:02")!, bluetoothVersion: 9, manufacturer: 1521,
-                supportedSettings: [.powered, .lowEnergy], currentSettings: [.powered, .lowEnergy], classOfDevice: 0,
-                name: "", shortName: "")
-            return (
-                ManagementSocket(descriptor: pair.box), Controller(index: 0, info: info)
-            )
+            return ManagementSocket(descriptor: pair.box)
         }
 
-        func sends(_ event: MgmtEvent) {
-            let bytes = MgmtEventPacket(index: 0, event: event).encoded()
+        static let info = ControllerInfo(
+            address: BluetoothAddress("00:AA:01:02:00:02")!, bluetoothVersion: 9, manufacturer: 1521,
+            supportedSettings: [.powered, .lowEnergy], currentSettings: [.powered, .lowEnergy], classOfDevice: 0,
+            name: "", shortName: "")
+
+        /// Answers the controller queries (one powered LE controller, hci0), as the packets the loop reads.
+        func answersControllers(index: ControllerIndex = 0) {
+            let list = MgmtEventPacket(
+                index: .none,
+                event: .commandComplete(.readControllerIndexList, status: .success, reply: .controllerIndexList([index])))
+            let info = MgmtEventPacket(
+                index: index, event: .commandComplete(.readControllerInfo, status: .success, reply: .controllerInfo(Self.info)))
+            for packet in [list, info] {
+                let bytes = packet.encoded()
+                _ = bytes.withUnsafeBytes { send(end!.rawValue, $0.baseAddress, $0.count, 0) }
+            }
+        }
+
+        func sends(_ event: MgmtEvent, index: ControllerIndex = 0) {
+            let bytes = MgmtEventPacket(index: index, event: event).encoded()
             _ = bytes.withUnsafeBytes { send(end!.rawValue, $0.baseAddress, $0.count, 0) }
         }
 
@@ -46,6 +58,9 @@ import Testing
             while let end {
                 let n = buffer.withUnsafeMutableBytes { recv(end.rawValue, $0.baseAddress, $0.count, CInt(MSG_DONTWAIT)) }
                 guard n > 0, let packet = try? MgmtCommandPacket(bytes: Array(buffer[..<n])) else { break }
+                // The controller choice's queries are ControllerWatch's (its own tests); these tests follow discovery.
+                if case .readControllerIndexList = packet.command { continue }
+                if case .readControllerInfo = packet.command { continue }
                 out.append(packet)
             }
             return out
@@ -59,10 +74,13 @@ import Testing
     @Test("two clients share one discovery; each is answered at its own end with the strap, as JSON it reads back")
     func eachClientIsAnsweredAtItsOwnEnd() throws {
         let kernel = Kernel()
-        let discovery = try StrapDiscovery(open: kernel.open)
+        let discovery = try StrapDiscovery(rfkillRoot: "/nonexistent", open: kernel.open)
         let first = FileDescriptor(rawValue: 900)
         let second = FileDescriptor(rawValue: 901)
         #expect(discovery.begin(client: first, seconds: 5, adapter: nil, nowMs: 0) == nil)
+        #expect(kernel.commands().isEmpty, "nothing but the controller queries before the kernel answers")
+        kernel.answersControllers()
+        #expect(discovery.onReadable(nowMs: 0).isEmpty)
         #expect(kernel.commands() == [MgmtCommandPacket(index: 0, command: .startDiscovery(.le))])
         #expect(discovery.begin(client: second, seconds: 8, adapter: nil, nowMs: 1000) == nil)
         #expect(kernel.opened == 1, "the second client joins the discovery that runs")
@@ -94,8 +112,10 @@ import Testing
     @Test("mgmt-api Permission Denied ends the discovery for every client with the capability sentence")
     func aKernelRefusalAnswersEveryone() throws {
         let kernel = Kernel()
-        let discovery = try StrapDiscovery(open: kernel.open)
+        let discovery = try StrapDiscovery(rfkillRoot: "/nonexistent", open: kernel.open)
         #expect(discovery.begin(client: FileDescriptor(rawValue: 900), seconds: 5, adapter: nil, nowMs: 0) == nil)
+        kernel.answersControllers()
+        #expect(discovery.onReadable(nowMs: 0).isEmpty)
         kernel.sends(.commandStatus(.startDiscovery, status: .permissionDenied))
         let answers = discovery.onReadable(nowMs: 10)
         #expect(answers.count == 1)
@@ -107,7 +127,7 @@ import Testing
     @Test("a client that leaves is not answered, and the discovery stops when nobody waits")
     func aClientThatLeavesEndsTheDiscovery() throws {
         let kernel = Kernel()
-        let discovery = try StrapDiscovery(open: kernel.open)
+        let discovery = try StrapDiscovery(rfkillRoot: "/nonexistent", open: kernel.open)
         let client = FileDescriptor(rawValue: 900)
         #expect(discovery.begin(client: client, seconds: 5, adapter: nil, nowMs: 0) == nil)
         discovery.forget(client)
@@ -117,18 +137,14 @@ import Testing
 
     @Test("a channel the daemon cannot watch is refused at once with a sentence, and nothing is left running")
     func anUnwatchableChannelIsRefused() throws {
-        let discovery = try StrapDiscovery(open: { (_) throws(BlueZError) in
+        let discovery = try StrapDiscovery(rfkillRoot: "/nonexistent") { () throws(BlueZError) in
             // epoll(7) refuses a regular file (EPERM), as it refuses a descriptor beyond the user's watch limit.
             let file = Glibc.open("/proc/self/stat", O_RDONLY)
             precondition(file >= 0, "open failed")
-            let info = ControllerInfo(
-                address: BluetoothAddress("00:AA:01:02:00:02")!, bluetoothVersion: 9, manufacturer: 1521,
-                supportedSettings: [.powered, .lowEnergy], currentSettings: [.powered, .lowEnergy], classOfDevice: 0,
-                name: "", shortName: "")
-            return (ManagementSocket(descriptor: FileDescriptor(rawValue: file)), Controller(index: 0, info: info))
-        })
+            return ManagementSocket(descriptor: FileDescriptor(rawValue: file))
+        }
         let refusal = discovery.begin(client: FileDescriptor(rawValue: 900), seconds: 5, adapter: nil, nowMs: 0)
-        #expect(refusal?.code == "bluetooth")
+        #expect(refusal?.code == .bluetooth)
         #expect(
             refusal?.message.contains("cannot watch its Bluetooth management channel") == true,
             "\(String(describing: refusal))")
@@ -136,11 +152,36 @@ import Testing
         #expect(discovery.readiness.members.isEmpty)
     }
 
-    @Test("no controller: the request is refused at once with the adapter's sentence, nothing kept open")
-    func noControllerIsRefusedAtOnce() throws {
-        let discovery = try StrapDiscovery(open: { (_) throws(BlueZError) in throw .noAdapter })
+    @Test("no management channel: the request is refused at once with its sentence, nothing kept open")
+    func noChannelIsRefusedAtOnce() throws {
+        let discovery = try StrapDiscovery { () throws(BlueZError) in throw .noAdapter }
         let refusal = discovery.begin(client: FileDescriptor(rawValue: 900), seconds: 5, adapter: nil, nowMs: 0)
         #expect(refusal?.message == BlueZError.noAdapter.description)
+        #expect(!discovery.isRunning)
+    }
+
+    @Test("no controller in the kernel's answer: every client is answered with the adapter's sentence, nothing kept")
+    func noControllerIsAnswered() throws {
+        let kernel = Kernel()
+        let discovery = try StrapDiscovery(rfkillRoot: "/nonexistent", open: kernel.open)
+        #expect(discovery.begin(client: FileDescriptor(rawValue: 900), seconds: 5, adapter: nil, nowMs: 0) == nil)
+        kernel.sends(
+            .commandComplete(.readControllerIndexList, status: .success, reply: .controllerIndexList([])), index: .none)
+        let answers = discovery.onReadable(nowMs: 10)
+        #expect(answers.first?.reply["message"]?.stringValue == BlueZError.noAdapter.description)
+        #expect(!discovery.isRunning)
+        #expect(discovery.readiness.members.isEmpty)
+    }
+
+    @Test("a kernel that never answers does not hold the caller: begin returns, the choice's limit answers everyone")
+    func aSilentKernelIsAnsweredAtItsLimit() throws {
+        let kernel = Kernel()
+        let discovery = try StrapDiscovery(rfkillRoot: "/nonexistent", open: kernel.open)
+        #expect(discovery.begin(client: FileDescriptor(rawValue: 900), seconds: 5, adapter: nil, nowMs: 0) == nil)
+        #expect(discovery.nextDeadlineMs == ControllerWatch.defaultTimeoutMs)
+        #expect(discovery.onDeadline(nowMs: ControllerWatch.defaultTimeoutMs - 1).isEmpty)
+        let answers = discovery.onDeadline(nowMs: ControllerWatch.defaultTimeoutMs)
+        #expect(answers.first?.reply["ok"]?.boolValue == false)
         #expect(!discovery.isRunning)
     }
 
@@ -157,7 +198,7 @@ import Testing
                 Issue.record("\(bad) was taken")
                 continue
             }
-            #expect(refusal.code == "bad_request")
+            #expect(refusal.code == .badRequest)
         }
         let request = ControlRequest.scan(seconds: 7, adapter: "hci0")
         #expect(try parse(request.json.serialized()).get() == request)

@@ -14,7 +14,7 @@ import Testing
         #expect(!pause.isPaused(nowRealMs: 1_000))
         let r1 = pause.resume()
         #expect(!r1)
-        pause.pause(by: restorer, nowRealMs: 1_000)
+        #expect(pause.pause(by: restorer, nowRealMs: 1_000) == .granted)
         #expect(pause.isPaused(nowRealMs: 1_000))
         #expect(pause.holder == restorer)
         #expect(pause.nextDeadlineRealMs == 301_000)
@@ -27,7 +27,7 @@ import Testing
     @Test("only the holder leaving ends the pause")
     func holderLeaving() {
         var pause = WritePause(limitMs: 300_000)
-        pause.pause(by: restorer, nowRealMs: 0)
+        _ = pause.pause(by: restorer, nowRealMs: 0)
         let r3 = pause.clientLeft(other)
         #expect(!r3)
         #expect(pause.isPaused(nowRealMs: 1))
@@ -41,7 +41,7 @@ import Testing
     @Test("the limit ends a pause nobody resumes, to the millisecond")
     func limitEndsIt() {
         var pause = WritePause(limitMs: 300_000)
-        pause.pause(by: restorer, nowRealMs: 5_000)
+        _ = pause.pause(by: restorer, nowRealMs: 5_000)
         #expect(!pause.hasExpired(nowRealMs: 304_999))
         #expect(pause.isPaused(nowRealMs: 304_999))
         #expect(pause.hasExpired(nowRealMs: 305_000))
@@ -49,5 +49,20 @@ import Testing
         let r6 = pause.resume()
         #expect(r6, "the caller ends the expired pause")
         #expect(!pause.hasExpired(nowRealMs: 400_000))
+    }
+
+    @Test("one holder: asking again never moves the end, another client is refused and may not resume it")
+    func oneHolderHardLimit() {
+        var pause = WritePause(limitMs: 300_000)
+        #expect(pause.pause(by: restorer, nowRealMs: 0) == .granted)
+        #expect(pause.pause(by: restorer, nowRealMs: 299_000) == .alreadyHeld)
+        #expect(pause.nextDeadlineRealMs == 300_000, "renewed past its limit")
+        #expect(pause.pause(by: other, nowRealMs: 1_000) == .heldByAnother)
+        let byOther = pause.resume(by: other)
+        #expect(!byOther)
+        #expect(pause.holder == restorer)
+        let byHolder = pause.resume(by: restorer)
+        #expect(byHolder)
+        #expect(!pause.isHeld)
     }
 }

@@ -80,6 +80,34 @@ struct SystemDatabaseUnderRootTests {
                 == root.path + "/option.db")
     }
 
+    @Test("the box's database is where recoverydeck.conf's `database =` puts it, as the daemon reads it")
+    func databaseFromConfiguration() throws {
+        let root = try TemporaryRoot()
+        defer { root.remove() }
+        try FileManager.default.createDirectory(atPath: root.path + "/etc/recoverydeck", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root.path + "/srv/deck", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: root.path + "/var/lib/recoverydeck", withIntermediateDirectories: true)
+        try "database = /srv/deck/box.db\n".write(
+            toFile: root.path + "/etc/recoverydeck/recoverydeck.conf", atomically: true, encoding: .utf8)
+        let context = Self.context(root: root.path, environment: ["XDG_DATA_HOME": root.path + "/xdg"])
+        #expect(context.systemDatabasePath == root.path + "/srv/deck/box.db")
+        #expect(try context.databasePath() == root.path + "/srv/deck/box.db", "not the daemon's database")
+        #expect(context.boxDirectory == root.path + "/srv/deck")
+    }
+
+    @Test("--db or RECOVERYDECK_DB other than the box's database is said in one sentence; the same one is not")
+    func otherDatabaseSaid() {
+        #expect(
+            Context.otherDatabaseSentence(given: "/tmp/x.db", source: "--db", box: "/var/lib/recoverydeck/recoverydeck.db")
+                == "recoverydeck: using /tmp/x.db (from --db), not the box's database "
+                + "/var/lib/recoverydeck/recoverydeck.db that recoverydeckd uses.")
+        #expect(
+            Context.otherDatabaseSentence(
+                given: "/var/lib/recoverydeck/recoverydeck.db", source: "RECOVERYDECK_DB",
+                box: "/var/lib/recoverydeck/recoverydeck.db") == nil)
+    }
+
     @Test("a var/lib/recoverydeck that is a link, not a folder, is refused rather than followed or replaced")
     func boxDirectoryLink() throws {
         let root = try TemporaryRoot()

@@ -65,12 +65,13 @@ struct SessionPanelVocabularyTests {
         #expect(!LightPattern.off.isOn(atMs: 0))
     }
 
-    @Test("Every fault has its own red blink code, 1–10 (the clock's is 10), and the gate's is two (DESIGN §1)")
+    @Test("Every fault has its own red blink code, 1–11 (the clock's is 10, a restore's 11), and the gate's is two (DESIGN §1)")
     func faultCodesAreDistinct() {
         let codes = MorningFault.allCases.map(\.blinkCode)
         #expect(Set(codes).count == codes.count)
-        #expect(codes.allSatisfy { (1...10).contains($0) })
+        #expect(codes.allSatisfy { (1...11).contains($0) })
         #expect(MorningFault.clockUnsynchronised.blinkCode == 10)
+        #expect(MorningFault.restoring.blinkCode == 11)
         #expect(MorningFault.questionnaireMissing.blinkCode == 2)
         #expect(Indication.refused.display.red == .count(2))
     }

@@ -36,7 +36,7 @@ struct MorningSpoolTests {
         try Data("{\"half\":".utf8).write(to: URL(fileURLWithPath: spool.directory + "/2026-03-10-morning-1.json"))
         let (entries, unreadable) = spool.entries()
         #expect(entries.isEmpty)
-        #expect(unreadable == ["2026-03-10-morning-1.json"])
+        #expect(unreadable == ["2026-03-10-morning-1.json: not a spooled record"])
         let store = try Store(path: dir.databasePath)
         #expect(spool.file(into: store).isEmpty)
         #expect(FileManager.default.fileExists(atPath: spool.directory + "/2026-03-10-morning-1.json"))
@@ -57,8 +57,54 @@ struct MorningSpoolTests {
         try handle.close()
         let (entries, unreadable) = spool.entries()
         #expect(entries.isEmpty)
-        #expect(unreadable == [entry.name])
+        #expect(unreadable.count == 1 && unreadable[0].hasPrefix(entry.name + ": "), "\(unreadable)")
         #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("a FIFO named like a record is skipped with a sentence, neither opened for blocking nor read; delete passes it")
+    func fifoInSpool() throws {
+        let dir = TemporaryDirectory()
+        let spool = try MorningSpool(directory: MorningSpool.directory(forDatabase: dir.databasePath))
+        let kept = try spool.keep(.questionnaire(Fixture.questionnaire()), recordedAt: 1_796_420_000)
+        let name = "2026-12-04-morning-1796420000-1.json"
+        #expect(mkfifo(spool.directory + "/" + name, 0o600) == 0)
+        // Before the fix this call blocked in open(2) for ever, waiting for a writer.
+        let (entries, unreadable) = spool.entries()
+        #expect(entries.map(\.name) == [kept.name], "the real record is still read")
+        #expect(unreadable == ["\(name): not a regular file (a FIFO)"])
+        let removed = try spool.removeDays(from: LocalDate(iso: "2026-12-04")!, through: LocalDate(iso: "2026-12-04")!)
+        #expect(removed == 0)
+        try spool.removeAll()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: spool.directory).isEmpty)
+    }
+
+    @Test("a symbolic link to a record outside the spool is not followed: the file it names is never read")
+    func symlinkInSpool() throws {
+        let dir = TemporaryDirectory()
+        let spool = try MorningSpool(directory: MorningSpool.directory(forDatabase: dir.databasePath))
+        // A real record of the spool's owner, moved out of the spool, then linked back in.
+        let entry = try spool.keep(.questionnaire(Fixture.questionnaire(notes: "private")), recordedAt: 1_796_420_000)
+        let outside = dir.path + "/private.json"
+        #expect(rename(spool.directory + "/" + entry.name, outside) == 0)
+        #expect(symlink(outside, spool.directory + "/" + entry.name) == 0)
+        let (entries, unreadable) = spool.entries()
+        #expect(entries.isEmpty, "the linked file was read: \(entries)")
+        #expect(unreadable == ["\(entry.name): a symbolic link, not a record"])
+        try spool.removeAll()
+        #expect(FileManager.default.fileExists(atPath: outside), "delete removes the link, not what it names")
+    }
+
+    @Test(
+        "a whole record owned by someone other than the folder's owner (a member's plant) is skipped",
+        .enabled(if: geteuid() == 0, "chown needs root"))
+    func foreignOwner() throws {
+        let dir = TemporaryDirectory()
+        let spool = try MorningSpool(directory: MorningSpool.directory(forDatabase: dir.databasePath))
+        let entry = try spool.keep(.questionnaire(Fixture.questionnaire()), recordedAt: 1_796_420_000)
+        #expect(chown(spool.directory + "/" + entry.name, 65_534, 65_534) == 0)
+        let (entries, unreadable) = spool.entries()
+        #expect(entries.isEmpty)
+        #expect(unreadable.count == 1 && unreadable[0].hasPrefix("\(entry.name): owned by uid 65534"), "\(unreadable)")
     }
 
     @Test("a lock held by another process: the spool stays, then files once the lock is released")

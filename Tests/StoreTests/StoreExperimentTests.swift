@@ -18,6 +18,35 @@ struct StoreExperimentTests {
         try store.experiment(runningOn: Fixture.day.adding(days: offset))?.habit
     }
 
+    @Test("an experiment whose mornings disagree with its arms is left out with one sentence, never a trap")
+    func morningsDisagreeWithArms() throws {
+        let dir = TemporaryDirectory()
+        let store = try Store(path: dir.databasePath)
+        var said: [String] = []
+        store.onSkippedRow = { said.append($0) }
+        let id = try store.addExperiment(Self.experiment("alcohol", from: Fixture.day))
+        // Every CHECK still holds: only the schedule is short.
+        try store.database.run("DELETE FROM experiment_morning WHERE day >= ?1", [.text(Fixture.day.adding(days: 4).iso)])
+        let running = try store.experiment(runningOn: Fixture.day)
+        #expect(running == nil, "the row was used: \(String(describing: running))")
+        let all = try store.experiments()
+        #expect(all.isEmpty)
+        #expect(said == ["experiment \(id) of 10 mornings has 4 arms in its schedule, so it was left out"])
+        #expect(store.skippedRows == said, "said once, kept for doctor")
+    }
+
+    @Test("an outcome that is no channel is left out, not analysed as rMSSD")
+    func unknownOutcome() throws {
+        let dir = TemporaryDirectory()
+        let store = try Store(path: dir.databasePath)
+        try store.addExperiment(Self.experiment("alcohol", from: Fixture.day))
+        try store.database.run("PRAGMA ignore_check_constraints = ON")
+        try store.database.run("UPDATE experiment SET outcome = 'bogus'")
+        let all = try store.experiments()
+        #expect(all.isEmpty)
+        #expect(store.skippedRows.count == 1 && store.skippedRows[0].contains("\"bogus\", not a known Channel"), "\(store.skippedRows)")
+    }
+
     @Test("no experiment: none is running on any day")
     func none() throws {
         let dir = TemporaryDirectory()

@@ -224,6 +224,51 @@ struct StreamingRestoreTests {
         #expect(summary.rrIntervals == before.days.reduce(0) { $0 + ($1.measurement?.rawRR.count ?? 0) })
     }
 
+    @Test("a day given twice is refused with one sentence and changes nothing, however its copies differ")
+    func dayGivenTwice() throws {
+        let dir = TemporaryDirectory()
+        let store = try StoreRestoreTests.filled(dir)
+        let held = try store.exportDocument(full: true, generatedAt: 7)
+        var document = held
+        // The second copy carries only a check-in with other scores: merged, the day would be neither copy.
+        var copy = DayRecord(date: document.days[0].date, questionnaire: Fixture.questionnaire(document.days[0].date))
+        copy.questionnaire?.notes = "the second copy"
+        document.days.append(copy)
+        let refusal = Self.documentRefusal(restoring: document.json.serialized(), into: store)
+        #expect(refusal?.description == "The export's days give \(copy.date.iso) twice; an export holds each day once.")
+        #expect(try store.exportDocument(full: true, generatedAt: 7) == held)
+    }
+
+    @Test("a key given twice inside a day (nested) is refused as the top level's are, and changes nothing")
+    func nestedDuplicateKey() throws {
+        let dir = TemporaryDirectory()
+        let store = try StoreRestoreTests.filled(dir)
+        let held = try store.exportDocument(full: true, generatedAt: 7)
+        let text = held.json.serialized()
+        let range = try #require(text.range(of: "\"fatigue\":"))
+        let doubled = text.replacingCharacters(in: range, with: "\"fatigue\":1,\"fatigue\":")
+        let refusal = Self.documentRefusal(restoring: doubled, into: store)
+        #expect(refusal?.description.contains("the key \"fatigue\" appears twice in one object") == true, "\(String(describing: refusal))")
+        #expect(try store.exportDocument(full: true, generatedAt: 7) == held)
+    }
+
+    /// The document's refusal when `text` is restored over `store`; nil, with the issue recorded, when it was
+    /// restored or refused for another reason.
+    static func documentRefusal(restoring text: String, into store: Store, chunkSize: Int = 97) -> ExportError? {
+        var reader = Self.reader(text, chunkSize: chunkSize)
+        do {
+            _ = try store.restore(&reader, replace: true)
+            Issue.record("the document was restored")
+        } catch {
+            guard case .document(let e) = error else {
+                Issue.record("\(error)")
+                return nil
+            }
+            return e
+        }
+        return nil
+    }
+
     /// A long export: `count` days with a check-in each, after the store's own.
     static func longExport(_ store: Store, days count: Int) throws -> String {
         var document = try store.exportDocument(full: true, generatedAt: 1_773_200_000)
@@ -249,17 +294,8 @@ struct StreamingRestoreTests {
             from = r.upperBound
         }
         text.replaceSubrange(ranges[ranges.count - 11], with: "\"fatigue\":9")
-        var reader = Self.reader(text, chunkSize: 4096)
-        do {
-            _ = try store.restore(&reader, replace: true)
-            Issue.record("a fatigue of 9 was restored")
-        } catch {
-            guard case .document(let e) = error else {
-                Issue.record("not refused as a document: \(error)")
-                return
-            }
-            #expect(e.path.hasSuffix(".questionnaire.fatigue") && e.reason.contains("not 9"), "\(e)")
-        }
+        let e = Self.documentRefusal(restoring: text, into: store, chunkSize: 4096)
+        #expect(e?.path.hasSuffix(".questionnaire.fatigue") == true && e?.reason.contains("not 9") == true, "\(String(describing: e))")
         #expect(try store.exportDocument(full: true, generatedAt: 7) == held)
     }
 

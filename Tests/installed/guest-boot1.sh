@@ -32,13 +32,23 @@ if as bob recoverydeck history > bob.out 2> bob.err; then fail "bob, outside the
 grep -q 'recoverydeck' bob.err && [ "$(wc -l < bob.err)" -le 2 ] || fail "bob's refusal is not one sentence naming the group: $(cat bob.err)"
 ok "bob (not in the group) refused: $(head -1 bob.err)"
 
-# --- alice restores her history (the restore's block writes are one class of power cuts). ----------------
+# --- A restore holds every morning while it runs, so only root (or the daemon's user) may pause the daemon:
+# alice's is refused with one sentence and changes nothing; root restores (its block writes are one class of
+# power cuts). -------------------------------------------------------------------------------------------
 days_in_file=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["days"]))' $bench/history.json)
+before=$(mornings)
+if as alice recoverydeck restore $bench/history.json > restore-alice.out 2>&1; then
+    fail "alice, a member, paused the daemon's writes for a restore: $(cat restore-alice.out)"
+fi
+grep -q "Only root or the daemon's user may pause" restore-alice.out \
+    || fail "alice's refused restore did not say why: $(cat restore-alice.out)"
+[ "$(mornings)" = "$before" ] || fail "alice's refused restore changed the history ($before → $(mornings) mornings)"
+ok "alice's restore refused while the daemon runs, nothing changed: $(tail -1 restore-alice.out)"
 mark restore-begin
-as alice recoverydeck restore $bench/history.json > restore.out 2>&1 || fail "alice's restore failed: $(cat restore.out)"
+recoverydeck restore $bench/history.json > restore.out 2>&1 || fail "root's restore failed: $(cat restore.out)"
 mark restore-end
 got=$(mornings)
-ok "alice restored $days_in_file days from an export without sudo ($got mornings in her history): $(tail -1 restore.out)"
+ok "root restored $days_in_file days from an export ($got mornings in alice's history): $(tail -1 restore.out)"
 
 # --- A box from before the artifact-rule step: the daemon migrates its database as it starts. ---------------
 systemctl stop recoverydeckd
@@ -77,6 +87,26 @@ python3 $bench/check_morning.py exact $bench/morning-rr.txt export1.json "$today
 journal_since "$since" | grep -q "was accepted" || fail "the strap's connection-parameter request was not accepted"
 stop_strap
 ok "alice's morning (GO on GPIO17) saved and in her history: $(grep "$today" history1.txt | head -1)"
+
+# --- The installed box passes its own doctor, for root and for a member (exit 0: ready). -----------------
+# The VM has no time source: mark the kernel clock synchronised (adjtimex: STA_UNSYNC cleared, errors 0, as an
+# NTP daemon does), so doctor's clock check sees what a box with time sync sees. struct timex (LP64): modes at
+# 0, maxerror at 24, esterror at 32, status at 40.
+python3 - <<'EOF' || fail "cannot mark the VM's clock synchronised"
+import ctypes, struct
+libc = ctypes.CDLL(None, use_errno=True)
+timex = ctypes.create_string_buffer(256)
+struct.pack_into("I", timex, 0, 0x0004 | 0x0008 | 0x0010)  # ADJ_MAXERROR | ADJ_ESTERROR | ADJ_STATUS
+struct.pack_into("q", timex, 24, 0)
+struct.pack_into("q", timex, 32, 0)
+struct.pack_into("i", timex, 40, 0)
+if libc.adjtimex(timex) < 0:
+    raise SystemExit("adjtimex: errno %d" % ctypes.get_errno())
+EOF
+recoverydeck doctor > doctor-root.txt 2>&1 || fail "root's doctor says the box is not ready: $(cat doctor-root.txt)"
+as alice recoverydeck doctor > doctor-alice.txt 2>&1 \
+    || fail "alice's doctor says the box is not ready: $(cat doctor-alice.txt)"
+ok "doctor exits 0 for root and for alice: $(grep -c '^ok' doctor-root.txt) checks ok, $(grep -c '^WARN' doctor-root.txt) warnings"
 
 # --- restart, kill -9, stop, and the watchdog. ------------------------------------------------------------
 old=$(main_pid)

@@ -51,6 +51,16 @@ public enum Doctor {
                 + "not); they are kept until then")
     }
 
+    /// Rows the store left out because they could not be decoded (a damaged or hand-edited row): a warning
+    /// naming each; nil when every row read.
+    public static func rows(_ f: DoctorFacts) -> Check? {
+        guard !f.skippedRows.isEmpty else { return nil }
+        return Check(
+            "rows", .warn, "\(f.skippedRows.count) row(s) of the database were left out: " + f.skippedRows.joined(separator: "; "),
+            fix: "restore the database from a backup ('recoverydeck restore'), or delete the named rows with sqlite3 "
+                + "while the daemon is stopped")
+    }
+
     /// Ready when nothing failed; warnings do not stop a morning.
     public static func isReady(_ checks: [Check]) -> Bool { !checks.contains { $0.verdict == .fail } }
 
@@ -255,23 +265,38 @@ public enum Doctor {
                     "stop recoverydeckd, keep a copy, rebuild it with sqlite3 \(db.path) .recover | sqlite3 \(db.path).new "
                     + "(package sqlite3), then move \(db.path).new into place")
         }
-        let mode = db.mode & 0o777
-        if mode != 0o600 {
+        // The package shares the database with its group (0660 in a 2770 folder, docs/design.md §8); a private
+        // one is the owner's alone. Anything else is wrong either way, and the fix names the right mode.
+        let mode = db.mode & 0o7777
+        let wanted: UInt32 = db.sharedGroup == nil ? 0o600 : 0o660
+        let modeText = String(wanted, radix: 8)
+        if mode != wanted {
+            let why =
+                db.sharedGroup.map { "it is shared with the \($0.name) group, so it must be 660" }
+                ?? "the person's data must be 600"
             return Check(
-                "database", .fail, "\(db.path) has mode \(String(mode, radix: 8)); the person's data must be 600",
-                fix: "sudo chmod 600 \(db.path)")
+                "database", .fail, "\(db.path) has mode \(String(mode, radix: 8)); \(why)",
+                fix: "sudo chmod \(modeText) \(db.path)")
         }
         if let expected = db.expectedOwnerUID, db.ownerUID != expected {
             return Check(
                 "database", .fail, "\(db.path) belongs to uid \(db.ownerUID), not \(db.expectedOwnerName)",
                 fix: "sudo chown \(db.expectedOwnerName): \(db.path)*")
         }
+        if let group = db.sharedGroup, db.groupID != group.gid {
+            return Check(
+                "database", .fail, "\(db.path) is in gid \(db.groupID), not the \(group.name) group its folder shares",
+                fix: "sudo chgrp \(group.name) \(db.path)*")
+        }
+        let shared = db.sharedGroup.map { ", group \($0.name)" } ?? ""
         if db.integrity == nil {
             return Check(
-                "database", .warn, "\(db.path): mode 600, owner \(db.expectedOwnerName); integrity not checked",
+                "database", .warn,
+                "\(db.path): mode \(modeText), owner \(db.expectedOwnerName)\(shared); integrity not checked",
                 fix: "run doctor with sudo")
         }
-        return Check("database", .ok, "\(db.path): integrity ok, mode 600, owner \(db.expectedOwnerName)")
+        return Check(
+            "database", .ok, "\(db.path): integrity ok, mode \(modeText), owner \(db.expectedOwnerName)\(shared)")
     }
 
     static func timeZone(_ f: DoctorFacts) -> Check {

@@ -53,6 +53,16 @@ public struct DoctorFacts: Sendable {
         }
     }
 
+    /// A group a database is shared with.
+    public struct SharedGroup: Sendable, Equatable {
+        public var gid: UInt32
+        public var name: String
+        public init(gid: UInt32, name: String) {
+            self.gid = gid
+            self.name = name
+        }
+    }
+
     public struct DatabaseFile: Sendable, Equatable {
         public var path: String
         public var exists: Bool
@@ -63,10 +73,18 @@ public struct DoctorFacts: Sendable {
         public var expectedOwnerName: String
         /// "ok", or what PRAGMA integrity_check said, or why it could not run.
         public var integrity: String?
+        /// The group the database is shared with, when its folder is shared (set-group-ID, group rwx, as the
+        /// package installs /var/lib/recoverydeck: docs/design.md §8); nil for a private database.
+        public var sharedGroup: SharedGroup?
+        /// The database file's group.
+        public var groupID: UInt32 = 0
         public init(
             path: String, exists: Bool, mode: UInt32, ownerUID: UInt32, expectedOwnerUID: UInt32?,
-            expectedOwnerName: String, integrity: String?
+            expectedOwnerName: String, integrity: String?, sharedGroup: SharedGroup? = nil,
+            groupID: UInt32 = 0
         ) {
+            self.sharedGroup = sharedGroup
+            self.groupID = groupID
             self.path = path
             self.exists = exists
             self.mode = mode
@@ -99,6 +117,8 @@ public struct DoctorFacts: Sendable {
     public var strapDaysSinceSeen: Int?
     /// Why the pairing could not be read from the database (unreadable, damaged), nil when it was read.
     public var strapUnknownReason: String?
+    /// Rows of the database the store could not decode and left out, one sentence each.
+    public var skippedRows: [String] = []
     /// bluetoothd keeps a record of the paired strap (/var/lib/bluetooth/ADAPTER/ADDRESS/info): it then
     /// reconnects to the strap by itself and holds its one connection.
     public var strapKnownToBluetoothd = false

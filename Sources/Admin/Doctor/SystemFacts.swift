@@ -252,9 +252,21 @@ public struct SystemFacts {
         }
         var integrity: String? = nil
         if exists, isLive, access(file, R_OK) == 0 { integrity = Store.integrityCheck(ofFile: file) }
+        // Shared as the package shares /var/lib/recoverydeck (2770): set-group-ID and group rwx (SharedState).
+        var folder = stat()
+        let slash = file.lastIndex(of: "/")
+        let directory = slash.map { $0 == file.startIndex ? "/" : String(file[..<$0]) } ?? "."
+        var shared: DoctorFacts.SharedGroup?
+        if lstat(directory, &folder) == 0, folder.st_mode & S_IFMT == S_IFDIR, folder.st_mode & S_ISGID != 0,
+            folder.st_mode & 0o070 == 0o070
+        {
+            shared = DoctorFacts.SharedGroup(
+                gid: folder.st_gid, name: ServiceGroup.name(of: folder.st_gid) ?? "gid \(folder.st_gid)")
+        }
         return DoctorFacts.DatabaseFile(
             path: file, exists: exists, mode: exists ? UInt32(s.st_mode) : 0, ownerUID: exists ? s.st_uid : 0,
-            expectedOwnerUID: expectedUID, expectedOwnerName: expectedName, integrity: integrity)
+            expectedOwnerUID: expectedUID, expectedOwnerName: expectedName, integrity: integrity,
+            sharedGroup: shared, groupID: exists ? s.st_gid : 0)
     }
 
     // MARK: Files

@@ -78,8 +78,8 @@ internal func system_send(_ fd: CInt, _ buffer: UnsafeRawBufferPointer) -> Int {
     Glibc.send(fd, buffer.baseAddress, buffer.count, CInt(MSG_NOSIGNAL))
 }
 
-internal func system_recv(_ fd: CInt, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
-    Glibc.recv(fd, buffer.baseAddress, buffer.count, 0)
+internal func system_recv(_ fd: CInt, _ buffer: UnsafeMutableRawBufferPointer, flags: CInt = 0) -> Int {
+    Glibc.recv(fd, buffer.baseAddress, buffer.count, flags)
 }
 
 internal func system_socketpair(_ type: CInt, _ fds: UnsafeMutablePointer<CInt>) -> CInt {

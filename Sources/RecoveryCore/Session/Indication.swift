@@ -192,6 +192,7 @@ public enum Indication: Hashable, Sendable {
         rows += MorningFault.allCases.filter(\.endsSession).map { .fault($0) }
         // Not a session's end: a refusal before anything starts (ClockGuard).
         rows.append(.fault(.clockUnsynchronised))
+        rows.append(.fault(.restoring))
         return rows
     }
 }

@@ -48,7 +48,7 @@ public enum LightTable {
         out.append("|---|---|---|---|---|")
         for fault in MorningFault.allCases {
             out.append(
-                "| \(fault.blinkCode) | `\(fault.code)` | \(shownAs(fault, timings: timings)) | `\(fault.analyticsEvent)` | "
+                "| \(fault.blinkCode) | `\(fault.code)` | \(shownAs(fault, timings: timings)) | \(fault.analyticsEvent.isEmpty ? "none" : "`\(fault.analyticsEvent)`") | "
                     + "\(fault.sentence.replacingPipes()) |")
         }
         out.append("")
@@ -125,6 +125,7 @@ public enum LightTable {
         case .rrUnavailable: "red code while measuring continues (blue double blink)"
         case .tooFewBeats, .tooManyArtifacts: "red code with yellow on: GO retries"
         case .clockUnsynchronised: "red code for \(shown), with a low beep, when GO, `recoverydeck measure` or `#` is refused"
+        case .restoring: "red code for \(shown), with a low beep, when GO is pressed while a restore runs"
         default: "red code for \(shown) after the session ends"
         }
     }

@@ -26,13 +26,17 @@ public enum MorningFault: Int, CaseIterable, Hashable, Sendable, CustomStringCon
     /// The clock guard refused to date a record: the kernel's clock is not synchronised and today is not
     /// after the newest stored day (`ClockGuard`); GO, `measure` and the keypad's `#` file nothing.
     case clockUnsynchronised = 10
+    /// GO while a restore holds the database's writes (the daemon's pause for `recoverydeck restore`): nothing
+    /// starts until it is done, a few seconds.
+    case restoring = 11
 
     /// True for the faults that end a session and then blink their code; the others show as the gate's
     /// refusal (questionnaire), degraded measuring (RR unavailable) or a retry offer (quality).
     public var endsSession: Bool {
         switch self {
         case .bluetoothUnavailable, .noStrapPaired, .strapNotFound, .strapLost: true
-        case .questionnaireMissing, .rrUnavailable, .tooFewBeats, .tooManyArtifacts, .clockUnsynchronised: false
+        case .questionnaireMissing, .rrUnavailable, .tooFewBeats, .tooManyArtifacts, .clockUnsynchronised, .restoring:
+            false
         }
     }
 
@@ -61,6 +65,8 @@ public enum MorningFault: Int, CaseIterable, Hashable, Sendable, CustomStringCon
             "Too many beats were rejected as artifacts: wet the electrodes, snug the strap, lie still, then retry."
         case .clockUnsynchronised:
             ClockGuard.sentence
+        case .restoring:
+            "The database is being restored; start the morning again in a moment."
         }
     }
 
@@ -78,6 +84,8 @@ public enum MorningFault: Int, CaseIterable, Hashable, Sendable, CustomStringCon
         case .rrUnavailable: "rr_unavailable"
         case .tooFewBeats, .tooManyArtifacts: "hrv_quality_fail"
         case .clockUnsynchronised: "clock_refused"
+        // None: the database is being rewritten, so the routine records nothing for it.
+        case .restoring: ""
         }
     }
 
@@ -93,6 +101,7 @@ public enum MorningFault: Int, CaseIterable, Hashable, Sendable, CustomStringCon
         case .tooFewBeats: "too_few_beats"
         case .tooManyArtifacts: "too_many_artifacts"
         case .clockUnsynchronised: "clock_unsynchronised"
+        case .restoring: "restoring"
         }
     }
 

@@ -57,6 +57,9 @@ public struct MorningRoutine: Sendable {
         /// The clock guard refused to date a record (`ClockGuard`): a GO or `measure` starts nothing, a keypad
         /// questionnaire with the store is dropped unfiled; the lamps blink the clock's own code.
         case clockRefused
+        /// GO while a restore holds the database's writes: nothing starts; the lamps blink `MorningFault.restoring`
+        /// and nothing is recorded (the database is being rewritten).
+        case writesPaused
         /// The habit list, the reminder or the artifact rule changed over SSH. A questionnaire being keyed keeps
         /// the habits it started with; the next one uses the new list; a capture under way keeps its rule.
         case settings(habits: [String], reminder: MorningReminder.Schedule, artifactRule: ArtifactRule = .default)
@@ -166,6 +169,12 @@ public struct MorningRoutine: Sendable {
                 session.enterFault(fault, at: t, showMs: configuration.timings.faultShowMs)
             }
             return [.sound(.fault), .say(fault.sentence), .record(AnalyticsRecord(fault.analyticsEvent))]
+        case .writesPaused:
+            let fault = MorningFault.restoring
+            if session.phase == .idle || session.phase == .showingFault {
+                session.enterFault(fault, at: t, showMs: configuration.timings.faultShowMs)
+            }
+            return [.sound(.fault), .say(fault.sentence)]
         case .settings(let habits, let schedule, let rule):
             configuration.habits = habits
             configuration.reminder = schedule

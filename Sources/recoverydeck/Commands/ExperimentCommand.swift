@@ -114,7 +114,14 @@ enum Experiments {
         try store?.experiment(runningOn: today)
     }
 
-    static func channel(_ e: StoredExperiment) -> Channel { Channel(rawValue: e.outcome) ?? .rmssd }
+    /// The outcome the experiment measures. The store leaves out a row whose outcome is no channel, so a
+    /// failure here is damage that reached memory another way: said, never analysed as another channel.
+    static func channel(_ e: StoredExperiment) throws(CommandError) -> Channel {
+        guard let channel = Channel(rawValue: e.outcome) else {
+            throw .failure("the experiment's outcome \"\(e.outcome)\" is not a channel; run 'recoverydeck doctor'.")
+        }
+        return channel
+    }
 
     /// "tonight: alcohol (do it)" for the night before tomorrow's morning, or nil when tomorrow is not in it.
     static func tonight(_ e: StoredExperiment, today: LocalDate) -> (arm: ExperimentArm, morning: Int)? {
@@ -344,7 +351,7 @@ struct ExperimentResultCommand: Command {
                     + "p-value too small).")
         }
         let store = try context.requireTodaysCheckin()
-        let outcome = Experiments.channel(e)
+        let outcome = try Experiments.channel(e)
         let run = e.morningsRun
         let days = try store.days(from: e.firstDay, through: e.firstDay.adding(days: max(0, run - 1)))
         var byDay: [Int: DayRecord] = [:]

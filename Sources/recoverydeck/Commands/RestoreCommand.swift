@@ -96,9 +96,8 @@ final class DaemonWrites {
         guard let client = try? ControlClient(path: socketPath),
             let reply = try? client.send(.pauseWrites, timeoutMs: 2000)
         else { return nil }
-        guard reply["ok"]?.boolValue == true else {
-            let why = reply["message"]?.stringValue ?? "recoverydeckd refused to pause."
-            throw .failure("recoverydeckd: \(why) Nothing was restored.")
+        if let refusal = ControlRefusal(reply: reply) {
+            throw .failure("recoverydeckd: \(refusal.message) Nothing was restored.")
         }
         return DaemonWrites(client)
     }

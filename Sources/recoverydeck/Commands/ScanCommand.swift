@@ -81,9 +81,7 @@ struct ScanCommand: Command {
         } catch {
             throw CommandError.failure(error.description)
         }
-        guard reply["ok"]?.boolValue == true else {
-            throw CommandError.failure(reply["message"]?.stringValue ?? "recoverydeckd refused the scan.")
-        }
+        if let refusal = ControlRefusal(reply: reply) { throw CommandError.failure(refusal.message) }
         let now = SystemClock.monotonicMs()
         return (reply["straps"]?.arrayValue ?? []).compactMap { StrapCandidate(controlJSON: $0, nowMs: now) }
     }

@@ -1,3 +1,4 @@
+import BoxConfiguration
 import LocalClock
 import Platform
 import RecoveryCore
@@ -50,12 +51,38 @@ final class Context {
 
     // MARK: Database
 
-    /// The installed box's state directory (under `root`): the daemon's user owns it, and it is shared,
-    /// 2770, with the group that may use the box.
-    var boxDirectory: String { root + "var/lib/recoverydeck" }
+    /// The box's configuration file (under `root`), the one the daemon reads.
+    var configurationPath: String { root + String(DaemonConfiguration.defaultPath.dropFirst()) }
 
-    /// The system-wide database the packaged daemon uses (under `root`).
-    var systemDatabasePath: String { boxDirectory + "/recoverydeck.db" }
+    /// The database the box's daemon uses (under `root`): `database =` in recoverydeck.conf, read with the
+    /// daemon's own parser, so the command line, doctor and the daemon name one file. A missing file or key means
+    /// the daemon's default; a file the daemon would refuse is said, and the default used.
+    private(set) lazy var systemDatabasePath: String = {
+        let configured: String
+        do { configured = try DaemonConfiguration.load(path: configurationPath, required: false).database } catch {
+            say("recoverydeck: \(error) The box's default database is used.")
+            configured = DaemonConfiguration().database
+        }
+        return configured.hasPrefix("/") ? root + String(configured.dropFirst()) : root + configured
+    }()
+
+    /// The installed box's state directory (under `root`): the folder of its database. On the packaged box the
+    /// daemon's user owns it, and it is shared, 2770, with the group that may use the box.
+    var boxDirectory: String {
+        let path = systemDatabasePath
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// True once the sentence about a database other than the box's was said.
+    private var saidOtherDatabase = false
+
+    /// The sentence for a database given by hand (`--db`, `$RECOVERYDECK_DB`) that is not the box's, while a box
+    /// is installed: a command would read and write where the daemon never looks. Nil when they are the same.
+    static func otherDatabaseSentence(given: String, source: String, box: String) -> String? {
+        guard given != box else { return nil }
+        return "recoverydeck: using \(given) (from \(source)), not the box's database \(box) that recoverydeckd uses."
+    }
 
     /// Which database a command uses.
     enum DatabaseLocation: Equatable {
@@ -84,11 +111,18 @@ final class Context {
         if given == nil, let fromEnvironment = environment("RECOVERYDECK_DB"), !fromEnvironment.isEmpty {
             given = fromEnvironment
         }
+        var info = stat()
         if let given {
+            if !saidOtherDatabase, lstat(boxDirectory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR,
+                let sentence = Context.otherDatabaseSentence(
+                    given: given, source: databaseOption != nil ? "--db" : "RECOVERYDECK_DB", box: systemDatabasePath)
+            {
+                saidOtherDatabase = true
+                say(sentence)
+            }
             try Context.actAsOwner(ofDirectoryOf: given)
             return .given(given)
         }
-        var info = stat()
         if lstat(boxDirectory, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFDIR else {
                 throw .failure("\(boxDirectory) is not a directory (a link or a file is there), so the box's data cannot be trusted; nothing was done.")
@@ -195,14 +229,20 @@ final class Context {
 
     // MARK: Terminal
 
-    /// Writes `text` and a newline to standard output (data).
-    func out(_ text: String) { Context.write(text + "\n", to: 1) }
+    // Every path to the terminal escapes control characters (`TerminalText`): what is printed carries names,
+    // notes and tags from the database, the socket and the radio, which another user may have written.
 
-    /// Writes `text` as it is to standard output (data that ends with its own newline).
-    func outRaw(_ text: String) { Context.write(text, to: 1) }
+    /// Writes `text` and a newline to standard output (data).
+    func out(_ text: String) { Context.write(TerminalText.escaped(text) + "\n", to: 1) }
+
+    /// Writes `text` to standard output, escaped as `out` does (data that ends with its own newline).
+    func outRaw(_ text: String) { Context.write(TerminalText.escaped(text), to: 1) }
+
+    /// Returns to the start of the line and clears it: the one control sequence the program writes itself.
+    func clearLine() { Context.write("\r\u{1B}[K", to: 1) }
 
     /// Writes `text` and a newline to standard error (messages for the person).
-    func say(_ text: String) { Context.write(text + "\n", to: 2) }
+    func say(_ text: String) { Context.write(TerminalText.escaped(text) + "\n", to: 2) }
 
     /// True when standard input is a terminal, so missing answers may be asked for.
     var inputIsTerminal: Bool { Context.standardInputIsTerminal }
@@ -211,7 +251,7 @@ final class Context {
 
     /// Asks on standard error and reads one line from standard input; nil at end of input.
     func ask(_ question: String) -> String? {
-        Context.write(question, to: 2)
+        Context.write(TerminalText.escaped(question), to: 2)
         return readLine(strippingNewline: true)
     }
 

@@ -125,17 +125,17 @@ enum Program {
             switch error {
             case .usage(let message): return usage(title, message, hint: "\(title) --help")
             case .failure(let message):
-                Context.write("\(title): \(message)\n", to: 2)
+                Context.write(TerminalText.escaped("\(title): \(message)\n"), to: 2)
                 return ExitCode.failure
             }
         } catch {
-            Context.write("\(title): \(sentence(String(describing: error)))\n", to: 2)
+            Context.write(TerminalText.escaped("\(title): \(sentence(String(describing: error)))\n"), to: 2)
             return ExitCode.failure
         }
     }
 
     private static func usage(_ title: String, _ message: String, hint: String) -> Int32 {
-        Context.write("\(title): \(message)\nTry '\(hint)'.\n", to: 2)
+        Context.write(TerminalText.escaped("\(title): \(message)\nTry '\(hint)'.\n"), to: 2)
         return ExitCode.usage
     }
 

@@ -1,3 +1,4 @@
+import ControlProtocol
 import JSON
 
 /// The demo's running commentary: each key, lamp change, sound and phase of the live morning, one line
@@ -32,27 +33,27 @@ final class DemoTimeline {
             saved = true
             let date = packet["date"]?.stringValue ?? "today"
             line("saved   \(date): one transaction, \(packet["raw_rr"]?.int64Value ?? 0) RR kept", at: ms)
-        case "snapshot": snapshot(packet, at: ms)
+        case "snapshot": if let s = ControlSnapshot(json: packet) { snapshot(s, at: ms) }
         default: break
         }
     }
 
-    private func snapshot(_ s: JSONValue, at ms: Int64) {
-        if let display = s["display"]?.stringValue, display != lastDisplay {
-            lastDisplay = display
-            line("lamps   \(display)", at: ms)
+    private func snapshot(_ s: ControlSnapshot, at ms: Int64) {
+        if s.display != lastDisplay {
+            lastDisplay = s.display
+            line("lamps   \(s.display)", at: ms)
         }
-        let phase = s["phase"]?.stringValue ?? "idle"
+        let phase = s.phase
         if phase != lastPhase {
             lastPhase = phase
-            line("phase   \(s["title"]?.stringValue ?? phase)", at: ms)
+            line("phase   \(s.title)", at: ms)
             lastProgressLineMs = ms
-        } else if let bpm = s["bpm"]?.int64Value, ms - lastProgressLineMs >= 10_000 {
+        } else if let bpm = s.bpm, ms - lastProgressLineMs >= 10_000 {
             lastProgressLineMs = ms
-            let rr = s["degraded"]?.boolValue == true ? "HR only" : (s["rr_ok"]?.boolValue == true ? "RR OK" : "no RR")
+            let rr = s.degraded ? "HR only" : (s.rrOK ? "RR OK" : "no RR")
             var parts = ["\(bpm) bpm", rr]
-            if let p = s["progress"]?.doubleValue { parts.append("\(Int(p * 100)) % of the protocol") }
-            if let beats = s["accepted_beats"]?.int64Value { parts.append("\(beats) clean beats") }
+            if let p = s.progress { parts.append("\(Int(p * 100)) % of the protocol") }
+            if let beats = s.acceptedBeats { parts.append("\(beats) clean beats") }
             line("        " + parts.joined(separator: ", "), at: ms)
         }
         if saved && phase == "readout" { finished = true }

@@ -34,19 +34,20 @@ struct SessionFollower {
                 if json {
                     context.out(snapshot.serialized())
                 } else {
-                    if terminal && !lastLine.isEmpty { context.outRaw("\r\u{1B}[K") }
+                    if terminal && !lastLine.isEmpty { context.clearLine() }
                     context.out("» \(text)")
                     if terminal && !lastLine.isEmpty { context.outRaw(lastLine) }
                 }
-            } else if snapshot["event"]?.stringValue == "snapshot" {
-                let phase = snapshot["phase"]?.stringValue ?? "idle"
-                if let fault = snapshot["fault"]?.stringValue { lastFault = fault }
+            } else if let state = ControlSnapshot(json: snapshot) {
+                let phase = state.phase
+                if let fault = state.fault { lastFault = fault }
                 if json {
                     context.out(snapshot.serialized())
                 } else {
-                    let line = SessionView.line(snapshot) + "  (" + SessionView.lamps(snapshot) + ")"
+                    let line = SessionView.line(state) + "  (" + SessionView.lamps(state) + ")"
                     if terminal {
-                        context.outRaw("\r\u{1B}[K" + line)
+                        context.clearLine()
+                        context.outRaw(line)
                     } else if phase != lastPhase {
                         context.out(line)
                     }
@@ -94,9 +95,7 @@ struct SessionFollower {
     static func send(_ client: ControlClient, _ request: ControlRequest) throws(CommandError) -> JSONValue {
         let reply: JSONValue
         do { reply = try client.send(request) } catch { throw .failure(error.description) }
-        if reply["ok"]?.boolValue != true {
-            throw .failure(reply["message"]?.stringValue ?? "recoverydeckd refused the request.")
-        }
+        if let refusal = ControlRefusal(reply: reply) { throw .failure(refusal.message) }
         return reply
     }
 }

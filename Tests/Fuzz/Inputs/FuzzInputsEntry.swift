@@ -1,5 +1,5 @@
-// The libFuzzer entry point for the input-file targets (restore document, CSV history, RR file), built from
-// RecoveryCore's sources with the Store's export reader and the Admin history readers (Tests/Fuzz/run.sh).
+// The libFuzzer entry point for the input-file targets (restore document, CSV history, RR file, spool file), built from
+// RecoveryCore's sources with the Store's export and spool readers and the Admin history readers (Tests/Fuzz/run.sh).
 // RECOVERYDECK_FUZZ_TARGET picks one.
 #if canImport(Glibc)
     import Glibc
@@ -11,7 +11,8 @@ private let target: @Sendable ([UInt8]) -> Void = {
     case "restore": return fuzzRestore
     case "csv": return fuzzCSV
     case "rr": return fuzzRR
-    default: fatalError("RECOVERYDECK_FUZZ_TARGET must be restore, csv or rr, not '\(name)'")
+    case "spool": return fuzzSpool
+    default: fatalError("RECOVERYDECK_FUZZ_TARGET must be restore, csv, rr or spool, not '\(name)'")
     }
 }()
 
