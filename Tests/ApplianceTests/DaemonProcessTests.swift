@@ -136,7 +136,7 @@ struct DaemonProcessTests {
         let daemon = try Self.start(config, stderr: log)
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         let socket = dir + "/control.sock"
-        #expect(Self.waitFor(5) { FileManager.default.fileExists(atPath: socket) })
+        #expect(Self.waitFor(30) { FileManager.default.fileExists(atPath: socket) })
         // Past the file permissions (0660), so that only the peer-credential check stands in the way.
         chmod(dir, 0o755)
         chmod(socket, 0o666)
@@ -174,7 +174,7 @@ struct DaemonProcessTests {
         let daemon = try Self.start(config, stderr: log)
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         let socket = dir + "/control.sock"
-        #expect(Self.waitFor(5) { FileManager.default.fileExists(atPath: socket) })
+        #expect(Self.waitFor(30) { FileManager.default.fileExists(atPath: socket) })
         let cli = Process()
         cli.executableURL = try Self.executable.deletingLastPathComponent().appendingPathComponent("recoverydeck")
         cli.arguments = ["settings", "--reminder", "off"]
@@ -205,7 +205,7 @@ struct DaemonProcessTests {
         let daemon = try Self.start(config, stderr: log)
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         let socket = dir + "/control.sock"
-        #expect(Self.waitFor(5) { FileManager.default.fileExists(atPath: socket) })
+        #expect(Self.waitFor(30) { FileManager.default.fileExists(atPath: socket) })
         func restore() throws -> (Int32, String) {
             let cli = Process()
             cli.executableURL = try Self.executable.deletingLastPathComponent().appendingPathComponent("recoverydeck")
@@ -246,7 +246,7 @@ struct DaemonProcessTests {
         let process = try Self.start(config, stderr: FileHandle.nullDevice)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let socket = dir + "/control.sock"
-        #expect(Self.waitFor(5) { FileManager.default.fileExists(atPath: socket) })
+        #expect(Self.waitFor(30) { FileManager.default.fileExists(atPath: socket) })
         let client = try ControlClient(path: socket)
         #expect(try client.send(.measure(overwrite: false))["ok"]?.boolValue == true)
         // Wait until it is well into the morning (standing), then stop the service.

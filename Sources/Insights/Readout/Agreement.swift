@@ -1,5 +1,3 @@
-import Foundation
-
 /// How RecoveryDeck's daily rMSSD agrees with another app's over the days both have (the spec's
 /// week of parallel readings against Elite HRV: "expect similar order of magnitude and co-movement, not
 /// equality"). Pure: the caller pairs the days.
@@ -53,7 +51,7 @@ public struct Agreement: Equatable, Sendable {
         }
         changePairs = da.count
         changeCorrelation = Insights.pearson(da, db)
-        let d = zip(a, b).map { Foundation.log($0) - Foundation.log($1) }
+        let d = zip(a, b).map { naturalLog($0) - naturalLog($1) }
         let m = d.reduce(0, +) / Double(d.count)
         let sd = (d.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(d.count - 1)).squareRoot()
         bias = m

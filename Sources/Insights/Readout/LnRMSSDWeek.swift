@@ -1,5 +1,3 @@
-import Foundation
-
 /// The figures HRV4Training and Elite HRV show beside the light: ln rMSSD, its 7-day rolling mean
 /// and coefficient of variation, the smallest worthwhile change and how many of the week's mornings
 /// were valid. Pure: the caller hands in one value per calendar day, oldest first, the
@@ -34,7 +32,7 @@ public struct LnRMSSDWeek: Equatable, Sendable {
     public init(rmssd: [Double?]) {
         let ln: [Double?] = rmssd.map { v in
             guard let v, v.isFinite, v > 0 else { return nil }
-            return Foundation.log(v)
+            return naturalLog(v)
         }
         lnRMSSD = ln.last ?? nil
         let week = ln.suffix(Self.window).compactMap { $0 }

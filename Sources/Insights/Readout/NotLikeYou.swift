@@ -1,5 +1,3 @@
-import Foundation
-
 /// "Not like you": several mornings in a row whose lying heart rate is above the person's own recent normal and
 /// whose ln rMSSD is below it. A T0 fact (a stretch of days outside the person's baseline), never a diagnosis.
 ///
@@ -88,7 +86,7 @@ public enum NotLikeYou {
                 parts.append("lying HR \(Int(abs(hr).rounded())) bpm \(hr >= 0 ? "above" : "below") your normal")
             }
             if let ln = lnRMSSDBelow {
-                let size = String(format: "%.2f", abs(ln))
+                let size = ExperimentResult.fixed(abs(ln), 2)
                 parts.append("ln rMSSD \(size) \(ln >= 0 ? "below" : "above") \(parts.isEmpty ? "your normal" : "it")")
             }
             let what = parts.joined(separator: " and ")
@@ -112,7 +110,7 @@ public enum NotLikeYou {
     /// Runs the detector over calendar days, oldest first (index 0 = the first day). Each day's result uses only
     /// that day and the days before it, so the last entry is what the box would have said that morning.
     public static func run(_ days: [Day], parameters p: Parameters = .default) -> [Morning] {
-        let ln: [Double?] = days.map { d in d.rmssd.flatMap { $0 > 0 && $0.isFinite ? Foundation.log($0) : nil } }
+        let ln: [Double?] = days.map { d in d.rmssd.flatMap { $0 > 0 && $0.isFinite ? naturalLog($0) : nil } }
         let hr: [Double?] = days.map { d in d.lyingHR.flatMap { $0.isFinite ? $0 : nil } }
         var excluded = [Bool](repeating: false, count: days.count)
         var result: [Morning] = []
