@@ -123,3 +123,113 @@ import Testing
         #expect(routine.session.windowConfiguration.artifactRule == .spec20)
     }
 }
+
+/// Artifacts in runs and clusters (docs/artifacts.md, "Runs and clusters"): each case is a fixed series on which
+/// the rule must keep rMSSD within a stated distance of the value without the artifacts.
+@Suite struct PatternArtifactRunTests {
+    /// A calm resting rhythm around `base` ms, seeded: rMSSD about 20 ms at 750 ms.
+    static func calm(_ count: Int, base: Double = 750, seed: UInt64 = 1) -> [Double] {
+        var state = seed &* 0x9E37_79B9_7F4A_7C15
+        func uniform() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var drift = 0.0
+        return (0..<count).map { i in
+            drift = 0.9 * drift + 12 * (uniform() - 0.5)
+            return base + drift + 20 * sin(Double(i) * 2 * Double.pi / 4.5) + 10 * (uniform() - 0.5)
+        }
+    }
+
+    func rmssd(_ rr: [Double]) -> Double { HRVAnalysis.analyze(rr).metrics.rmssdMs ?? .nan }
+    func rejected(_ rr: [Double]) -> Int { HRVAnalysis.analyze(rr).metrics.rejected }
+
+    @Test("two missed beats in a row (two intervals of ~1500 ms in a 750 ms rhythm) are both rejected")
+    func twoMissedInARow() {
+        let clean = Self.calm(120)
+        let truth = rmssd(clean)
+        #expect(truth > 15 && truth < 25)
+        var rr = clean
+        rr[40] = clean[40] + clean[41]
+        rr[41] = clean[42] + clean[43]
+        rr.removeSubrange(42...43)
+        #expect(abs(rmssd(rr) - truth) < 1.5, "rMSSD \(rmssd(rr)) against \(truth)")
+        #expect(rejected(rr) == 2)
+    }
+
+    @Test("runs of three and four missed beats (intervals of 2 and 3 beats) are all rejected")
+    func longerRunsOfMissed() {
+        let clean = Self.calm(160, seed: 2)
+        let truth = rmssd(clean)
+        var rr = Array(clean[0..<50])
+        rr.append(clean[50] + clean[51] + clean[52])
+        rr.append(clean[53] + clean[54])
+        rr.append(clean[55] + clean[56])
+        rr += clean[57..<100]
+        rr += [clean[100] + clean[101], clean[102] + clean[103], clean[104] + clean[105], clean[106] + clean[107]]
+        rr += clean[108...]
+        #expect(abs(rmssd(rr) - truth) < 1.5, "rMSSD \(rmssd(rr)) against \(truth)")
+        #expect(rejected(rr) == 7)
+    }
+
+    @Test("two split intervals in a row (pieces of about 45 % and 55 %) are all rejected")
+    func twoExtraInARow() {
+        let clean = Self.calm(120, seed: 3)
+        let truth = rmssd(clean)
+        var rr = Array(clean[0..<60])
+        rr += [clean[60] * 0.45, clean[60] * 0.55, clean[61] * 0.45, clean[61] * 0.55]
+        rr += clean[62...]
+        #expect(abs(rmssd(rr) - truth) < 1.5, "rMSSD \(rmssd(rr)) against \(truth)")
+        #expect(rejected(rr) == 4)
+    }
+
+    @Test("an ectopic beat beside a missed beat: the premature beat, its pause and the long interval are rejected")
+    func ectopicBesideMissed() {
+        let clean = Self.calm(120, seed: 4)
+        let truth = rmssd(clean)
+        // premature at 66 %, the pause making up the time, then a missed beat; and the other way round later.
+        var rr = Array(clean[0..<40])
+        rr += [clean[40] * 0.66, clean[41] + clean[40] * 0.34, clean[42] + clean[43]]
+        rr += clean[44..<80]
+        rr += [clean[80] + clean[81], clean[82] * 0.7, clean[83] + clean[82] * 0.3]
+        rr += clean[84...]
+        #expect(abs(rmssd(rr) - truth) < 1.5, "rMSSD \(rmssd(rr)) against \(truth)")
+        #expect(rejected(rr) == 6)
+    }
+
+    @Test("a burst of short beats (motion) and an out-of-range value beside a missed beat are rejected")
+    func motionBurstAndOutOfRange() {
+        let clean = Self.calm(140, seed: 5)
+        let truth = rmssd(clean)
+        var rr = Array(clean[0..<50])
+        rr += [480, 510, 455, 530]  // a motion burst that does not keep time
+        rr += clean[50..<90]
+        rr += [2300, clean[90] + clean[91]]  // a dropout value, then a missed beat
+        rr += clean[92...]
+        let result = HRVAnalysis.analyze(rr)
+        let value = result.metrics.rmssdMs ?? 0
+        #expect(abs(value - truth) < 1.5, "rMSSD \(value) against \(truth)")
+        #expect(result.metrics.rejected == 6)
+    }
+
+    @Test("a genuine breathing swing of +40 % from one beat to the next, in a calm person, is kept")
+    func deepBreathKept() {
+        // A calm rhythm (threshold at its floor) with a deep breath every 20 beats: a dip of 16 %, then +40 %
+        // from one beat to the next, easing back over four beats. It sums like an ectopic beat and its pause.
+        var rr = Self.calm(200, base: 900, seed: 6)
+        for start in stride(from: 20, to: 180, by: 20) {
+            let base = rr[start - 1]
+            rr[start] = base * 0.84
+            rr[start + 1] = base * 0.84 * 1.4
+            rr[start + 2] = base * 1.11
+            rr[start + 3] = base * 1.05
+        }
+        var detector = PatternArtifactDetector()
+        for x in rr { detector.push(x, gapBefore: false) { _, _, _ in } }
+        #expect(detector.threshold < 0.22)
+        let result = HRVAnalysis.analyze(rr)
+        let truth = HRVAnalysis.metricsWithoutFilter(rr).rmssdMs ?? 0
+        #expect(result.metrics.rejected == 0)
+        #expect(abs((result.metrics.rmssdMs ?? 0) - truth) < 0.02 * truth)
+    }
+}

@@ -1,26 +1,38 @@
 /// Artifact detection by local beat patterns (docs/artifacts.md), the default `ArtifactRule`.
 ///
 /// A beat is judged once the next two in-range beats have arrived (or the stream ends: `flush`), against the
-/// last accepted beat before it (`p`) and the beats after it. Each test asks whether an artifact explains the
-/// beats better than sinus rhythm does, so a large but smooth respiratory swing is kept:
+/// last accepted beat before it (`p`), the beats after it, and the reference `r`: the median of the last 8 accepted
+/// beats. Neighbours alone are not enough where artifacts come in runs (a strap losing skin contact drops several
+/// beats, an ectopic beat sits beside a missed one): there the neighbours are artifacts too and hide one another,
+/// so the tests that can be fooled so also ask `r`. Each test asks whether an artifact explains the beats better
+/// than sinus rhythm does, so a large but smooth respiratory swing is kept:
 /// 1. range: outside 300...2000 ms (the spec's rule 1);
-/// 2. missed beat: one interval where two belong. It is taken as missed when it is longer than both neighbours
-///    and its distance from their sum is under `fit` (0.6) of its distance from their mean: about 1.63× the
-///    neighbours or more;
-/// 3. extra beat: two intervals where one belongs. Their sum is nearer the neighbours' mean than 0.6 of the
+/// 2. missed beats: one interval where m ≥ 2 belong. Taken as missed when its distance from m·r (m the nearest
+///    whole multiple) is under `fit` (0.6) of its distance from r (about 1.63 r or more) and the next beat is
+///    long too (a run) or shorter by more than the threshold, or when it is longer than both neighbours and its
+///    distance from their sum is under 0.6 of its distance from their mean;
+/// 3. extra beat: two intervals where one belongs. Their sum is nearer r, or the neighbours' mean, than 0.6 of the
 ///    pieces' mean distance from it (a split beat sums to one interval; two sinus beats sum to two). A piece
 ///    below 300 ms counts as a piece when the sum is nearer both neighbours than 0.6 of the beat alone is;
 /// 4. ectopic beat: a premature beat and its compensatory pause. The short beat is below the line between its
-///    neighbours and half the threshold below the beat before, the pause above the line and longer than the beat
-///    after (a rising breath has no such pause), the pair apart by more than the threshold, and the pair's sum is
-///    nearer the two beats' worth of time the neighbours predict than 0.6 of the pair's distance from that line;
-///    a short beat below both neighbours followed by a pause longer than both neighbours is one too;
+///    neighbours, and at least `prematureFloor` (20 %, more for a very variable person) below both the beat
+///    before and r; the pause above the line and longer than the beat after (a rising breath has no such pause),
+///    the pair apart by more than the threshold, and the pair's sum is nearer the two beats' worth of time the
+///    neighbours predict than 0.6 of the pair's distance from that line; a short beat below both neighbours
+///    followed by a pause longer than both neighbours is one too; so is a pause whose premature beat was already
+///    rejected alone, when the two sum to about 2 r;
 /// 5. outlier: a lone beat away from both neighbours on the same side, by more than the threshold (short) or by
-///    more than 45 % and the threshold (long: genuine lone long beats are common in resting recordings).
+///    more than 45 % and the threshold (long: genuine lone long beats are common in resting recordings); or
+///    shorter than r by more than 1.5 thresholds (a burst of short beats from motion, whose neighbours are short
+///    too);
+/// 6. uncertain: a beat next to one rejected by a pattern (before it, or out of range after it) that is more than
+///    the threshold away from r. Beside an artifact the patterns cannot tell a genuine beat from part of the
+///    artifact; a wrong beat kept there would enter rMSSD, a genuine one dropped costs one pair.
 ///
 /// The threshold is scaled to the person's own variability: 3 × the median relative successive difference of
-/// the last 64 accepted adjacent pairs, within 20...35 % (20 % before 8 pairs are known). Memory is bounded:
-/// 64 ratios and at most 8 beats waiting for their look-ahead.
+/// the last 64 accepted adjacent pairs, within 20...35 % (20 % before 8 pairs are known). Memory is bounded and
+/// inline (nothing on the per-beat path allocates, DESIGN §4): 64 ratios, 8 accepted beats and at most 8 beats
+/// waiting for their look-ahead.
 public struct PatternArtifactDetector: Sendable {
     public enum Verdict: Hashable, Sendable {
         case accepted
@@ -29,7 +41,10 @@ public struct PatternArtifactDetector: Sendable {
         case extraBeat
         case ectopicBeat
         case outlier
+        /// Next to an artifact and too far from the reference to be judged with confidence (test 6).
+        case uncertain
     }
+
 
     /// Fit factor of the pattern tests (see the type's notes).
     public static let fit = 0.6
@@ -37,6 +52,10 @@ public struct PatternArtifactDetector: Sendable {
     public static let thresholdFloor = 0.20
     public static let thresholdCeiling = 0.35
     public static let longOutlierFloor = 0.45
+    /// How far below the beat before and the reference a premature beat must be (test 4), at least.
+    public static let prematureFloor = 0.20
+    /// Test 5's short-burst limit, in thresholds below the reference.
+    public static let shortBurstThresholds = 1.5
     static let ringCapacity = 64
     static let pendingCapacity = 8
 
@@ -49,6 +68,12 @@ public struct PatternArtifactDetector: Sendable {
     /// Bit k: a gap in the stream came just before waiting beat k.
     var pendingGaps: UInt8 = 0
     var pendingCount = 0
+    /// The last accepted (or primed) beats, a ring: their median is the reference.
+    var recent = InlineDoubles.zero8
+    var recentCount = 0
+    var recentNext = 0
+    /// The last beat received was rejected by a pattern (not out of range, not uncertain).
+    var previousPatternRejected = false
     var previousRaw = Double.nan
     var previousWasOutOfRange = false
     var adjacent = false
@@ -66,8 +91,22 @@ public struct PatternArtifactDetector: Sendable {
         guard ringCount >= 8 else { return Self.thresholdFloor }
         var sorted = ring
         let count = ringCount
-        let median = InlineDoubles.withBuffer(&sorted) { Self.median(of: UnsafeMutableBufferPointer(rebasing: $0[..<count])) }
+        let median = InlineDoubles.withBuffer(&sorted) { Self.median(of: .init(rebasing: $0[..<count])) }
         return min(Self.thresholdCeiling, max(Self.thresholdFloor, Self.thresholdFactor * median))
+    }
+
+    /// The reference: the median of the last 8 accepted (or primed) beats; NaN before any.
+    public var reference: Double {
+        guard recentCount > 0 else { return .nan }
+        var sorted = recent
+        let count = recentCount
+        return InlineDoubles.withBuffer(&sorted) { Self.median(of: .init(rebasing: $0[..<count])) }
+    }
+
+    mutating func remember(_ rr: Double) {
+        InlineDoubles.set(&recent, recentNext, rr)
+        recentNext = (recentNext + 1) % 8
+        recentCount = min(recentCount + 1, 8)
     }
 
     /// The median of `values`, sorted in place (insertion sort: at most 64 values, nothing allocated).
@@ -97,6 +136,7 @@ public struct PatternArtifactDetector: Sendable {
         guard ArtifactFilter.isInRange(rrMs) else { return }
         if !last.isNaN { addPair(last, rrMs) }
         last = rrMs
+        remember(rrMs)
     }
 
     /// Receives one RR; `emit` is called for every beat judged now, in the order received, with whether a gap in
@@ -152,6 +192,7 @@ public struct PatternArtifactDetector: Sendable {
                     accepted += 1
                     if adjacent && !gapBeforeWaiting(k) { addPair(last, rr) }
                     last = rr
+                    remember(rr)
                     adjacent = true
                 } else {
                     rejected += 1
@@ -159,6 +200,7 @@ public struct PatternArtifactDetector: Sendable {
                 }
                 previousRaw = rr
                 previousWasOutOfRange = verdict == .outOfRange
+                previousPatternRejected = verdict != .accepted && verdict != .outOfRange && verdict != .uncertain
             }
             drop(count)
         }
@@ -185,11 +227,19 @@ public struct PatternArtifactDetector: Sendable {
         }
         let rawNext: Double? = pendingCount > 1 ? pending(1) : nil
         let nb = n ?? p
-        // Missed beat.
+        let r = reference
+        // Missed beats, against the reference (a run of them cannot hide one another), then against the neighbours.
+        // Against r only when the next beat does not share the rise: it is a missed interval too (a run), or x
+        // stands above it by more than the threshold. A genuine slowing eases down over several beats.
+        let m = max(2, (x / r).rounded())
+        let runOrAlone = n.map { $0 > r * (1 + c) || x > $0 * (1 + t) } ?? true
+        if x > r && abs(x - m * r) < c * abs(x - r) && runOrAlone { return finish(.missedBeat) }
         if abs(x - (p + nb)) < c * abs(x - (p + nb) / 2) && x > max(p, nb) { return finish(.missedBeat) }
         // Extra beat with a piece below the range.
         // The sum must fit both neighbours better than the beat alone does.
-        func piece(_ short: Double) -> Bool { abs(short + x - p) + abs(short + x - nb) < c * (abs(x - p) + abs(x - nb)) }
+        func piece(_ short: Double) -> Bool {
+            abs(short + x - p) + abs(short + x - nb) < c * (abs(x - p) + abs(x - nb))
+        }
         if previousWasOutOfRange && previousRaw < ArtifactFilter.minimumMs && piece(previousRaw) {
             return finish(.extraBeat)
         }
@@ -197,15 +247,24 @@ public struct PatternArtifactDetector: Sendable {
         if let n, nIndex == 1 {
             let after = n2 ?? p
             let s = x + n
+            // Split beats in a row: the beat after is a piece too, so the sum is also held against r.
+            if abs(s - r) < c * (abs(x - r) + abs(n - r)) / 2 { return finish(.extraBeat, .extraBeat) }
             let a = (p + after) / 2
             if abs(s - a) < c * (abs(x - a) + abs(n - a)) / 2 { return finish(.extraBeat, .extraBeat) }
             let e1 = p + (after - p) / 3
             let e2 = p + 2 * (after - p) / 3
-            if x < e1 - 0.5 * t * p && x < p * (1 - t / 2) && n > e2 && n > after && n - x > t * p
+            let premature = min(p, r) * (1 - max(Self.prematureFloor, 0.6 * t))
+            if x < e1 - 0.5 * t * p && x < premature && n > e2 && n > after && n - x > t * p
                 && abs(s - (p + after)) < c * (abs(x - e1) + abs(n - e2))
             {
                 return finish(.ectopicBeat, .ectopicBeat)
             }
+        }
+        // A compensatory pause whose premature beat was rejected alone (another artifact broke the pattern).
+        if previousPatternRejected && previousRaw < r && x > r
+            && abs(x + previousRaw - 2 * r) < c * (abs(x - r) + abs(previousRaw - r))
+        {
+            return finish(.ectopicBeat)
         }
         if let n {
             if x > p && x > n && min(x - p, x - n) > max(Self.longOutlierFloor, t) * p { return finish(.outlier) }
@@ -214,6 +273,10 @@ public struct PatternArtifactDetector: Sendable {
                 return finish(.outlier)
             }
         }
+        if x < r * (1 - Self.shortBurstThresholds * t) { return finish(.outlier) }
+        // Beside an artifact, only a beat near the reference is judged with confidence.
+        let besideArtifact = previousPatternRejected || (rawNext.map { !ArtifactFilter.isInRange($0) } ?? false)
+        if besideArtifact && abs(x - r) > t * r { return finish(.uncertain) }
         _ = final
         finish(.accepted)
     }
