@@ -138,7 +138,8 @@ extension ExportDocument {
                 accepted: try h["accepted"].int(in: Plausible.countPerMorning),
                 rejected: try h["rejected"].int(in: Plausible.countPerMorning),
                 artifactRatio: try h["artifactRatio"].double(in: Plausible.ratio, ""),
-                pairs: try h["rmssdPairs"].optional { (v) throws(ExportError) in try v.int(in: Plausible.countPerMorning) }, rmssdMethod: method)
+                pairs: try h["rmssdPairs"].optional { (v) throws(ExportError) in try v.int(in: Plausible.countPerMorning) }, rmssdMethod: method,
+                judgement: try h["judgedBy"].optional { (j) throws(ExportError) in try j.judgement() })
         }
         let orthostatic = try m["orthostatic"].optional { (o) throws(ExportError) in
             OrthostaticResult(
@@ -347,6 +348,22 @@ struct Field {
     func sessionMs(_ item: JSONValue, at i: Int) throws(ExportError) -> Int64 {
         if case .integer(let v) = item, Plausible.sessionMs.contains(v) { return v }
         return try Field(value: item, path: "\(path)[\(i)]").int64(in: Plausible.sessionMs, " ms")
+    }
+
+    /// A morning's `judgedBy` (docs/artifacts.md, "Provenance"): a known rule, a version, counts by known reason.
+    func judgement() throws(ExportError) -> ArtifactTally {
+        let ruleText = try self["rule"].string()
+        guard let rule = ArtifactRule(rawValue: ruleText) else {
+            throw self["rule"].error("is not a known artifact rule (\(ruleText))")
+        }
+        var tally = ArtifactTally(rule: rule, version: try self["version"].int(in: 1...1_000))
+        for (key, count) in try self["rejected"].members() {
+            guard let reason = ArtifactTally.Reason(rawValue: key) else {
+                throw count.error("is not a known reason for a rejected beat")
+            }
+            tally[reason] = try count.int(in: Plausible.countPerMorning)
+        }
+        return tally
     }
 
     func array() throws(ExportError) -> [Field] {

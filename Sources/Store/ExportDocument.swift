@@ -37,7 +37,11 @@ import RecoveryCore
 ///               "rmssdPairs": 68 | null,    // the adjacent pairs rMSSD was taken over
 ///               "meanRRMs": 1020.5 | null, "meanHRBpm": 58.8 | null,
 ///               "sdnnMs": 52.0 | null, "accepted": 70, "rejected": 1, "artifactRatio": 0.014,
-///               "grade": "good" | "fair", "gradeNote": "fair (7.3 % of beats rejected)" | null  // over 5 % rejected
+///               "grade": "good" | "fair", "gradeNote": "fair (7.3 % of beats rejected)" | null, // over 5 % rejected
+///               "judgedBy": null | {        // null: judged before this was recorded, or imported
+///                 "rule": "pattern" | "spec-20", "version": 2,   // the artifact rule and its detector's version
+///                 "rejected": {"missed": 2, "ectopic": 1}        // rejected beats by reason (ArtifactTally.Reason)
+///               }
 ///             },
 ///             "meanHRBpm": 58.8 | null,      // mean HR over the capture (degraded mode keeps this and the
 ///                                            // orthostatic part, both from BPM samples; "hrv" is null)
@@ -164,6 +168,18 @@ public struct ExportDocument: Hashable, Sendable {
         ])
     }
 
+    /// How a morning's beats were judged (docs/artifacts.md, "Provenance"); null when that is not known.
+    public static func judgementJSON(_ tally: ArtifactTally?) -> JSONValue {
+        guard let tally else { return .null }
+        let counts = ArtifactTally.Reason.allCases.filter { tally[$0] > 0 }.map {
+            ($0.rawValue, JSONValue.integer(Int64(tally[$0])))
+        }
+        return .object([
+            ("rule", .string(tally.rule.rawValue)), ("version", .integer(Int64(tally.version))),
+            ("rejected", .object(counts)),
+        ])
+    }
+
     /// A measurement as it appears in a day.
     public static func json(_ m: MorningMeasurement, full: Bool) -> JSONValue {
         let hrv: JSONValue =
@@ -175,6 +191,7 @@ public struct ExportDocument: Hashable, Sendable {
                     ("accepted", JSONValue($0.accepted)), ("rejected", JSONValue($0.rejected)),
                     ("artifactRatio", .number($0.artifactRatio)),
                     ("grade", .string($0.grade)), ("gradeNote", JSONValue($0.fairNote)),
+                    ("judgedBy", judgementJSON($0.judgement)),
                 ])
             } ?? .null
         let orthostatic: JSONValue =

@@ -26,8 +26,8 @@ public enum MorningRRText {
         var rejected: [Int] = []
         var screen = ArtifactScreen(rule: rule)
         var judged = 0
-        let take = { (_: Double, kept: Bool, _: Bool) in
-            if !kept { rejected.append(window[judged] + 1) }
+        let take = { (_: Double, reason: ArtifactTally.Reason?, _: Bool) in
+            if reason != nil { rejected.append(window[judged] + 1) }
             judged += 1
         }
         for i in window { screen.push(lying[i].milliseconds, gapBefore: false, emit: take) }

@@ -10,7 +10,19 @@ enum Schema {
         Migration(identifier: "0003-experiments", sql: experiments),
         Migration(
             identifier: "0004-artifact-rule", sql: artifactRecomputation, recompute: ArtifactRuleRecomputation.apply),
+        Migration(identifier: "0005-artifact-judgement", sql: artifactJudgement),
     ]
+
+    /// How each morning's beats were judged (docs/artifacts.md, "Provenance"): the rule, its detector's version,
+    /// and the rejected beats by reason (`ArtifactTally.countsCode`). NULL for a morning judged before these were
+    /// recorded, or imported from another tool.
+    private static let artifactJudgement = """
+        ALTER TABLE measurement ADD COLUMN artifact_rule TEXT CHECK (artifact_rule IN ('pattern', 'spec-20'));
+        ALTER TABLE measurement ADD COLUMN detector_version INTEGER CHECK (detector_version >= 1);
+        ALTER TABLE measurement ADD COLUMN hrv_rejections TEXT
+            CHECK ((artifact_rule IS NULL) = (detector_version IS NULL)
+                AND (artifact_rule IS NULL) = (hrv_rejections IS NULL));
+        """
 
     /// The artifact rule's recomputation (docs/artifacts.md): which stored mornings it moved, and by how much.
     private static let artifactRecomputation = """

@@ -30,9 +30,9 @@ extension Store {
                 hrv_artifact_ratio, rmssd_ms, mean_rr_ms, hrv_mean_hr_bpm, sdnn_ms, mean_hr_bpm, orthostatic_status,
                 avg_lying_hr, avg_standing_hr, peak_standing_hr, strap_address, strap_battery, settle_start_ms,
                 capture_start_ms, capture_end_ms, lying_end_ms, stand_start_ms, stand_end_ms, rr_raw, hr_readings,
-                recorded_at, rmssd_method, rmssd_pairs)
+                recorded_at, rmssd_method, rmssd_pairs, artifact_rule, detector_version, hrv_rejections)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,
-                ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)
+                ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)
             """,
             [
                 .text(m.date.iso), .integer(m.startedAtEpoch), .integer(m.durationMs), .text(m.quality.code),
@@ -44,7 +44,8 @@ extension Store {
                 .integer(m.marks.settleStartMs), .integer(m.marks.captureStartMs), .integer(m.marks.captureEndMs),
                 SQLValue(m.marks.lyingEndMs), SQLValue(m.marks.standStartMs), SQLValue(m.marks.standEndMs),
                 .blob(rr), .blob(hr), .integer(recordedAt), SQLValue(m.hrv?.rmssdMethod.rawValue),
-                SQLValue(m.hrv?.pairs),
+                SQLValue(m.hrv?.pairs), SQLValue(m.hrv?.judgement?.rule.rawValue), SQLValue(m.hrv?.judgement?.version),
+                SQLValue(m.hrv?.judgement?.countsCode),
             ])
     }
 
@@ -53,7 +54,8 @@ extension Store {
             SELECT day, started_at, duration_ms, quality, hrv_accepted, hrv_rejected, hrv_artifact_ratio, rmssd_ms,
                 mean_rr_ms, hrv_mean_hr_bpm, sdnn_ms, mean_hr_bpm, orthostatic_status, avg_lying_hr, avg_standing_hr,
                 peak_standing_hr, strap_address, strap_battery, settle_start_ms, capture_start_ms, capture_end_ms,
-                lying_end_ms, stand_start_ms, stand_end_ms, rr_raw, hr_readings, rmssd_method, rmssd_pairs
+                lying_end_ms, stand_start_ms, stand_end_ms, rr_raw, hr_readings, rmssd_method, rmssd_pairs,
+                artifact_rule, detector_version, hrv_rejections
             FROM measurement WHERE day BETWEEN ?1 AND ?2 ORDER BY day
             """
         let rows = try database.prepare(sql).decodedRows(
@@ -85,7 +87,10 @@ extension Store {
                     meanHRBpm: Plausible.value(try row.optionalDouble("hrv_mean_hr_bpm"), in: Plausible.heartRateBpm),
                     sdnnMs: Plausible.value(try row.optionalDouble("sdnn_ms"), in: Plausible.variabilityMs),
                     accepted: accepted, rejected: rejected, artifactRatio: ratio, pairs: try row.optionalInt("rmssd_pairs"),
-                    rmssdMethod: method)
+                    rmssdMethod: method,
+                    judgement: Store.judgement(
+                        rule: try row.optionalText("artifact_rule"), version: try row.optionalInt("detector_version"),
+                        counts: try row.optionalText("hrv_rejections")))
             }
             var orthostatic: OrthostaticResult?
             if let lying = Plausible.value(try row.optionalDouble("avg_lying_hr"), in: Plausible.heartRateBpm),
@@ -107,5 +112,11 @@ extension Store {
                 heartRates: try SampleEncoding.decodeHeartRates(try row.blob("hr_readings")))
         }
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.date, $0) })
+    }
+
+    /// A stored judgement; nil when the morning has none, or one this program cannot read (reads as unknown).
+    static func judgement(rule: String?, version: Int?, counts: String?) -> ArtifactTally? {
+        guard let rule = rule.flatMap(ArtifactRule.init(rawValue:)), let version, let counts else { return nil }
+        return ArtifactTally(rule: rule, version: version, countsCode: counts)
     }
 }

@@ -243,6 +243,15 @@ struct ImportCommandTests {
         let status = try cli.run(["status", "--now", "2026-03-02T09:00"])
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains("quality ok") && status.stdout.contains("; " + note), "\(status.stdout)")
+        // How the beats were judged: the rule, its version, and the reason for every rejected beat.
+        let judged = hrv?["judgedBy"] as? [String: Any]
+        let version = 2  // the pattern rule's detector version (ArtifactRule.version)
+        let rejected = hrv?["rejected"] as? Int ?? -1
+        #expect(judged?["rule"] as? String == "pattern" && judged?["version"] as? Int == version)
+        // 2020 ms is above the range (2000 ms): every rejected beat here is out of range.
+        #expect((judged?["rejected"] as? [String: Int])?["out_of_range"] == rejected, "\(String(describing: judged))")
+        let why = "\(rejected) beats rejected: \(rejected) out of range (pattern rule, version \(version))"
+        #expect(status.stdout.contains(why), "\(status.stdout)")
         let share = note.dropFirst("fair (".count).prefix { $0 != "%" } + "%"
         let history = try cli.run(["history", "--days", "3", "--now", "2026-03-02T09:00"])
         let line = history.stdout.split(separator: "\n").first { $0.hasPrefix("2026-03-02") } ?? ""

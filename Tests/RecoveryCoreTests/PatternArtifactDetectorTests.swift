@@ -233,3 +233,43 @@ import Testing
         #expect(abs((result.metrics.rmssdMs ?? 0) - truth) < 0.02 * truth)
     }
 }
+
+/// A morning says how its beats were judged, and one the detector cannot trust fails instead of saving a number.
+@Suite struct ArtifactJudgementTests {
+    @Test("a morning window's result names the rule, its version and why each rejected beat was rejected")
+    func windowTallies() {
+        var rr = PatternArtifactRunTests.calm(140, base: 900, seed: 7)
+        rr[60] = rr[60] + rr[61]
+        rr[61] = rr[62] + rr[63]
+        rr.removeSubrange(62...63)
+        rr.insert(2400, at: 70)
+        let result = HRVAnalysis.analyze(rr, window: .morning)
+        let tally = result.metrics.judgement
+        #expect(tally?.rule == .pattern && tally?.version == ArtifactRule.pattern.version)
+        #expect(tally?.missed == 2 && tally?.outOfRange == 1)
+        #expect(tally?.rejected == result.metrics.rejected)
+        let spec = HRVAnalysis.analyze(rr, rule: .spec20).metrics.judgement
+        #expect(spec?.rule == .spec20 && (spec?.successiveDifference ?? 0) > 0)
+        #expect(spec?.rejected == HRVAnalysis.analyze(rr, rule: .spec20).metrics.rejected)
+    }
+
+    @Test("a strap stumbling every few beats (runs of missed and split beats) fails quality, no rMSSD saved as ok")
+    func stumblingStrapFails() {
+        var rr: [Double] = []
+        let clean = PatternArtifactRunTests.calm(200, base: 800, seed: 8)
+        var i = 0
+        while i + 4 < clean.count {
+            // Three good beats, then two missed intervals or a split beat, in turn.
+            rr += clean[i..<(i + 3)]
+            if (i / 5) % 2 == 0 {
+                rr += [clean[i + 3] * 2, clean[i + 4] * 2]
+            } else {
+                rr += [clean[i + 3] * 0.45, clean[i + 3] * 0.55, clean[i + 4]]
+            }
+            i += 5
+        }
+        let result = HRVAnalysis.analyze(rr, window: .morning)
+        #expect(result.quality == .fail(.tooManyArtifacts))
+        #expect(result.quality.code != "ok")
+    }
+}

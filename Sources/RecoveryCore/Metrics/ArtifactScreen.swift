@@ -32,16 +32,24 @@ public struct ArtifactScreen: Sendable {
         }
     }
 
-    /// Receives one RR; `emit(rr, accepted, gapBefore)` for each beat judged now.
-    public mutating func push(_ rrMs: Double, gapBefore: Bool, emit: (Double, Bool, Bool) -> Void) {
+    /// Receives one RR; `emit(rr, reason, gapBefore)` for each beat judged now: `reason` nil for an accepted beat,
+    /// else why it was rejected.
+    public mutating func push(_ rrMs: Double, gapBefore: Bool, emit: (Double, ArtifactTally.Reason?, Bool) -> Void) {
         switch rule {
-        case .spec20: emit(rrMs, spec.judge(rrMs) == .accepted, gapBefore)
-        case .pattern: pattern.push(rrMs, gapBefore: gapBefore) { emit($0, $1 == .accepted, $2) }
+        case .spec20:
+            let reason: ArtifactTally.Reason? =
+                switch spec.judge(rrMs) {
+                case .accepted: nil
+                case .outOfRange: .outOfRange
+                case .successiveDifference: .successiveDifference
+                }
+            emit(rrMs, reason, gapBefore)
+        case .pattern: pattern.push(rrMs, gapBefore: gapBefore) { emit($0, $1.reason, $2) }
         }
     }
 
     /// Judges the beats still waiting (the stream ended).
-    public mutating func flush(emit: (Double, Bool, Bool) -> Void) {
-        if rule == .pattern { pattern.flush { emit($0, $1 == .accepted, $2) } }
+    public mutating func flush(emit: (Double, ArtifactTally.Reason?, Bool) -> Void) {
+        if rule == .pattern { pattern.flush { emit($0, $1.reason, $2) } }
     }
 }

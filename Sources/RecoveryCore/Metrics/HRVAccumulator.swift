@@ -65,12 +65,12 @@ public struct HRVAccumulator: Hashable, Sendable {
         return max(0, variance).squareRoot()
     }
 
-    /// The metrics with the filter's counts.
-    public func metrics(rejected: Int) -> HRVMetrics {
+    /// The metrics with the filter's counts, and how the beats were judged where that is known.
+    public func metrics(rejected: Int, tally: ArtifactTally? = nil) -> HRVMetrics {
         let total = count + rejected
         return HRVMetrics(
             rmssdMs: rmssdMs, meanRRMs: meanRRMs, meanHRBpm: meanHRBpm, sdnnMs: sdnnMs, accepted: count,
             rejected: rejected, artifactRatio: total == 0 ? 0 : Double(rejected) / Double(total), pairs: pairCount,
-            rmssdMethod: .adjacentPairs)
+            rmssdMethod: .adjacentPairs, judgement: tally)
     }
 }

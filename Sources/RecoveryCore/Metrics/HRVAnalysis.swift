@@ -29,18 +29,20 @@ public enum HRVAnalysis {
             var filter = ArtifactScreen(rule: rule)
             var accumulator = HRVAccumulator()
             var accepted: [Double] = []
-            func take(_ rr: Double, _ kept: Bool, _: Bool) {
-                if kept {
+            var tally = ArtifactTally(rule: rule)
+            func take(_ rr: Double, _ reason: ArtifactTally.Reason?, _: Bool) {
+                if let reason {
+                    tally[reason] += 1
+                    accumulator.breakRun()  // not adjacent across a rejected beat (spec §5.1)
+                } else {
                     accumulator.add(rr)
                     accepted.append(rr)
-                } else {
-                    accumulator.breakRun()  // not adjacent across a rejected beat (spec §5.1)
                 }
             }
             for rr in rrMs { filter.push(rr, gapBefore: false, emit: take) }
             filter.flush(emit: take)
             return Result(
-                metrics: accumulator.metrics(rejected: filter.rejected),
+                metrics: accumulator.metrics(rejected: filter.rejected, tally: tally),
                 quality: Quality.verdict(
                     accepted: accumulator.count, rejected: filter.rejected, acceptedSumMs: accumulator.sumMs,
                     pairs: accumulator.pairs),

@@ -55,6 +55,8 @@ public struct RMSSDWindow: Sendable {
     /// Beats the rule rejected and the window counted (the rule's own count may include beats judged after the
     /// window completed).
     @usableFromInline var rejectedCount = 0
+    /// Why the counted beats were rejected, and by which rule.
+    @usableFromInline var tally: ArtifactTally
     @usableFromInline var running = HRVAccumulator()
     @usableFromInline var continuity = StreamContinuity()
     /// The accepted RR of the capture, in order: the n-th accepted RR (n = 0, 1, …, `running.count` − 1) is in
@@ -90,6 +92,7 @@ public struct RMSSDWindow: Sendable {
         self.deadline = captureStart + configuration.maximumCaptureMs
         self.openUntil = deadline
         self.artifactFilter = ArtifactScreen(rule: configuration.artifactRule)
+        self.tally = ArtifactTally(rule: configuration.artifactRule)
     }
 
     /// Starts over at `startMs` (a retry after a quality fail), reusing the slots.
@@ -101,6 +104,7 @@ public struct RMSSDWindow: Sendable {
         artifactFilter = ArtifactScreen(rule: configuration.artifactRule)
         gapPending = false
         rejectedCount = 0
+        tally = ArtifactTally(rule: configuration.artifactRule)
         running = HRVAccumulator()
         continuity = StreamContinuity()
         closed = nil
@@ -134,8 +138,8 @@ public struct RMSSDWindow: Sendable {
         gapPending = false
         var completed = false
         var screen = artifactFilter  // the rule's beats are counted here while it runs: no overlapping access
-        screen.push(rrMs, gapBefore: gap) { rr, accepted, gapBefore in
-            if !completed && take(rr, accepted: accepted, gapBefore: gapBefore) { completed = true }
+        screen.push(rrMs, gapBefore: gap) { rr, reason, gapBefore in
+            if !completed && take(rr, rejectedFor: reason, gapBefore: gapBefore) { completed = true }
         }
         artifactFilter = screen
         if completed { return .complete(close(at: nowMs, flush: false)) }
@@ -144,10 +148,11 @@ public struct RMSSDWindow: Sendable {
 
     /// Counts one judged beat; true when the window's floors are reached on it.
     @usableFromInline
-    mutating func take(_ rrMs: Double, accepted: Bool, gapBefore: Bool) -> Bool {
+    mutating func take(_ rrMs: Double, rejectedFor reason: ArtifactTally.Reason?, gapBefore: Bool) -> Bool {
         if gapBefore { running.breakRun() }
-        guard accepted else {
+        if let reason {
             rejectedCount += 1
+            tally[reason] += 1
             running.breakRun()  // a rejected beat came between: its neighbours are not adjacent (spec §5.1)
             return false
         }
@@ -192,8 +197,8 @@ public struct RMSSDWindow: Sendable {
         if flush {
             var completed = false
             var screen = artifactFilter
-            screen.flush { rr, accepted, gapBefore in
-                if !completed && take(rr, accepted: accepted, gapBefore: gapBefore) { completed = true }
+            screen.flush { rr, reason, gapBefore in
+                if !completed && take(rr, rejectedFor: reason, gapBefore: gapBefore) { completed = true }
             }
             artifactFilter = screen
         }
@@ -201,7 +206,7 @@ public struct RMSSDWindow: Sendable {
             accepted: running.count, rejected: rejectedCount, acceptedSumMs: running.sumMs,
             pairs: running.pairs)
         let result = HRVWindowResult(
-            metrics: running.metrics(rejected: rejectedCount), quality: quality,
+            metrics: running.metrics(rejected: rejectedCount, tally: tally), quality: quality,
             acceptedSumMs: running.sumMs, captureStartMs: captureStartMs, captureEndMs: endMs)
         closed = result
         openUntil = .min

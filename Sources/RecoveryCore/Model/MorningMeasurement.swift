@@ -66,10 +66,14 @@ public struct HRVMetrics: Hashable, Sendable {
     /// `acceptedList`).
     public var pairs: Int?
     public var rmssdMethod: RMSSDMethod
+    /// The rule and detector version that judged the beats, and why each rejected beat was rejected; nil for a
+    /// morning judged before this was recorded, or imported from another tool.
+    public var judgement: ArtifactTally?
 
     public init(
         rmssdMs: Double?, meanRRMs: Double?, meanHRBpm: Double?, sdnnMs: Double?, accepted: Int, rejected: Int,
-        artifactRatio: Double, pairs: Int? = nil, rmssdMethod: RMSSDMethod = .adjacentPairs
+        artifactRatio: Double, pairs: Int? = nil, rmssdMethod: RMSSDMethod = .adjacentPairs,
+        judgement: ArtifactTally? = nil
     ) {
         self.rmssdMs = rmssdMs
         self.meanRRMs = meanRRMs
@@ -80,6 +84,7 @@ public struct HRVMetrics: Hashable, Sendable {
         self.artifactRatio = artifactRatio
         self.pairs = pairs
         self.rmssdMethod = rmssdMethod
+        self.judgement = judgement
     }
 }
 

@@ -138,6 +138,7 @@ struct HistoryReport {
                             ("quality", JSONValue(m.map { $0.quality.code })),
                             // A morning that passed with over 5 % of its beats rejected is "fair".
                             ("grade", JSONValue(m.flatMap { $0.quality == .ok ? $0.hrv?.grade : nil })),
+                            ("judgedBy", ExportDocument.judgementJSON(m?.hrv?.judgement)),
                             ("artifactRatio", JSONValue(m?.hrv?.artifactRatio)),
                             ("orthostaticStatus", JSONValue(m?.orthostaticStatus.rawValue)),
                             ("complete", .bool(line.record?.isComplete ?? false)),

@@ -80,6 +80,12 @@ struct StatusReport {
         // Over 5 % of beats rejected: counted, but said (docs/artifacts.md).
         if m.quality == .ok, let note = m.hrv?.fairNote { first += "; " + note }
         var lines = [first]
+        // Why beats were rejected, and by which rule (docs/artifacts.md, "Provenance").
+        if let judged = m.hrv?.judgement {
+            let why =
+                judged.rejected == 0 ? "no beat rejected" : "\(judged.rejected) beats rejected: \(judged.reasonsText)"
+            lines.append("              \(why) (\(judged.rule.rawValue) rule, version \(judged.version))")
+        }
         if case .fail(let reason) = m.quality { lines.append("              " + reason.sentence) }
         switch m.orthostaticStatus {
         case .completed:

@@ -88,8 +88,8 @@ struct HRVDump {
         switch window {
         case .whole:
             var filter = ArtifactScreen(rule: rule)
-            for rr in input { filter.push(rr, gapBefore: false) { _, kept, _ in marks += kept ? "a" : "r" } }
-            filter.flush { _, kept, _ in marks += kept ? "a" : "r" }
+            for rr in input { filter.push(rr, gapBefore: false) { _, reason, _ in marks += reason == nil ? "a" : "r" } }
+            filter.flush { _, reason, _ in marks += reason == nil ? "a" : "r" }
         case .morning:
             var configuration = RMSSDWindow.Configuration.morning
             configuration.artifactRule = rule
@@ -126,9 +126,9 @@ struct HRVDump {
         var out: [Character] = []
         let counted = morning.accumulator.count + morning.rejected
         for rr in input.dropFirst(settle) {
-            screen.push(rr, gapBefore: false) { _, kept, _ in out.append(kept ? "a" : "r") }
+            screen.push(rr, gapBefore: false) { _, reason, _ in out.append(reason == nil ? "a" : "r") }
         }
-        screen.flush { _, kept, _ in out.append(kept ? "a" : "r") }
+        screen.flush { _, reason, _ in out.append(reason == nil ? "a" : "r") }
         return Array(out.prefix(counted))
     }
 
