@@ -212,6 +212,21 @@ import Testing
         #expect(result.metrics.rejected == 6)
     }
 
+    @Test("an ectopic beat on a falling trend, its pause under the line, and one after a dropout, are rejected")
+    func ectopicOnTrendAndAfterDropout() {
+        let clean = Self.calm(160, base: 950, seed: 9)
+        let truth = rmssd(clean)
+        var rr = Array(clean[0..<40])
+        // Falling trend: the pause is below the line from the beat before to the beat after.
+        rr += [clean[40] * 0.69, clean[41] * 0.9 + clean[40] * 0.2]
+        rr += clean[42..<100]
+        // A dropout value, then a premature beat that is not premature enough alone, then its pause.
+        rr += [3800, clean[100] * 0.82, clean[101] + clean[100] * 0.45]
+        rr += clean[102...]
+        let value = rmssd(rr)
+        #expect(abs(value - truth) < 1.5, "rMSSD \(value) against \(truth)")
+    }
+
     @Test("a genuine breathing swing of +40 % from one beat to the next, in a calm person, is kept")
     func deepBreathKept() {
         // A calm rhythm (threshold at its floor) with a deep breath every 20 beats: a dip of 16 %, then +40 %

@@ -7,27 +7,31 @@
 /// so the tests that can be fooled so also ask `r`. Each test asks whether an artifact explains the beats better
 /// than sinus rhythm does, so a large but smooth respiratory swing is kept:
 /// 1. range: outside 300...2000 ms (the spec's rule 1);
-/// 2. missed beats: one interval where m ≥ 2 belong. Taken as missed when its distance from m·r (m the nearest
-///    whole multiple) is under `fit` (0.6) of its distance from r (about 1.63 r or more) and the next beat is
-///    long too (a run) or shorter by more than the threshold, or when it is longer than both neighbours and its
-///    distance from their sum is under 0.6 of its distance from their mean;
+/// 2. missed beats: one interval where m ≥ 2 belong. Taken as missed when its distance from m·b (b is r or the beat
+///    before, m the nearest whole multiple) is under `fit` (0.6) of its distance from b (about 1.63 b or more) and
+///    the next beat is long too (a run) or shorter by more than the threshold, or when it is longer than both
+///    neighbours and its distance from their sum is under 0.6 of its distance from their mean;
 /// 3. extra beat: two intervals where one belongs. Their sum is nearer r, or the neighbours' mean, than 0.6 of the
 ///    pieces' mean distance from it (a split beat sums to one interval; two sinus beats sum to two). A piece
 ///    below 300 ms counts as a piece when the sum is nearer both neighbours than 0.6 of the beat alone is;
 /// 4. ectopic beat: a premature beat and its compensatory pause. The short beat is below the line between its
-///    neighbours, and at least `prematureFloor` (20 %, more for a very variable person) below both the beat
-///    before and r; the pause above the line and longer than the beat after (a rising breath has no such pause),
-///    the pair apart by more than the threshold, and the pair's sum is nearer the two beats' worth of time the
-///    neighbours predict than 0.6 of the pair's distance from that line; a short beat below both neighbours
-///    followed by a pause longer than both neighbours is one too; so is a pause whose premature beat was already
-///    rejected alone, when the two sum to about 2 r;
+///    neighbours and at least `prematureFloor` (20 %, more for a very variable person) below the beat before;
+///    the pause above the line and longer than the beat after (a rising breath has no such pause), the pair
+///    apart by more than the threshold, and the pair's sum is nearer the two beats' worth of time the neighbours
+///    predict than 0.6 of the pair's distance from that line. Also: a short beat whose pause towers a threshold
+///    over both neighbours; a short beat below both neighbours followed by a pause longer than both; a pause
+///    whose premature beat was rejected alone, or kept beside an artifact, when the two sum to about 2 r;
 /// 5. outlier: a lone beat away from both neighbours on the same side, by more than the threshold (short) or by
-///    more than 45 % and the threshold (long: genuine lone long beats are common in resting recordings); or
-///    shorter than r by more than 1.5 thresholds (a burst of short beats from motion, whose neighbours are short
-///    too);
-/// 6. uncertain: a beat next to one rejected by a pattern (before it, or out of range after it) that is more than
-///    the threshold away from r. Beside an artifact the patterns cannot tell a genuine beat from part of the
-///    artifact; a wrong beat kept there would enter rMSSD, a genuine one dropped costs one pair.
+///    more than 45 % and the threshold (long: genuine lone long beats are common in resting recordings); a V (a
+///    premature drop the next beat climbs back out of); a rise of more than `jumpFloor` (60 %) or two thresholds
+///    from the beat before; shorter than r by more than 1.5 thresholds (a burst of short beats from motion,
+///    whose neighbours are short too); or, once the threshold is learnt, below both the beat before and r by
+///    more than the threshold;
+/// 6. uncertain: a beat next to an artifact (a pattern rejection or an out-of-range beat before it, or an
+///    out-of-range beat after it) that is more than half the threshold away from r. Beside an artifact the
+///    patterns cannot tell a genuine beat from part of the artifact; a wrong beat kept there would enter rMSSD, a
+///    genuine one dropped costs one pair.
+/// After `reanchorAfter` (8) rejections in a row, the next in-range beat is accepted and r starts again from it.
 ///
 /// The threshold is scaled to the person's own variability: 3 × the median relative successive difference of
 /// the last 64 accepted adjacent pairs, within 20...35 % (20 % before 8 pairs are known). Memory is bounded and
@@ -54,6 +58,10 @@ public struct PatternArtifactDetector: Sendable {
     public static let longOutlierFloor = 0.45
     /// How far below the beat before and the reference a premature beat must be (test 4), at least.
     public static let prematureFloor = 0.20
+    /// The smallest rise from the beat before that test 5 takes as an outlier whatever its neighbours.
+    public static let jumpFloor = 0.6
+    /// Rejections in a row after which the next in-range beat is accepted as the new reference.
+    public static let reanchorAfter = 8
     /// Test 5's short-burst limit, in thresholds below the reference.
     public static let shortBurstThresholds = 1.5
     static let ringCapacity = 64
@@ -74,6 +82,10 @@ public struct PatternArtifactDetector: Sendable {
     var recentNext = 0
     /// The last beat received was rejected by a pattern (not out of range, not uncertain).
     var previousPatternRejected = false
+    /// Beats rejected in a row (any reason): the escape from a reference that no longer fits (`reanchorAfter`).
+    var rejectedRun = 0
+    /// The last accepted beat came right after a rejected one: it was judged beside an artifact.
+    var lastAcceptedAfterRejection = false
     var previousRaw = Double.nan
     var previousWasOutOfRange = false
     var adjacent = false
@@ -189,6 +201,7 @@ public struct PatternArtifactDetector: Sendable {
                 let rr = pending(k)
                 emit(rr, verdict, gapBeforeWaiting(k))
                 if verdict == .accepted {
+                    lastAcceptedAfterRejection = rejectedRun > 0
                     accepted += 1
                     if adjacent && !gapBeforeWaiting(k) { addPair(last, rr) }
                     last = rr
@@ -200,12 +213,20 @@ public struct PatternArtifactDetector: Sendable {
                 }
                 previousRaw = rr
                 previousWasOutOfRange = verdict == .outOfRange
-                previousPatternRejected = verdict != .accepted && verdict != .outOfRange && verdict != .uncertain
+                previousPatternRejected = verdict != .accepted && verdict != .uncertain
+                rejectedRun = verdict == .accepted ? 0 : rejectedRun + 1
             }
             drop(count)
         }
         guard ArtifactFilter.isInRange(x) else { return finish(.outOfRange) }
         guard !last.isNaN else { return finish(.accepted) }
+        // After a long run of rejections the reference, not the beats, is out of line (a genuine change of rate):
+        // start again from this beat, as the spec's rule moves its reference (ArtifactFilter.reanchorAfter).
+        if rejectedRun >= Self.reanchorAfter {
+            recentCount = 0
+            recentNext = 0
+            return finish(.accepted)
+        }
         let p = last
         let t = threshold
         let c = Self.fit
@@ -231,9 +252,23 @@ public struct PatternArtifactDetector: Sendable {
         // Missed beats, against the reference (a run of them cannot hide one another), then against the neighbours.
         // Against r only when the next beat does not share the rise: it is a missed interval too (a run), or x
         // stands above it by more than the threshold. A genuine slowing eases down over several beats.
-        let m = max(2, (x / r).rounded())
+        // How far below the beat before a premature beat falls, at least (tests 4 and 5).
+        let dip = max(Self.prematureFloor, 0.6 * t)
+        // The beat before is asked too: where the rhythm sits below r, the missed interval is a multiple of it.
+        func multiple(of b: Double) -> Bool {
+            let m = max(2, (x / b).rounded())
+            return x > b && abs(x - m * b) < c * abs(x - b)
+        }
         let runOrAlone = n.map { $0 > r * (1 + c) || x > $0 * (1 + t) } ?? true
-        if x > r && abs(x - m * r) < c * abs(x - r) && runOrAlone { return finish(.missedBeat) }
+        if (multiple(of: r) || multiple(of: p)) && runOrAlone { return finish(.missedBeat) }
+        // A rise from the beat before larger than any resting rhythm makes (60 %, or two thresholds): the pause
+        // after a premature beat that was kept. pyhrv's real series rise by 48 % at most.
+        if x > p * (1 + max(Self.jumpFloor, 2 * t)) { return finish(.outlier) }
+        // A premature beat whose pause towers over both the beat before and the beat after it (the sinus rhythm
+        // goes on as before): an ectopic beat even when it is premature by less than `dip`.
+        if let n, nIndex == 1, let n2, x < p * (1 - t / 2), x < n2 * (1 - t / 2), n > max(p, n2) * (1 + t) {
+            return finish(.ectopicBeat, .ectopicBeat)
+        }
         if abs(x - (p + nb)) < c * abs(x - (p + nb) / 2) && x > max(p, nb) { return finish(.missedBeat) }
         // Extra beat with a piece below the range.
         // The sum must fit both neighbours better than the beat alone does.
@@ -245,7 +280,8 @@ public struct PatternArtifactDetector: Sendable {
         }
         if let rawNext, rawNext < ArtifactFilter.minimumMs, piece(rawNext) { return finish(.extraBeat, .extraBeat) }
         if let n, nIndex == 1 {
-            let after = n2 ?? p
+            // The beat after the pair, unless it is itself a missed interval or a piece (a run): then r stands in.
+            let after = n2.map { $0 > r * (1 + c) || $0 < r * (1 - c) ? r : $0 } ?? p
             let s = x + n
             // Split beats in a row: the beat after is a piece too, so the sum is also held against r.
             if abs(s - r) < c * (abs(x - r) + abs(n - r)) / 2 { return finish(.extraBeat, .extraBeat) }
@@ -253,7 +289,7 @@ public struct PatternArtifactDetector: Sendable {
             if abs(s - a) < c * (abs(x - a) + abs(n - a)) / 2 { return finish(.extraBeat, .extraBeat) }
             let e1 = p + (after - p) / 3
             let e2 = p + 2 * (after - p) / 3
-            let premature = min(p, r) * (1 - max(Self.prematureFloor, 0.6 * t))
+            let premature = p * (1 - dip)
             if x < e1 - 0.5 * t * p && x < premature && n > e2 && n > after && n - x > t * p
                 && abs(s - (p + after)) < c * (abs(x - e1) + abs(n - e2))
             {
@@ -268,15 +304,30 @@ public struct PatternArtifactDetector: Sendable {
         }
         if let n {
             if x > p && x > n && min(x - p, x - n) > max(Self.longOutlierFloor, t) * p { return finish(.outlier) }
-            if x < p && x < n && min(p - x, n - x) > t * p {
+            // A dip below both neighbours by the threshold, or a premature drop from the beat before that the next
+            // beat climbs back out of by half a threshold (a V: an ectopic beat whose pause the trend hides).
+            if x < p && x < n && (min(p - x, n - x) > t * p || (p - x > dip * p && n - x > 0.5 * t * p)) {
                 if nIndex == 1, let n2, n > max(p, n2) * (1 + 0.5 * t) { return finish(.ectopicBeat, .ectopicBeat) }
                 return finish(.outlier)
             }
         }
         if x < r * (1 - Self.shortBurstThresholds * t) { return finish(.outlier) }
-        // Beside an artifact, only a beat near the reference is judged with confidence.
+        // A sudden drop below both the beat before and r by more than the threshold, whatever follows: the first
+        // piece of a motion burst (the beats after it are short too, so it is not a lone outlier). Only once the
+        // threshold has learnt the person (8 pairs): at the floor a rich breathing swing would drop as far, and the
+        // rejections would keep the threshold from learning it.
+        if ringCount >= 8 && x < p * (1 - t) && x < r * (1 - t) { return finish(.outlier) }
+        // A pause after a premature beat that was kept beside an artifact (it did not look premature enough alone):
+        // the two sum to about 2 r and the pause rises more than two thresholds above it. Kept, it would pair with
+        // the beat after. (Not after a beat judged in clean rhythm: a deep breath rises so too.)
+        if lastAcceptedAfterRejection && p < r * (1 - t / 2) && x > r * (1 + t) && x - p > 2 * t * p
+            && abs(x + p - 2 * r) < c * (abs(x - r) + abs(p - r))
+        {
+            return finish(.ectopicBeat)
+        }
+        // Beside an artifact, only a beat near the reference (half a threshold) is judged with confidence.
         let besideArtifact = previousPatternRejected || (rawNext.map { !ArtifactFilter.isInRange($0) } ?? false)
-        if besideArtifact && abs(x - r) > t * r { return finish(.uncertain) }
+        if besideArtifact && abs(x - r) > 0.5 * t * r { return finish(.uncertain) }
         _ = final
         finish(.accepted)
     }

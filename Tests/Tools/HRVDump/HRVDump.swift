@@ -70,9 +70,15 @@ struct HRVDump {
         let result = HRVAnalysis.analyze(input, window: window, rule: rule)
         let quality = result.quality.code
         let marks = verdicts(input, window: window, rule: rule)
+        // Why each beat of the whole list was rejected ("" accepted), for the benchmark's look at its worst cases.
+        var reasons: [String] = []
+        var screen = ArtifactScreen(rule: rule)
+        for rr in input { screen.push(rr, gapBefore: false) { _, reason, _ in reasons.append(reason?.rawValue ?? "") } }
+        screen.flush { _, reason, _ in reasons.append(reason?.rawValue ?? "") }
+        let reasonsJSON = "[" + reasons.map { "\"\($0)\"" }.joined(separator: ",") + "]"
         print(
             """
-            {"window":"\(window.rawValue)","input":\(json(input)),"verdicts":"\(marks)",\
+            {"window":"\(window.rawValue)","input":\(json(input)),"verdicts":"\(marks)","reasons":\(reasonsJSON),\
             "accepted":\(json(result.accepted)),\
             "metrics":\(json(result.metrics)),"quality":"\(quality)",\
             "unfiltered":\(json(HRVAnalysis.metricsWithoutFilter(input)))}
