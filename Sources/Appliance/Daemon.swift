@@ -154,6 +154,18 @@ public final class Daemon {
             throw .startup("Cannot read the database \(configuration.database): \(error).")
         }
         if let warning = settings.warning { logger.warning(warning) }
+        // Stored mornings judged by another rule or detector version are re-judged from their raw RR, once per
+        // version (docs/artifacts.md, "How each morning was judged"); a failure leaves them as they were.
+        do {
+            if let job = try store.rejudge(rule: settings.artifactRule, at: clock.epochSeconds()) {
+                logger.info(
+                    "stored mornings re-judged",
+                    ["rule": job.rule.rawValue, "version": "\(job.version)", "mornings": "\(job.mornings)",
+                     "moved": "\(job.moved)"])
+            }
+        } catch {
+            logger.warning("cannot re-judge the stored mornings: \(error)")
+        }
         var routineConfiguration = MorningRoutine.Configuration(
             timings: .standard, habits: settings.habits, reminder: settings.reminder)
         routineConfiguration.artifactRule = settings.artifactRule

@@ -13,9 +13,19 @@ enum ArtifactRuleRecomputation {
         let chosen = try database.prepare("SELECT value FROM setting WHERE key = ?1")
             .rows([.text(SettingKey.artifactRule.rawValue)]) { $0.text(0) ?? "" }.first
         let rule = chosen.flatMap(ArtifactRule.init(rawValue:)) ?? .default
+        _ = try recompute(database, rule: rule, only: "")
+    }
+
+    /// Recomputes the stored mornings with raw RR (`adjacent_pairs`) that `only` (an SQL condition, or "") picks,
+    /// under `rule`, recording each in `rmssd_recomputation`; returns how many were recomputed and how many moved.
+    /// The judgement columns are written when the schema has them (the 0004 step runs before they exist).
+    static func recompute(_ database: Database, rule: ArtifactRule, only: String, judged: Bool = false)
+        throws(StoreError) -> (mornings: Int, moved: Int)
+    {
         let sql = """
             SELECT day, rmssd_ms, hrv_rejected, settle_start_ms, capture_start_ms, capture_end_ms, rr_raw
-            FROM measurement WHERE hrv_accepted IS NOT NULL AND rmssd_method = 'adjacent_pairs' ORDER BY day
+            FROM measurement WHERE hrv_accepted IS NOT NULL AND rmssd_method = 'adjacent_pairs'
+            \(only.isEmpty ? "" : "AND (\(only))") ORDER BY day
             """
         struct Row {
             var day: String
@@ -32,6 +42,7 @@ enum ArtifactRuleRecomputation {
                     captureEndMs: row.int64(5) ?? 0),
                 rr: try SampleEncoding.decodeRR(row.blob(6) ?? []))
         }
+        var counts = (mornings: 0, moved: 0)
         for row in rows where !row.rr.isEmpty {
             let result = RMSSDRecomputation.recomputed(row.rr, marks: row.marks, rule: rule)
             let m = result.metrics
@@ -47,6 +58,11 @@ enum ArtifactRuleRecomputation {
                     SQLValue(m.rmssdMs), SQLValue(m.pairs), SQLValue(m.meanRRMs), SQLValue(m.meanHRBpm),
                     SQLValue(m.sdnnMs), .text(result.quality.code),
                 ])
+            if judged, let tally = m.judgement {
+                try database.run(
+                    "UPDATE measurement SET artifact_rule = ?2, detector_version = ?3, hrv_rejections = ?4 WHERE day = ?1",
+                    [.text(row.day), .text(tally.rule.rawValue), .integer(Int64(tally.version)), .text(tally.countsCode)])
+            }
             try database.run(
                 """
                 INSERT OR REPLACE INTO rmssd_recomputation
@@ -57,7 +73,10 @@ enum ArtifactRuleRecomputation {
                     .text(row.day), .text(rule.rawValue), SQLValue(row.rmssd), SQLValue(m.rmssdMs),
                     .integer(Int64(row.rejected)), .integer(Int64(m.rejected)),
                 ])
+            counts.mornings += 1
+            if row.rmssd != m.rmssdMs || row.rejected != m.rejected { counts.moved += 1 }
         }
+        return counts
     }
 }
 

@@ -13,15 +13,24 @@ enum Schema {
         Migration(identifier: "0005-artifact-judgement", sql: artifactJudgement),
     ]
 
-    /// How each morning's beats were judged (docs/artifacts.md, "Provenance"): the rule, its detector's version,
-    /// and the rejected beats by reason (`ArtifactTally.countsCode`). NULL for a morning judged before these were
-    /// recorded, or imported from another tool.
+    /// How each morning's beats were judged (docs/artifacts.md, "How each morning was judged"): the rule, its
+    /// detector's version, and the rejected beats by reason (`ArtifactTally.countsCode`). NULL for a morning judged
+    /// before these were recorded, or imported from another tool. `judgement_job` logs the re-judging of the stored
+    /// mornings, once per rule and version (`Store.rejudge`).
     private static let artifactJudgement = """
         ALTER TABLE measurement ADD COLUMN artifact_rule TEXT CHECK (artifact_rule IN ('pattern', 'spec-20'));
         ALTER TABLE measurement ADD COLUMN detector_version INTEGER CHECK (detector_version >= 1);
         ALTER TABLE measurement ADD COLUMN hrv_rejections TEXT
             CHECK ((artifact_rule IS NULL) = (detector_version IS NULL)
                 AND (artifact_rule IS NULL) = (hrv_rejections IS NULL));
+        CREATE TABLE judgement_job (
+            rule TEXT NOT NULL CHECK (rule IN ('pattern', 'spec-20')),
+            version INTEGER NOT NULL CHECK (version >= 1),
+            ran_at INTEGER NOT NULL,
+            mornings INTEGER NOT NULL CHECK (mornings >= 0),
+            moved INTEGER NOT NULL CHECK (moved >= 0),
+            PRIMARY KEY (rule, version)
+        ) WITHOUT ROWID;
         """
 
     /// The artifact rule's recomputation (docs/artifacts.md): which stored mornings it moved, and by how much.

@@ -252,6 +252,14 @@ struct ImportCommandTests {
         #expect((judged?["rejected"] as? [String: Int])?["out_of_range"] == rejected, "\(String(describing: judged))")
         let why = "\(rejected) beats rejected: \(rejected) out of range (pattern rule, version \(version))"
         #expect(status.stdout.contains(why), "\(status.stdout)")
+        #expect(!status.stdout.contains("judged by another rule"), "\(status.stdout)")
+        // Another rule chosen: the morning judged by the pattern rule is said, not mixed in silently.
+        let chosen = try cli.run(["settings", "--artifact-rule", "spec-20"])
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        let mixed = try cli.run(["status", "--now", "2026-03-02T09:00"])
+        #expect(mixed.stdout.contains("1 of the 1 mornings with rMSSD in the last 60 days were judged by another rule"),
+            "\(mixed.stdout)")
+        _ = try cli.run(["settings", "--artifact-rule", "pattern"])
         let share = note.dropFirst("fair (".count).prefix { $0 != "%" } + "%"
         let history = try cli.run(["history", "--days", "3", "--now", "2026-03-02T09:00"])
         let line = history.stdout.split(separator: "\n").first { $0.hasPrefix("2026-03-02") } ?? ""

@@ -48,3 +48,34 @@ import Testing
         #expect(throws: ExportError.self) { _ = try ExportDocument(parsing: bad) }
     }
 }
+
+/// Re-judging the stored mornings after a change of rule or detector: a versioned, logged job that runs once.
+@Suite struct RejudgeJobTests {
+    @Test("mornings judged otherwise are recomputed from raw RR once per rule and version, and the run is logged")
+    func runsOncePerVersion() throws {
+        let dir = TemporaryDirectory()
+        let store = try Store(path: dir.databasePath)
+        // Two mornings with raw RR: one judged before judgements were recorded, one by an older detector.
+        let rr = (0..<90).map { UInt16(1000 + ($0 % 3) * 20) }
+        try store.saveMorning(Fixture.morning(Fixture.day, rr: rr), recordedAt: 1)
+        var older = Fixture.morning(Fixture.day.adding(days: 1), rr: rr)
+        older.hrv?.judgement = ArtifactTally(rule: .pattern, version: 1)
+        try store.saveMorning(older, recordedAt: 2)
+        // An imported value without raw RR keeps its values and stays unjudged.
+        try store.saveMorning(Fixture.morning(Fixture.day.adding(days: 2), rr: []), recordedAt: 3)
+
+        let job = try #require(try store.rejudge(rule: .pattern, at: 1_773_300_000))
+        #expect(job.mornings == 2 && job.version == ArtifactRule.pattern.version && job.ranAt == 1_773_300_000)
+        for offset in 0...1 {
+            let judged = try store.measurement(on: Fixture.day.adding(days: offset))?.hrv?.judgement
+            #expect(judged?.rule == .pattern && judged?.version == ArtifactRule.pattern.version)
+        }
+        #expect(try store.measurement(on: Fixture.day.adding(days: 2))?.hrv?.judgement == nil)
+        // Once per version: the second start does nothing; another rule is another job.
+        let again = try store.rejudge(rule: .pattern, at: 1_773_400_000)
+        #expect(again == nil)
+        let spec = try #require(try store.rejudge(rule: .spec20, at: 1_773_500_000))
+        #expect(spec.mornings == 2)
+        #expect(try store.judgementJobs().map(\.rule) == [.pattern, .spec20])
+    }
+}

@@ -14,6 +14,11 @@ struct StatusReport {
     let displayName: String?
     /// Today's "Not like you" reading; nil when nothing is stored.
     let notLikeYou: NotLikeYou.Morning?
+    /// Measured mornings of the baseline window (the last `Baselines.normDays` days) not judged by the current rule
+    /// at its current version: judged before judgements were recorded, imported, or without raw RR to re-judge.
+    /// Said, so the baselines never mix judgements silently (docs/artifacts.md, "How each morning was judged").
+    let judgedOtherwise: Int
+    let judgedMornings: Int
 
     init(store: Store, today: LocalDate) throws(StoreError) {
         let days = try store.days(from: today.adding(days: -Baselines.normDays), through: today)
@@ -24,6 +29,11 @@ struct StatusReport {
         self.lnWeek = LnRMSSDWeek(days: days, through: today)
         self.displayName = try store.setting(.displayName)
         self.notLikeYou = NotLikeYouFigures.reading(try store.allDays(), today: today)
+        let rule = try store.setting(.artifactRule).flatMap(ArtifactRule.init(rawValue:)) ?? .default
+        let measured = days.compactMap { $0.measurement?.hrv }.filter { $0.rmssdMs != nil }
+        self.judgedMornings = measured.count
+        self.judgedOtherwise = measured.filter { $0.judgement?.rule != rule || $0.judgement?.version != rule.version }
+            .count
     }
 
     var text: String {
@@ -87,6 +97,12 @@ struct StatusReport {
             lines.append("              \(why) (\(judged.rule.rawValue) rule, version \(judged.version))")
         }
         if case .fail(let reason) = m.quality { lines.append("              " + reason.sentence) }
+        if judgedOtherwise > 0 {
+            lines.append(
+                "              \(judgedOtherwise) of the \(judgedMornings) mornings with rMSSD in the last "
+                    + "\(Baselines.normDays) days were judged by another rule or detector version, or before this "
+                    + "was recorded (imported, or no raw RR to judge again)")
+        }
         switch m.orthostaticStatus {
         case .completed:
             if let o = m.orthostatic {
@@ -146,6 +162,7 @@ struct StatusReport {
             ("bandEdges", ReadoutFigures.json(edges)),
             ("lnRMSSDWeek", ReadoutFigures.json(lnWeek)),
             ("notLikeYou", notLikeYou.map { NotLikeYouFigures.json($0, on: today) } ?? .null),
+            ("judgedOtherwise", .integer(Int64(judgedOtherwise))),
         ])
     }
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # rMSSD robustness benchmark (docs/artifacts.md): seeded artifacts in pyhrv's real RR series, our
 # rMSSD beside the old rule, hrv-analysis and NeuroKit2, 20 seeds per rate. Prints a table; asserts no timing.
-#   Tests/Benchmarks/RMSSDRobustness/run.sh [--seeds N]
+#   Tests/Benchmarks/RMSSDRobustness/run.sh [--seeds N] [--side-by-side | --runs]
+# --runs: artifacts that touch and come in runs, the table of docs/artifacts.md "Runs and clusters, measured".
 # Needs what Tests/stages/10-hrv-oracles.sh needs (python3-venv, build-essential, python3-dev); makes
 # .venv-hrv-pyhrv (pyhrv's sample files) and .venv-hrv-bench (the peers) at the pinned closures.
 set -euo pipefail
