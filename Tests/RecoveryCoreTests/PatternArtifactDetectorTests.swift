@@ -142,7 +142,16 @@ import Testing
     }
 
     func rmssd(_ rr: [Double]) -> Double { HRVAnalysis.analyze(rr).metrics.rmssdMs ?? .nan }
-    func rejected(_ rr: [Double]) -> Int { HRVAnalysis.analyze(rr).metrics.rejected }
+
+    /// rMSSD of `rr` within 1.5 ms of `truth`, with `count` beats rejected when given.
+    func expectHeld(
+        _ rr: [Double], truth: Double, rejected count: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let metrics = HRVAnalysis.analyze(rr).metrics
+        let value = metrics.rmssdMs ?? .nan
+        #expect(abs(value - truth) < 1.5, "rMSSD \(value) against \(truth)", sourceLocation: sourceLocation)
+        if let count { #expect(metrics.rejected == count, sourceLocation: sourceLocation) }
+    }
 
     @Test("two missed beats in a row (two intervals of ~1500 ms in a 750 ms rhythm) are both rejected")
     func twoMissedInARow() {
@@ -153,8 +162,7 @@ import Testing
         rr[40] = clean[40] + clean[41]
         rr[41] = clean[42] + clean[43]
         rr.removeSubrange(42...43)
-        #expect(abs(rmssd(rr) - truth) < 1.5, "rMSSD \(rmssd(rr)) against \(truth)")
-        #expect(rejected(rr) == 2)
+        expectHeld(rr, truth: truth, rejected: 2)
     }
 
     @Test("runs of three and four missed beats (intervals of 2 and 3 beats) are all rejected")
@@ -168,8 +176,7 @@ import Testing
         rr += clean[57..<100]
         rr += [clean[100] + clean[101], clean[102] + clean[103], clean[104] + clean[105], clean[106] + clean[107]]
         rr += clean[108...]
-        #expect(abs(rmssd(rr) - truth) < 1.5, "rMSSD \(rmssd(rr)) against \(truth)")
-        #expect(rejected(rr) == 7)
+        expectHeld(rr, truth: truth, rejected: 7)
     }
 
     @Test("two split intervals in a row (pieces of about 45 % and 55 %) are all rejected")
@@ -179,8 +186,7 @@ import Testing
         var rr = Array(clean[0..<60])
         rr += [clean[60] * 0.45, clean[60] * 0.55, clean[61] * 0.45, clean[61] * 0.55]
         rr += clean[62...]
-        #expect(abs(rmssd(rr) - truth) < 1.5, "rMSSD \(rmssd(rr)) against \(truth)")
-        #expect(rejected(rr) == 4)
+        expectHeld(rr, truth: truth, rejected: 4)
     }
 
     @Test("an ectopic beat beside a missed beat: the premature beat, its pause and the long interval are rejected")
@@ -193,8 +199,7 @@ import Testing
         rr += clean[44..<80]
         rr += [clean[80] + clean[81], clean[82] * 0.7, clean[83] + clean[82] * 0.3]
         rr += clean[84...]
-        #expect(abs(rmssd(rr) - truth) < 1.5, "rMSSD \(rmssd(rr)) against \(truth)")
-        #expect(rejected(rr) == 6)
+        expectHeld(rr, truth: truth, rejected: 6)
     }
 
     @Test("a burst of short beats (motion) and an out-of-range value beside a missed beat are rejected")
@@ -206,10 +211,7 @@ import Testing
         rr += clean[50..<90]
         rr += [2300, clean[90] + clean[91]]  // a dropout value, then a missed beat
         rr += clean[92...]
-        let result = HRVAnalysis.analyze(rr)
-        let value = result.metrics.rmssdMs ?? 0
-        #expect(abs(value - truth) < 1.5, "rMSSD \(value) against \(truth)")
-        #expect(result.metrics.rejected == 6)
+        expectHeld(rr, truth: truth, rejected: 6)
     }
 
     @Test("an ectopic beat on a falling trend, its pause under the line, and one after a dropout, are rejected")
@@ -223,8 +225,7 @@ import Testing
         // A dropout value, then a premature beat that is not premature enough alone, then its pause.
         rr += [3800, clean[100] * 0.82, clean[101] + clean[100] * 0.45]
         rr += clean[102...]
-        let value = rmssd(rr)
-        #expect(abs(value - truth) < 1.5, "rMSSD \(value) against \(truth)")
+        expectHeld(rr, truth: truth)
     }
 
     @Test("a genuine breathing swing of +40 % from one beat to the next, in a calm person, is kept")
