@@ -268,6 +268,8 @@ struct ImportCommandTests {
         let days = (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["days"]
         let entry = (days as? [[String: Any]] ?? []).first { $0["date"] as? String == "2026-03-02" }
         #expect(entry?["grade"] as? String == "fair" && entry?["quality"] as? String == "ok")
+        let judgedBy = entry?["judgedBy"] as? [String: Any]
+        #expect(judgedBy?["rule"] as? String == "pattern" && judgedBy?["version"] as? Int == version)
     }
 
     @Test("history says which stored mornings the artifact rule's recomputation moved, and by how much")
