@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc  // libm's log only: Foundation would link all of itself and ICU's data (about 45 MB) for it.
+#elseif canImport(Musl)
+    import Musl
+#endif
 import Insights
 import RecoveryCore
 
@@ -202,7 +206,7 @@ public enum ReportChart {
     static func lnPoints(days: [DayRecord], dates: [LocalDate]) -> [Point] {
         var ln: [Int: Double] = [:]
         for d in days {
-            if let v = Channel.rmssd.value(in: d), v > 0, v.isFinite { ln[d.date.dayNumber] = Foundation.log(v) }
+            if let v = Channel.rmssd.value(in: d), v > 0, v.isFinite { ln[d.date.dayNumber] = log(v) }
         }
         return dates.indices.map { i in
             let w = LnRMSSDWeek(days: days, through: dates[i])
