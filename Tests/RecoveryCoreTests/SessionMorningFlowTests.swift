@@ -154,6 +154,20 @@ struct SessionMorningFlowTests {
         #expect(h.session.phase == .idle && h.session.indication == .dark)
     }
 
+    @Test("The unlike-you blink is not shown late: a wake-up after its time goes dark at once, ready for a morning")
+    func notLikeYouNotShownLate() throws {
+        var h = SessionHarness()
+        h.startMorning()
+        h.run(until: .saving)
+        var readout = PanelReadout(composite: .green, channels: [.green, .green, .green, .green, .green])
+        readout.notLikeYou = true
+        h.send(.saved(readout))
+        // The next morning's first tick: the readout and the 10 s that follow it ended long ago.
+        h.nowMs += 23 * 3_600_000
+        h.send(.tick)
+        #expect(h.session.phase == .idle && h.session.indication == .dark)
+    }
+
     @Test(
         "Readout keys 1–5 show each channel after its number for 3 s; GO shows the composite again (DESIGN §1 step 5)")
     func readoutChannels() {

@@ -519,8 +519,10 @@ extension MorningSession {
         switch state {
         case .idle, .saving:
             return []
-        case .readout(var shown) where shown.readout.notLikeYou && !shown.showsNotLikeYou:
-            // The readout is over; the stretch of mornings unlike the person follows it.
+        case .readout(var shown)
+        where shown.readout.notLikeYou && !shown.showsNotLikeYou && t < at + Indication.notLikeYouShowMs:
+            // The readout is over; the stretch of mornings unlike the person follows it (unless its time is past
+            // too, as after a late wake-up or a clock step: then the box goes dark, as it would have by now).
             shown.showsNotLikeYou = true
             shown.showsComposite = false
             shown.channel = nil
