@@ -60,8 +60,9 @@ wait_active 60
 mark migrate-end
 steps=$(runuser -u recoverydeck -- sqlite3 /var/lib/recoverydeck/recoverydeck.db "SELECT count(*) FROM schema_migrations")
 recomputed=$(runuser -u recoverydeck -- sqlite3 /var/lib/recoverydeck/recoverydeck.db "SELECT count(*) FROM rmssd_recomputation")
-[ "$steps" = 4 ] || fail "after the migration the database records $steps steps, not 4"
-ok "the daemon migrated a 3-step database at start: 4 steps, $recomputed mornings recomputed under the pattern rule"
+# Every step the package has (0001 to 0005-artifact-judgement), the artifact-rule step applied again.
+[ "$steps" = 5 ] || fail "after the migration the database records $steps steps, not 5"
+ok "the daemon migrated a database without its artifact-rule step at start: 5 steps, $recomputed mornings recomputed under the pattern rule"
 
 # --- alice's morning: scan, pair, check in over SSH; GO on the GPIO line; a real-time morning. ------------
 start_strap strap1 --rr-file $bench/morning-rr.txt --seed 5 --quiet --conn-update-at 30
