@@ -61,6 +61,22 @@ struct DoctorTests {
         #expect(check(0o600, shared: false).verdict == .ok)
     }
 
+    @Test("chips a member of the box's group may not open are a warning naming sudo; refused to root, a failure")
+    func gpioRefusedToTheCaller() {
+        let refused: (inout DoctorFacts) -> Void = {
+            $0.gpioChips = []
+            $0.gpioChipsUnopened = [(path: "/dev/gpiochip0", reason: "Permission denied")]
+        }
+        let member = verdict("gpio") {
+            refused(&$0)
+            $0.gpioChipsDeniedToCaller = true
+        }
+        #expect(member.verdict == .warn, "\(member.line)")
+        #expect(member.fix?.contains("sudo") == true)
+        let root = verdict("gpio", refused)
+        #expect(root.verdict == .fail, "\(root.line)")
+    }
+
     @Test("a ready box passes every check and exits 0")
     func readyBox() {
         let checks = Doctor.checks(Self.ready)

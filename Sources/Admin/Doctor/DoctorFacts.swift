@@ -136,6 +136,9 @@ public struct DoctorFacts: Sendable {
     /// GPIO chips that exist but could not be opened, path and reason ("Permission denied"): their
     /// labels are unknown, which is not the same as no chip.
     public var gpioChipsUnopened: [(path: String, reason: String)] = []
+    /// Every unopened chip refused this caller for its permissions, and the caller is not root: a member of the
+    /// box's group outside the chips' group. The box's own user is in that group; this says nothing of the box.
+    public var gpioChipsDeniedToCaller = false
     public var gpioChipLabels = PinMap.standard.chipLabels
     public var gpioLines: [GPIOLine] = []
     /// Why line information could not be read (permissions), nil when read or when no chip was found.

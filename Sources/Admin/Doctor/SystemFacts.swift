@@ -43,7 +43,9 @@ public struct SystemFacts {
         f.gpioLines = config.gpioLines
         if isLive {
             (f.gpioChips, f.gpioLines, f.gpioLineError) = gpio(labels: f.gpioChipLabels, lines: f.gpioLines)
-            f.gpioChipsUnopened = unopenedGPIOChips()
+            let (unopened, denied) = unopenedGPIOChipsAndDenials()
+            f.gpioChipsUnopened = unopened
+            f.gpioChipsDeniedToCaller = getuid() != 0 && !unopened.isEmpty && denied == unopened.count
         }
         f.database = database(databasePath, systemPath: systemDatabasePath)
         return f
@@ -182,17 +184,21 @@ public struct SystemFacts {
     // MARK: GPIO (linux/gpio.h character device, v1 ABI as libgpiod 1.6 uses it, through the shim)
 
     /// The chips under /dev this process may not open, with the reason.
-    func unopenedGPIOChips() -> [(path: String, reason: String)] {
+    /// The chips that could not be opened, and how many of them for lack of permission (EACCES or EPERM).
+    func unopenedGPIOChipsAndDenials() -> (unopened: [(path: String, reason: String)], denied: Int) {
         var unopened: [(path: String, reason: String)] = []
+        var denied = 0
         for name in entries(path("/dev")).filter({ $0.hasPrefix("gpiochip") }).sorted() {
             let fd = open(path("/dev/" + name), O_RDONLY | O_CLOEXEC)
             if fd >= 0 {
                 close(fd)
             } else {
-                unopened.append(("/dev/" + name, String(cString: strerror(errno))))
+                let code = errno
+                if code == EACCES || code == EPERM { denied += 1 }
+                unopened.append(("/dev/" + name, String(cString: strerror(code))))
             }
         }
-        return unopened
+        return (unopened, denied)
     }
 
     func gpio(labels: [String], lines: [DoctorFacts.GPIOLine]) -> (
