@@ -1,6 +1,7 @@
 // Calibrates the "Not like you" detector (Sources/Insights/Readout/NotLikeYou.swift) on seeded synthetic people
-// and prints, beside it, RHR-Diff and RHR-CuSum (Mishra et al. 2020, Nat Biomed Eng 4:1208) adapted to one
-// morning a day, run on the same mornings. docs/not-like-you.md reads the printed curve.
+// and prints, beside it, RHR-Diff and RHR-CuSum (Mishra et al. 2020, Nat Biomed Eng 4:1208) and NightSignal
+// (Alavi et al. 2022, Nat Med 28:175) adapted to one morning a day, run on the same mornings.
+// docs/not-like-you.md reads the printed curve.
 //
 //     Tests/Benchmarks/NotLikeYouBench/run.sh [people] [seed]
 //
@@ -114,6 +115,40 @@ func rhrDiff(_ days: [NotLikeYou.Day], z: Double) -> Verdict {
     return out
 }
 
+/// NightSignal (Alavi et al. 2022, Nat Med 28:175; the published finite-state machine of
+/// StanfordBioinformatics/wearable-infection) given one lying HR a morning in place of a night's resting HR: the
+/// person's baseline is the median of every day so far (whole bpm), a day is "above" when its value reaches the
+/// median plus `bpm` (3 for the paper's yellow state, 4 for red), and a day is an alert-day when it and the day
+/// before are both above. As there, one missed day between two mornings takes their mean; a longer gap breaks
+/// the pair.
+func nightSignal(_ days: [NotLikeYou.Day], bpm: Double) -> Verdict {
+    var values = days.map(\.lyingHR)
+    for t in values.indices.dropFirst().dropLast() where values[t] == nil {
+        if let a = values[t - 1], let b = values[t + 1], days[t - 1].lyingHR != nil { values[t] = ((a + b) / 2).rounded(.down) }
+    }
+    var sorted: [Double] = []
+    var above: [Bool] = []
+    var out: Verdict = []
+    var previous = false
+    for t in values.indices {
+        var isAbove = false
+        if let v = values[t] {
+            let index = sorted.firstIndex(where: { $0 > v }) ?? sorted.endIndex
+            sorted.insert(v, at: index)
+            let n = sorted.count
+            let median = n % 2 == 1 ? sorted[n / 2] : ((sorted[n / 2 - 1] + sorted[n / 2]) / 2).rounded(.down)
+            isAbove = v >= median + bpm
+        }
+        above.append(isAbove)
+        // A filled day is known only once the next morning is in: it is never an alert-day itself, but it pairs
+        // with that next morning.
+        let alert = days[t].lyingHR != nil && isAbove && t > 0 && above[t - 1]
+        out.append((alert, alert && !previous))
+        previous = alert
+    }
+    return out
+}
+
 func detector(_ days: [NotLikeYou.Day], _ p: NotLikeYou.Parameters) -> Verdict {
     NotLikeYou.run(days, parameters: p).map { ($0.status == .flagged, $0.isNewFlag) }
 }
@@ -186,4 +221,7 @@ for k in [0.5, 1.0, 1.5] {
 }
 for z in [1.5, 2.0, 2.5, 3.0] {
     row("RHR-Diff, z \(z)", score({ rhrDiff($0, z: z) }, with: with, without: without))
+}
+for bpm in [3.0, 4.0] {
+    row("NightSignal, +\(Int(bpm)) bpm", score({ nightSignal($0, bpm: bpm) }, with: with, without: without))
 }
