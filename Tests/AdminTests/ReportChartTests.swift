@@ -29,6 +29,17 @@ struct ReportChartTests {
         #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
     }
 
+    @Test("the days of a \"not like you\" stretch get a diamond each in their own row; other days none")
+    func notLikeYouRow() {
+        let days = Self.history()
+        let last = days.last!.date
+        let flagged: Set<LocalDate> = [last.adding(days: -2), last.adding(days: -1), last, last.adding(days: -40)]
+        let svg = ReportChart.svg(days: days, through: last, count: 30, notLikeYou: flagged)
+        // Day −40 is outside the 30 charted days.
+        #expect(count("class=\"not-like-you\"", in: svg) == 3)
+        #expect(count("class=\"not-like-you\"", in: ReportChart.svg(days: days, through: last, count: 30)) == 0)
+    }
+
     @Test("a missing morning breaks the daily line: no segment joins the days around it")
     func gapsAreNotJoined() {
         // Days 125 and 126 missing: chart days 5 and 6 of the last 30 (120…149).

@@ -65,6 +65,13 @@ struct NotLikeYouCommandTests {
         let report = try cli.run(["report", "--days", "10"] + now)
         let row = try #require(report.stdout.split(separator: "\n").first { $0.hasPrefix("unlike you ") })
         #expect(row.hasSuffix("··◆◆◆  3 days"), "\(row)")
+        // The chart marks the same three days, the last three of its ten columns.
+        let chart = try cli.run(["report", "--days", "10", "--svg", "-"] + now)
+        let diamonds = chart.stdout.components(separatedBy: "class=\"not-like-you\" points=\"").dropFirst()
+        let columns = diamonds.compactMap { Double($0.prefix { $0 != "," }) }
+        #expect(columns.count == 3, "\(chart.stdout.suffix(800))")
+        let spacing = columns.count == 3 ? columns[2] - columns[1] : 0
+        #expect(spacing > 0 && abs((columns[1] - columns[0]) - spacing) < 0.01)
 
         let export = try cli.run(["export"] + now)
         let exported = try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: Any]

@@ -72,6 +72,7 @@ struct SocketOwnerTests {
             import socket
             s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             s.bind('\(socket)'); s.listen(4)
+            print('LISTENING', flush=True)
             c, _ = s.accept()
             got = c.recv(65536)
             print('RECEIVED' if got else 'NOTHING', flush=True)
@@ -82,11 +83,14 @@ struct SocketOwnerTests {
         server.standardOutput = heard
         try server.run()
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
-        var waited = 0
-        while !FileManager.default.fileExists(atPath: socket) && waited < 500 {
-            usleep(10_000)
-            waited += 1
+        // The server says when it listens: its first line, read (blocking) from its pipe.
+        var first = Data()
+        while !first.contains(UInt8(ascii: "\n")) {
+            let chunk = heard.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            first.append(chunk)
         }
+        #expect(String(decoding: first, as: UTF8.self) == "LISTENING\n", "the server did not start")
         let outcome = try cli.run(["watch", "--socket", socket])
         #expect(outcome.status == 1)
         #expect(

@@ -20,6 +20,7 @@ public enum ReportChart {
     static let acuteColor = "#d95f02"
     static let lightColors: [TrafficLight: String] = [.green: "#2b8a2b", .yellow: "#f2c200", .red: "#d7191c"]
     static let buildingColor = "#1f78b4"
+    static let notLikeYouColor = "#7b3294"
 
     static let width = 960.0
     static let left = 64.0
@@ -49,7 +50,7 @@ public enum ReportChart {
 
     public static func svg(
         days: [DayRecord], through last: LocalDate, count: Int, title: String = "RecoveryDeck",
-        edges: LightEdges = .spec
+        edges: LightEdges = .spec, notLikeYou: Set<LocalDate> = []
     ) -> String {
         let first = LocalDate(dayNumber: last.dayNumber - count + 1)
         let dates = (0..<count).map { LocalDate(dayNumber: first.dayNumber + $0) }
@@ -76,7 +77,9 @@ public enum ReportChart {
                 id: "lnRMSSD", label: "ln rMSSD", unit: "ln ms", points: lnPoints(days: days, dates: dates),
                 classPrefix: "ln-"))
         let lightsTop = top + Double(panels.count) * (panelHeight + panelGap)
-        let height = lightsTop + 86
+        // A second row under the lights: the days of "not like you" episodes, as `history` marks them.
+        let flagsTop = lightsTop + 24
+        let height = lightsTop + 110
 
         var o: [String] = []
         o.append(
@@ -184,18 +187,27 @@ public enum ReportChart {
                 "<rect class=\"light\" x=\"\(f(x(i) - cell / 2))\" y=\"\(f(lightsTop))\" width=\"\(f(cell))\" height=\"18\" fill=\"\(fill)\"\(stroke)/>"
             )
         }
+        o.append(
+            "<text x=\"\(f(left - 8))\" y=\"\(f(flagsTop + 11))\" font-size=\"11\" text-anchor=\"end\" fill=\"#222\">unlike you</text>"
+        )
+        for (i, date) in dates.enumerated() where notLikeYou.contains(date) {
+            let (cx, cy, r) = (x(i), flagsTop + 7, min(6, cell / 2 + 1))
+            o.append(
+                "<polygon class=\"not-like-you\" points=\"\(f(cx)),\(f(cy - r)) \(f(cx + r)),\(f(cy)) \(f(cx)),\(f(cy + r)) \(f(cx - r)),\(f(cy))\" fill=\"\(notLikeYouColor)\"/>"
+            )
+        }
         // Date labels: first, last and about every fortnight between.
         let every = max(1, count / 6)
         for i in dates.indices where i % every == 0 || i == count - 1 {
             if i != count - 1, count - 1 - i < every / 2 { continue }
             let anchor = i == 0 ? "start" : i == count - 1 ? "end" : "middle"
             o.append(
-                "<text x=\"\(f(x(i)))\" y=\"\(f(lightsTop + 36))\" font-size=\"10\" text-anchor=\"\(anchor)\" fill=\"#555\">\(dates[i].iso)</text>"
+                "<text x=\"\(f(x(i)))\" y=\"\(f(flagsTop + 36))\" font-size=\"10\" text-anchor=\"\(anchor)\" fill=\"#555\">\(dates[i].iso)</text>"
             )
         }
         o.append("</g>")
         o.append(
-            "<text x=\"\(f(left))\" y=\"\(f(lightsTop + 64))\" font-size=\"11\" fill=\"#555\">light row: green / yellow / red = overall light that day; blue = baselines still building (fewer than \(Baselines.buildingCompleteDays) complete days); empty = no light</text>"
+            "<text x=\"\(f(left))\" y=\"\(f(flagsTop + 64))\" font-size=\"11\" fill=\"#555\">light row: green / yellow / red = overall light that day; blue = baselines still building (fewer than \(Baselines.buildingCompleteDays) complete days); empty = no light; ◆ = a day of a \"not like you\" stretch</text>"
         )
         o.append("</svg>")
         return o.joined(separator: "\n") + "\n"

@@ -58,7 +58,9 @@ struct ReportCommand: Command {
             }
             return
         }
-        let text = ReportChart.svg(days: records, through: last, count: days, edges: try store.lightEdges())
+        let flagged = NotLikeYouFigures.episodeDays(NotLikeYou.run(days: try store.allDays(), through: last))
+        let text = ReportChart.svg(
+            days: records, through: last, count: days, edges: try store.lightEdges(), notLikeYou: Set(flagged.keys))
         if svg == "-" {
             context.outRaw(text)
             return
