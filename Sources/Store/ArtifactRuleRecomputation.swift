@@ -23,7 +23,7 @@ enum ArtifactRuleRecomputation {
         throws(StoreError) -> (mornings: Int, moved: Int)
     {
         let sql = """
-            SELECT day, rmssd_ms, hrv_rejected, settle_start_ms, capture_start_ms, capture_end_ms, rr_raw
+            SELECT day, rmssd_ms, hrv_rejected, settle_start_ms, capture_start_ms, capture_end_ms, rr_raw, hr_readings
             FROM measurement WHERE hrv_accepted IS NOT NULL AND rmssd_method = 'adjacent_pairs'
             \(only.isEmpty ? "" : "AND (\(only))") ORDER BY day
             """
@@ -33,6 +33,7 @@ enum ArtifactRuleRecomputation {
             var rejected: Int
             var marks: PhaseMarks
             var rr: [RRInterval]
+            var heartRates: [HeartRateReading]
         }
         let rows = try database.prepare(sql).rows { (row) throws(StoreError) -> Row in
             Row(
@@ -40,11 +41,12 @@ enum ArtifactRuleRecomputation {
                 marks: PhaseMarks(
                     settleStartMs: row.int64(3) ?? 0, captureStartMs: row.int64(4) ?? 0,
                     captureEndMs: row.int64(5) ?? 0),
-                rr: try SampleEncoding.decodeRR(row.blob(6) ?? []))
+                rr: try SampleEncoding.decodeRR(row.blob(6) ?? []),
+                heartRates: try SampleEncoding.decodeHeartRates(row.blob(7) ?? []))
         }
         var counts = (mornings: 0, moved: 0)
         for row in rows where !row.rr.isEmpty {
-            let result = RMSSDRecomputation.recomputed(row.rr, marks: row.marks, rule: rule)
+            let result = RMSSDRecomputation.recomputed(row.rr, marks: row.marks, rule: rule, heartRates: row.heartRates)
             let m = result.metrics
             guard m.accepted > 0 else { continue }
             try database.run(

@@ -55,9 +55,13 @@ enum RMSSDRecomputation {
     }
 
     /// The window of a stored morning under `rule` (the spec's 20 % rule: what the counts were stored with).
-    static func recomputed(_ rr: [RRInterval], marks: PhaseMarks, rule: ArtifactRule = .spec20) -> HRVWindowResult {
+    static func recomputed(
+        _ rr: [RRInterval], marks: PhaseMarks, rule: ArtifactRule = .spec20, heartRates: [HeartRateReading] = []
+    ) -> HRVWindowResult {
         let fromFile = marks.settleStartMs == 0 && marks.captureStartMs == 0 && marks.captureEndMs == 0
-        guard fromFile else { return HRVAnalysis.reanalyze(rawRR: rr, marks: marks, rule: rule) }
+        guard fromFile else {
+            return HRVAnalysis.reanalyze(rawRR: rr, marks: marks, rule: rule, heartRates: heartRates)
+        }
         let analysis = HRVAnalysis.analyze(rr.map(\.milliseconds), window: .morning, rule: rule)
         return HRVWindowResult(
             metrics: analysis.metrics, quality: analysis.quality, acceptedSumMs: analysis.acceptedSumMs,

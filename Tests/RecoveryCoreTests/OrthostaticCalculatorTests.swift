@@ -35,6 +35,24 @@ import Testing
         #expect(mean == .init(bpm: 73, source: .bpm))
     }
 
+    @Test("RR from a notification without contact (rate 0) do not count: noise splitting beats would double the rate")
+    func noContactRRDoNotCount() {
+        // 30 beats of 1000 ms, one notification each; the notifications of beats 10–12 say rate 0 and carry each
+        // beat split in two (300 + 700 ms). Counted, the mean RR over 33 intervals is 909 ms (66 bpm) for a heart
+        // at 60. Left out: 27 beats, 27 000 ms ≥ 80 % of 30 s, dense → exactly 60 bpm.
+        var rr: [RRInterval] = []
+        var hr: [HeartRateReading] = []
+        for k in 1...30 {
+            let at = Int64(k) * 1000
+            let contact = !(10...12).contains(k)
+            let raws: [UInt16] = contact ? [1024] : [307, 717]
+            rr += raws.map { RRInterval(raw: $0, receivedAtMs: at) }
+            hr.append(HeartRateReading(bpm: contact ? 60 : 0, receivedAtMs: at))
+        }
+        let mean = OrthostaticCalculator.meanHeartRate(rr: rr, heartRates: hr, phase: 0..<30_001)
+        #expect(mean == .init(bpm: 60, source: .rr))
+    }
+
     @Test("samples outside the half-open phase [start, end) do not count")
     func phaseBounds() {
         let rr = [

@@ -86,6 +86,65 @@ import Testing
         #expect(once.metrics.pairs == 3)
     }
 
+    @Test("beats from a notification without skin contact are rejected as no_contact and break the pair around them")
+    func withoutContact() {
+        // Capture 1010, 1020, then one notification without contact carrying 600 and 1400 (a strap sliding on dry
+        // skin), then 1050, 1040. With contact the pattern rule would have to judge 600/1400 itself; without, they
+        // never reach it: pairs (1010, 1020) and (1050, 1040), 100 + 100 → √100 = 10, 2 rejected as no_contact.
+        var window = settled()
+        var clock = 14_000.0
+        for (rr, contact) in [(1010.0, true), (1020, true), (600, false), (1400, false), (1050, true), (1040, true)] {
+            clock += rr
+            window.beginNotification(rrSumMs: rr, at: Int64(clock))
+            _ = contact ? window.append(rr, at: Int64(clock)) : window.appendWithoutContact(rr, at: Int64(clock))
+        }
+        let result = window.finish(at: Int64(clock) + 5000)
+        #expect(result.metrics.pairs == 2)
+        #expect(close(result.metrics.rmssdMs, 10))
+        #expect(result.metrics.judgement?.noContact == 2)
+        #expect(result.metrics.rejected == 2)
+        // In the settle such beats do not prime the reference either: the capture is what it was without them.
+        var primed = RMSSDWindow(startMs: 0)
+        _ = primed.appendWithoutContact(300, at: 500)
+        #expect(primed.rejected == 0)
+    }
+
+    @Test("a stored morning replays its no-contact notifications as the session judged them, from its heart rates")
+    func withoutContactReplayed() {
+        // One notification a beat from 1 s: 20 settle beats and 60 capture beats of 1000 ± 10 ms, the capture's
+        // 30th and 31st in a notification with a zero rate (the strap's "no contact"), carrying 500 and 1500.
+        var rawRR: [RRInterval] = []
+        var heartRates: [HeartRateReading] = []
+        var configuration = RMSSDWindow.Configuration.morning
+        configuration.settleMs = 20_000
+        var window = RMSSDWindow(startMs: 0, configuration: configuration)
+        var clock: Int64 = 0
+        var live: HRVWindowResult?
+        for k in 0..<80 {
+            let noContact = k == 50
+            let beats: [Double] = noContact ? [500, 1500] : [k % 2 == 0 ? 990 : 1010]
+            clock += Int64(beats.reduce(0, +))
+            for rr in beats { rawRR.append(RRInterval(raw: UInt16((rr * 1.024).rounded()), receivedAtMs: clock)) }
+            heartRates.append(HeartRateReading(bpm: noContact ? 0 : 60, receivedAtMs: clock))
+            window.beginNotification(rrSumMs: rawRR.suffix(beats.count).reduce(0) { $0 + $1.milliseconds }, at: clock)
+            for interval in rawRR.suffix(beats.count) where live == nil {
+                let progress =
+                    noContact
+                    ? window.appendWithoutContact(interval.milliseconds, at: clock)
+                    : window.append(interval.milliseconds, at: clock)
+                if case .complete(let r) = progress { live = r }
+            }
+        }
+        let result = live ?? window.finish(at: clock)
+        let marks = PhaseMarks(settleStartMs: 0, captureStartMs: 20_000, captureEndMs: result.captureEndMs)
+        #expect(result.metrics.judgement?.noContact == 2)
+        #expect(HRVAnalysis.reanalyze(rawRR: rawRR, marks: marks, heartRates: heartRates).metrics == result.metrics)
+        // Without the heart rates the replay cannot know, and judges the two beats by the rule instead.
+        let blind = HRVAnalysis.reanalyze(rawRR: rawRR, marks: marks).metrics
+        #expect(blind.judgement?.noContact == 0)
+        #expect(blind != result.metrics)
+    }
+
     @Test("a notification without RR says nothing about the stream: it is not a gap")
     func emptyNotification() {
         // A slow heart (1800 ms): a notification 1600 ms after the last beat carries no RR. Counted as a

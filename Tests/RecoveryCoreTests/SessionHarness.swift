@@ -124,6 +124,9 @@ struct FakeStrap {
     var beatsStarted = false
     /// Notifications due in this span are lost on the way (their beats are never received).
     var lostMs: Range<Int64>?
+    /// Notifications due in this span come from a strap without skin contact: a zero rate, and each beat's time
+    /// split in two (30 % and 70 %), as a strap reading noise would.
+    var noContactMs: Range<Int64>?
 
     /// When the next notification is due (now, if overdue).
     func nextNotificationMs(after t: Int64) -> Int64? {
@@ -156,6 +159,9 @@ struct FakeStrap {
         let meanMs = Double(cycle.map(Int.init).reduce(0, +)) / Double(cycle.count) * 1000 / 1024
         let bpm = UInt16((60_000 / meanMs).rounded())
         if let lostMs, lostMs.contains(t) { return nil }
+        if let noContactMs, noContactMs.contains(t) {
+            return (0, rr.flatMap { raw -> [UInt16] in [raw * 3 / 10, raw - raw * 3 / 10] })
+        }
         return (bpm, rrIncluded ? rr : [])
     }
 }

@@ -34,6 +34,27 @@ struct SessionMorningFlowTests {
         #expect(HRVAnalysis.reanalyze(rawRR: clean.saves[0].0.rawRR, marks: clean.saves[0].0.marks).metrics == cleanHRV)
     }
 
+    @Test("A strap without skin contact for 3 s of the capture: its beats are rejected as no_contact, rMSSD unmoved")
+    func noContactBeatsAreRejected() throws {
+        // Notifications 30–32.9 s into the session say "no contact" (a zero rate) and carry each beat split in two.
+        var h = SessionHarness()
+        h.strap.noContactMs = 30_000..<33_000
+        h.startMorning()
+        h.run(until: .saving)
+        let m = try #require(h.saves.first?.0)
+        let hrv = try #require(m.hrv)
+        let tally = try #require(hrv.judgement)
+        // About three beats, six intervals of noise: all rejected for contact, none by the rule.
+        #expect((5...8).contains(tally.noContact), "\(tally)")
+        #expect(tally.rejected == tally.noContact)
+        // The pairs around them are broken, so every adjacent pair still differs by ±40.0390625 ms.
+        #expect(hrv.pairs == hrv.accepted - 2)
+        #expect(abs((hrv.rmssdMs ?? 0) - Self.alternatingRMSSD) < 1e-9)
+        #expect(m.quality == .ok)
+        // The stored morning, re-judged from its raw RR and heart rates, gives the session's numbers.
+        #expect(HRVAnalysis.reanalyze(rawRR: m.rawRR, marks: m.marks, heartRates: m.heartRates).metrics == hrv)
+    }
+
     @Test("A full combined morning runs every phase for the spec's time and saves once (spec §6.1)")
     func fullMorning() throws {
         var h = SessionHarness()

@@ -21,6 +21,9 @@ public struct ArtifactTally: Hashable, Sendable {
         case uncertain
         /// More than 20 % from the previous RR (the spec's rule).
         case successiveDifference = "successive_difference"
+        /// Carried by a notification in which the strap said it had no skin contact (Heart Rate Measurement
+        /// flags, bits 1–2), or gave a zero rate: the strap was not reading a heart (both rules, morning path).
+        case noContact = "no_contact"
 
         /// The words `status` uses: "missed", "out of range", …
         public var words: String { String(rawValue.map { $0 == "_" ? " " : $0 }) }
@@ -36,6 +39,7 @@ public struct ArtifactTally: Hashable, Sendable {
     public var outOfRange = 0
     public var uncertain = 0
     public var successiveDifference = 0
+    public var noContact = 0
 
     public init(rule: ArtifactRule, version: Int) {
         self.rule = rule
@@ -55,6 +59,7 @@ public struct ArtifactTally: Hashable, Sendable {
             case .outOfRange: outOfRange
             case .uncertain: uncertain
             case .successiveDifference: successiveDifference
+            case .noContact: noContact
             }
         }
         set {
@@ -66,6 +71,7 @@ public struct ArtifactTally: Hashable, Sendable {
             case .outOfRange: outOfRange = newValue
             case .uncertain: uncertain = newValue
             case .successiveDifference: successiveDifference = newValue
+            case .noContact: noContact = newValue
             }
         }
     }
@@ -99,11 +105,12 @@ public struct ArtifactTally: Hashable, Sendable {
 extension ArtifactRule {
     /// The version of the rule's detector: raised whenever a change to it can move a verdict, so that a stored
     /// morning says which detector judged it (docs/artifacts.md, "Provenance"). Pattern 1 was the rule of
-    /// neighbours only; 2 holds runs and clusters against the reference and rejects the beats it cannot judge.
+    /// neighbours only; 2 holds runs and clusters against the reference and rejects the beats it cannot judge; 3
+    /// (and spec-20's 2) rejects the beats of a notification without skin contact.
     public var version: Int {
         switch self {
-        case .pattern: 2
-        case .spec20: 1
+        case .pattern: 3
+        case .spec20: 2
         }
     }
 }

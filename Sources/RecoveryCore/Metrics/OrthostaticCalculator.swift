@@ -14,8 +14,10 @@
 /// standing window"). Instantaneous HR from a single RR does not count: one short interval (an ectopic beat or a
 /// double-counted R wave) would read as a spike the heart never made; the strap's BPM is already smoothed.
 ///
-/// A BPM value of 0 is the strap saying "no contact" and is missing, not a heart rate. Missing inputs give
-/// missing outputs: no phase data, no number.
+/// A BPM value of 0 is the strap saying "no contact" and is missing, not a heart rate; the RR that came in the
+/// same notification (same `receivedAtMs`) are not counted either: a strap reading noise can split one beat's time
+/// into several intervals, which would double the rate. Missing inputs give missing outputs: no phase data, no
+/// number.
 public enum OrthostaticCalculator {
     /// Share of a phase's duration the RR must cover to be dense.
     public static let denseCoverage = 0.8
@@ -36,9 +38,12 @@ public enum OrthostaticCalculator {
         rr: RR, heartRates: HR, phase: Range<Int64>
     ) -> PhaseHeartRate? {
         guard phase.upperBound > phase.lowerBound else { return nil }
+        let withoutContact = Set(
+            heartRates.lazy.filter { $0.bpm == 0 && phase.contains($0.receivedAtMs) }.map(\.receivedAtMs))
         var rrSum = 0.0
         var rrCount = 0
         for interval in rr where phase.contains(interval.receivedAtMs) {
+            if withoutContact.contains(interval.receivedAtMs) { continue }
             let ms = interval.milliseconds
             if ArtifactFilter.isInRange(ms) {
                 rrSum += ms

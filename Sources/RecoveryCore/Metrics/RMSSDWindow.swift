@@ -146,6 +146,20 @@ public struct RMSSDWindow: Sendable {
         return .capturing
     }
 
+    /// Feeds one RR interval (ms) from a notification in which the strap said it had no skin contact: the beat is
+    /// time that passed but not a heartbeat the box can trust. It never primes the reference; in the capture it is
+    /// rejected (`noContact`) without reaching the rule, and, like a gap in the stream, breaks the pair between
+    /// the beats around it.
+    public mutating func appendWithoutContact(_ rrMs: Double, at nowMs: Int64) -> Progress {
+        if let closed { return .complete(closed) }
+        if nowMs < captureStart { return .settling }
+        if nowMs >= deadline { return .complete(close(at: deadline)) }
+        rejectedCount += 1
+        tally.noContact += 1
+        gapPending = true
+        return .capturing
+    }
+
     /// Counts one judged beat; true when the window's floors are reached on it.
     @usableFromInline
     mutating func take(_ rrMs: Double, rejectedFor reason: ArtifactTally.Reason?, gapBefore: Bool) -> Bool {

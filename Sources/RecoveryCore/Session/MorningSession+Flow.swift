@@ -194,7 +194,7 @@ extension MorningSession {
             guard !rr.isEmpty else { return actions }
             // The first RR: the person has been lying still since GO; the settle starts now.
             actions += beginSettle(at: t)
-            return actions + feed(rr, at: t)
+            return actions + feed(rr, at: t, contact: bpm != 0)
         case .paused:
             enter(.offeringResume(untilMs: t + timings.resumeOfferMs), at: t)
             return actions + [
@@ -204,7 +204,7 @@ extension MorningSession {
                 ),
             ]
         case .settleLying, .captureRMSSD:
-            return actions + feed(rr, at: t)
+            return actions + feed(rr, at: t, contact: bpm != 0)
         default:
             return actions
         }
@@ -220,15 +220,18 @@ extension MorningSession {
         lastHadRR = !rr.isEmpty
     }
 
-    /// Feeds RR to the core's rMSSD window, which decides when the capture is done (spec §5.1).
-    mutating func feed(_ rr: [UInt16], at t: Int64) -> [Action] {
+    /// Feeds RR to the core's rMSSD window, which decides when the capture is done (spec §5.1). `contact`: the
+    /// notification gave a heart rate; a strap without skin contact reports none (StrapLink reads the contact
+    /// bits into a zero rate), and the RR it still sends are not beats the box can trust.
+    mutating func feed(_ rr: [UInt16], at t: Int64, contact: Bool) -> [Action] {
         guard !degraded, window != nil else { return [] }
         var sum = 0.0
         for raw in rr { sum += RRInterval(raw: raw, receivedAtMs: 0).milliseconds }
         window?.beginNotification(rrSumMs: sum, at: t)  // a gap before it breaks the pair (spec §5.1)
         for raw in rr {
             let ms = RRInterval(raw: raw, receivedAtMs: 0).milliseconds
-            if case .complete(let result)? = window?.append(ms, at: t) { return endCapture(result, at: t) }
+            let progress = contact ? window?.append(ms, at: t) : window?.appendWithoutContact(ms, at: t)
+            if case .complete(let result)? = progress { return endCapture(result, at: t) }
         }
         return []
     }
