@@ -256,10 +256,13 @@ def runs_table(options, rates):
     families = real_series(options.samples)
     families[f"RSA-rich synthetic, {options.rsa} series"] = [rsa_series(seed) for seed in range(options.rsa)]
     peers = ["spec rule"] + (["NeuroKit2 Kubios", "hrv-analysis"] if options.peers else [])
+    systole = Systole(options.systole) if options.systole else None
+    if systole:
+        peers.append("systole")
     failures = []
     print("Clean series: the box against the all-pairs value (worst series of each family, beats rejected)")
-    print("| series | all pairs ms | box | spec rule |" + (" NeuroKit2 Kubios | hrv-analysis |" if options.peers else ""))
-    print("|---|---|---|---|" + ("---|---|" if options.peers else ""))
+    print("| series | all pairs ms | box | " + " | ".join(peers) + " |")
+    print("|---|---|---|" + "---|" * len(peers))
     for name, members in families.items():
         worst = {}
         truths = []
@@ -272,6 +275,8 @@ def runs_table(options, rates):
             if options.peers:
                 cells["NeuroKit2 Kubios"] = (100 * (neurokit(clean) - truth) / truth, None)
                 cells["hrv-analysis"] = (100 * (hrv_analysis(clean) - truth) / truth, None)
+            if systole:
+                cells["systole"] = (100 * (systole(clean) - truth) / truth, None)
             for m, v in cells.items():
                 if m not in worst or abs(v[0]) > abs(worst[m][0]):
                     worst[m] = v
@@ -311,6 +316,8 @@ def runs_table(options, rates):
                     if options.peers:
                         gaps["NeuroKit2 Kubios"].append(100 * (neurokit(dirty) - truth) / truth - o)
                         gaps["hrv-analysis"].append(100 * (hrv_analysis(dirty) - truth) / truth - o)
+                    if systole:
+                        gaps["systole"].append(100 * (systole(dirty) - truth) / truth - o)
             def cell(values):
                 if not values:
                     return "all refused"
@@ -430,6 +437,23 @@ def neurokit(series):
     return float(np.sqrt(np.mean(np.diff(rr) ** 2)))
 
 
+class Systole:
+    """systole 0.3.1's correction (systole_peer.py), run in its own venv's Python, one process for the run."""
+
+    def __init__(self, python):
+        here = os.path.dirname(os.path.abspath(__file__))
+        self.process = subprocess.Popen([python, os.path.join(here, "systole_peer.py")], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)
+
+    def __call__(self, series):
+        self.process.stdin.write(json.dumps([float(x) for x in series]) + "\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
+        if not answer:
+            raise RuntimeError("systole_peer.py ended")
+        return float(json.loads(answer))
+
+
 def rmssd_by_method(dump, series, peers):
     value = {}
     value["ours"], value["old rule"] = ours(dump, series)
@@ -447,6 +471,8 @@ def main():
     parser.add_argument("--rates", default="50,25,12")
     parser.add_argument("--series", default="SampleNNISeriesShort,SampleNNISeriesLong")
     parser.add_argument("--peers", action="store_true", help="also run hrv-analysis and NeuroKit2")
+    parser.add_argument("--systole", metavar="PYTHON",
+                        help="with --runs: also systole's correction, run by this Python (its venv's)")
     parser.add_argument("--kinds", default=",".join(KINDS), help="artifact kinds: missed, extra, ectopic, range")
     parser.add_argument("--assert-aim", action="store_true")
     parser.add_argument("--side-by-side", action="store_true",
