@@ -11,8 +11,13 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     /// The calling thread's current `errno`.
     public static var current: Errno { Errno(rawValue: errno) }
 
-    public var description: String { String(cString: strerror(rawValue)) + " (errno \(rawValue))" }
+    /// The system's words for the error alone ("No such file or directory"), for a sentence that names what
+    /// failed. The corresponding C function is `strerror`.
+    public var message: String { String(cString: strerror(rawValue)) }
 
+    public var description: String { message + " (errno \(rawValue))" }
+
+    public static let fileExists = Errno(rawValue: EEXIST)
     public static let interrupted = Errno(rawValue: EINTR)
     public static let wouldBlock = Errno(rawValue: EAGAIN)
     public static let inProgress = Errno(rawValue: EINPROGRESS)

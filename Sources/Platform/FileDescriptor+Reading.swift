@@ -22,7 +22,7 @@ public struct FileReadError: Error, Equatable, Sendable, CustomStringConvertible
 
     public var description: String {
         switch reason {
-        case .system(let e): "cannot read \(path): \(String(cString: strerror(e.rawValue)))."
+        case .system(let e): "cannot read \(path): \(e.message)."
         case .tooLarge(let limit): "\(path) is larger than \(Self.size(limit))."
         }
     }
@@ -38,11 +38,6 @@ public struct FileReadError: Error, Equatable, Sendable, CustomStringConvertible
 extension FileDescriptor {
     /// Descriptor 0.
     public static let standardInput = FileDescriptor(rawValue: 0)
-
-    /// Opens `path` read-only, close-on-exec. The corresponding C function is `open`.
-    public static func open(readingFrom path: String) throws(Errno) -> FileDescriptor {
-        FileDescriptor(rawValue: try valueOrErrno { Glibc.open(path, O_RDONLY | O_CLOEXEC) })
-    }
 
     /// Every byte until end of file, reading in chunks and retrying `EINTR`. The size `stat` reports is
     /// not trusted: /proc and sysfs files and pipes report 0 and still have content. More than `limit`
@@ -64,7 +59,7 @@ extension FileDescriptor {
     /// The whole of the file at `path`, at most `limit` bytes (see `readToEnd`); opened and closed here.
     public static func readContents(atPath path: String, limit: Int) throws(FileReadError) -> [UInt8] {
         let fd: FileDescriptor
-        do { fd = try open(readingFrom: path) } catch { throw FileReadError(path: path, reason: .system(error)) }
+        do { fd = try open(path, .readOnly) } catch { throw FileReadError(path: path, reason: .system(error)) }
         defer { fd.close() }
         return try fd.readToEnd(limit: limit, name: path)
     }

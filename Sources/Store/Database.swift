@@ -69,22 +69,26 @@ final class Database {
     private static func createPrivately(_ path: String) throws(StoreError) {
         let mode = fileMode(forDatabaseAt: path)
         // O_EXCL: only a file this call creates is opened; a link in the way (dangling or not) is EEXIST.
-        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
-        guard fd >= 0 else {
-            let code = errno
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(
+                path, .readWrite, options: [.create, .exclusive, .noFollow],
+                permissions: FilePermissions(rawValue: mode))
+        } catch {
             var info = stat()
-            if code == EEXIST, lstat(path, &info) == 0 {
+            if error == .fileExists, lstat(path, &info) == 0 {
                 guard info.st_mode & S_IFMT == S_IFLNK else { return }
                 throw StoreError(
                     resultCode: SQLITE_CANTOPEN,
                     message: "\(path) is a symbolic link; the database must be a plain file, so it was not opened")
             }
-            throw StoreError(resultCode: SQLITE_CANTOPEN, message: String(cString: strerror(code)))
+            throw StoreError(resultCode: SQLITE_CANTOPEN, message: error.message)
         }
+        defer { fd.close() }
         // The umask may have taken bits away at creation.
-        var info = stat()
-        if fstat(fd, &info) == 0, info.st_mode & 0o777 != mode { _ = fchmod(fd, mode) }
-        Glibc.close(fd)
+        if let info = try? fd.status(), info.st_mode & 0o777 != mode {
+            try? fd.setPermissions(FilePermissions(rawValue: mode))
+        }
     }
 
     /// Takes away permissions beyond the database's mode from an existing database and its -wal and -shm

@@ -136,24 +136,14 @@ public final class MorningSpool {
         }
         entry.name = name
         let bytes = Array(MorningSpool.document(entry).json.serialized().utf8)
-        let temporary = path(".\(name).tmp")
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, fileMode)
-        guard fd >= 0 else { throw MorningSpool.failure("cannot create \(temporary)") }
-        if fileMode != 0o600 { _ = fchmod(fd, fileMode) }
-        var failure: Failure?
-        do throws(Errno) { try FileDescriptor(rawValue: fd).writeAll(bytes) } catch {
-            failure = MorningSpool.failure("cannot write \(temporary)")
+        // A temporary of the same name can only be one a crash left: it is reused.
+        do throws(FileWriteError) {
+            try FileDescriptor.writeAtomically(
+                bytes, to: path(name), temporary: path(".\(name).tmp"),
+                permissions: FilePermissions(rawValue: fileMode), overwritingTemporary: true)
+        } catch {
+            throw Failure(error)
         }
-        if failure == nil && fsync(fd) != 0 { failure = MorningSpool.failure("cannot flush \(temporary)") }
-        close(fd)
-        if failure == nil && rename(temporary, path(name)) != 0 {
-            failure = MorningSpool.failure("cannot rename \(temporary)")
-        }
-        if let failure {
-            unlink(temporary)
-            throw failure
-        }
-        try syncDirectory()
         return entry
     }
 
@@ -297,10 +287,9 @@ public final class MorningSpool {
 
     /// fsync(2) on the directory: makes a rename or unlink in it durable.
     private func syncDirectory() throws(Failure) {
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw MorningSpool.failure("cannot open \(directory)") }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw MorningSpool.failure("cannot flush \(directory)") }
+        do throws(FileWriteError) { try FileDescriptor.synchronizeDirectory(atPath: directory) } catch {
+            throw Failure(error)
+        }
     }
 
     /// A record is one day's export document; 16 MiB is far beyond any real one.
@@ -308,7 +297,7 @@ public final class MorningSpool {
 
     /// The spool directory itself, never through a link.
     private func openDirectory() throws(Errno) -> FileDescriptor {
-        try FileDescriptor.open(directory, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+        try FileDescriptor.open(directory, .readOnly, options: [.directory, .noFollow])
     }
 
     /// Whose files the spool holds: the owner of the folder the database is in (the daemon's user on the
@@ -328,9 +317,11 @@ public final class MorningSpool {
     /// one thread for ever), and a file of another owner never taken for a record.
     static func readBytes(_ name: String, in folder: FileDescriptor, owner: uid_t?) -> Result<[UInt8], Refusal> {
         let fd: FileDescriptor
-        do { fd = try folder.open(relative: name, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY) } catch {
+        do {
+            fd = try folder.open(relative: name, .readOnly, options: [.noFollow, .nonBlocking, .noControllingTerminal])
+        } catch {
             if error.rawValue == ELOOP { return .failure(Refusal(description: "a symbolic link, not a record")) }
-            return .failure(Refusal(description: String(cString: strerror(error.rawValue))))
+            return .failure(Refusal(description: error.message))
         }
         defer { fd.close() }
         let info: stat
@@ -359,8 +350,15 @@ public final class MorningSpool {
     }
 
     private static func failure(_ what: String) -> Failure {
-        let code = errno
-        return Failure(description: "\(what): \(String(cString: strerror(code))).", errno: code)
+        let code = Errno.current
+        return Failure(description: "\(what): \(code.message).", errno: code.rawValue)
+    }
+}
+
+extension MorningSpool.Failure {
+    /// A step of a write or a directory flush, in its own sentence ("cannot flush <path>: <reason>.").
+    init(_ failure: FileWriteError) {
+        self.init(description: failure.description, errno: failure.errno.rawValue)
     }
 }
 

@@ -189,13 +189,9 @@ public struct SystemFacts {
         var unopened: [(path: String, reason: String)] = []
         var denied = 0
         for name in entries(path("/dev")).filter({ $0.hasPrefix("gpiochip") }).sorted() {
-            let fd = open(path("/dev/" + name), O_RDONLY | O_CLOEXEC)
-            if fd >= 0 {
-                close(fd)
-            } else {
-                let code = errno
-                if code == EACCES || code == EPERM { denied += 1 }
-                unopened.append(("/dev/" + name, String(cString: strerror(code))))
+            do { try FileDescriptor.open(path("/dev/" + name), .readOnly).close() } catch {
+                if error == .accessDenied || error == .permissionDenied { denied += 1 }
+                unopened.append(("/dev/" + name, error.message))
             }
         }
         return (unopened, denied)
@@ -207,11 +203,10 @@ public struct SystemFacts {
         var chips: [DoctorFacts.GPIOChip] = []
         for name in entries(path("/dev")).filter({ $0.hasPrefix("gpiochip") }).sorted() {
             let device = path("/dev/" + name)
-            let fd = open(device, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { continue }
-            defer { close(fd) }
+            guard let fd = try? FileDescriptor.open(device, .readOnly) else { continue }
+            defer { fd.close() }
             var info = cgpiod_chip_facts()
-            guard cgpiod_chip_facts_read(fd, &info) == 0 else { continue }
+            guard cgpiod_chip_facts_read(fd.rawValue, &info) == 0 else { continue }
             let label = Self.string(cString: info.label)
             let count = Int(info.lines)
             chips.append(DoctorFacts.GPIOChip(path: "/dev/" + name, label: label, lineCount: count))
@@ -219,14 +214,14 @@ public struct SystemFacts {
         guard let chip = labels.lazy.compactMap({ l in chips.first { $0.label == l } }).first else {
             return (chips, lines, nil)
         }
-        let fd = open(chip.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return (chips, lines, String(cString: strerror(errno))) }
-        defer { close(fd) }
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(chip.path, .readOnly) } catch { return (chips, lines, error.message) }
+        defer { fd.close() }
         var result = lines
         for i in result.indices where result[i].offset < chip.lineCount {
             var info = cgpiod_line_facts()
-            guard cgpiod_line_facts_read(fd, UInt32(result[i].offset), &info) == 0 else {
-                return (chips, lines, String(cString: strerror(errno)))
+            guard cgpiod_line_facts_read(fd.rawValue, UInt32(result[i].offset), &info) == 0 else {
+                return (chips, lines, Errno.current.message)
             }
             let used = info.used != 0
             let consumer = Self.string(cString: info.consumer)

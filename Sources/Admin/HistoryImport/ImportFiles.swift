@@ -51,7 +51,7 @@ public enum ImportFiles {
     /// An RR file at `path`, opened and closed here (`rrFile(_:name:)`).
     public static func rrFile(atPath path: String, name: String) throws(ImportError) -> RRFileFormat {
         let fd: FileDescriptor
-        do { fd = try FileDescriptor.open(readingFrom: path) } catch {
+        do { fd = try FileDescriptor.open(path, .readOnly) } catch {
             throw ImportError(FileReadError(path: path, reason: .system(error)).description)
         }
         defer { fd.close() }
@@ -61,7 +61,7 @@ public enum ImportFiles {
     /// The regular files of a folder, by name, without hidden ones. The corresponding C function is `readdir`.
     public static func files(inDirectory path: String) throws(ImportError) -> [RRHistory.File] {
         guard let dir = opendir(path) else {
-            throw ImportError("cannot open the folder \(path): \(String(cString: strerror(errno))).")
+            throw ImportError("cannot open the folder \(path): \(Errno.current.message).")
         }
         var names: [String] = []
         while let entry = readdir(dir) {

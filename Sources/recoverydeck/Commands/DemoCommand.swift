@@ -172,7 +172,7 @@ struct DemoCommand: Command {
         var template = Array((base + "/recoverydeck-demo-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         guard made != nil else {
-            throw .failure("cannot create a temporary directory in \(base): \(String(cString: strerror(errno))).")
+            throw .failure("cannot create a temporary directory in \(base): \(Errno.current.message).")
         }
         return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
@@ -183,7 +183,7 @@ struct DemoCommand: Command {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard n > 0 else {
-            throw .failure("cannot find this program's own path (/proc/self/exe): \(String(cString: strerror(errno))).")
+            throw .failure("cannot find this program's own path (/proc/self/exe): \(Errno.current.message).")
         }
         let own = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let daemon = String(own[..<(own.lastIndex(of: "/") ?? own.startIndex)]) + "/recoverydeckd"
@@ -204,7 +204,7 @@ struct DemoCommand: Command {
 
     private static func write(_ text: String, to path: String) throws(CommandError) {
         guard let file = fopen(path, "wx") else {
-            throw .failure("cannot write \(path): \(String(cString: strerror(errno))).")
+            throw .failure("cannot write \(path): \(Errno.current.message).")
         }
         let written = fputs(text, file) >= 0
         guard fclose(file) == 0, written else { throw .failure("cannot write \(path).") }
@@ -236,7 +236,7 @@ final class DaemonProcess {
         var child: pid_t = 0
         let status = posix_spawn(&child, executable, nil, &attributes, arguments, environ)
         guard status == 0 else {
-            throw .failure("cannot start \(executable): \(String(cString: strerror(status))).")
+            throw .failure("cannot start \(executable): \(Errno(rawValue: status).message).")
         }
         pid = child
     }

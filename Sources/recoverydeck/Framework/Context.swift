@@ -133,7 +133,7 @@ final class Context {
                     throw .failure(
                         Context.notAdmitted(directory: boxDirectory, group: info.st_gid, environment: environment))
                 }
-                throw .failure("cannot use the box's data in \(boxDirectory): \(String(cString: strerror(errno))).")
+                throw .failure("cannot use the box's data in \(boxDirectory): \(Errno.current.message).")
             }
             return .box(systemDatabasePath)
         }
@@ -222,7 +222,7 @@ final class Context {
         for part in file.split(separator: "/").dropLast() {
             prefix += "/" + part
             if mkdir(prefix, 0o700) != 0, errno != EEXIST {
-                throw .failure("cannot create the directory \(prefix): \(String(cString: strerror(errno))).")
+                throw .failure("cannot create the directory \(prefix): \(Errno.current.message).")
             }
         }
     }

@@ -17,7 +17,7 @@ enum Files {
     static func openForReading(_ path: String) throws(CommandError) -> FileDescriptor {
         if path == "-" { return .standardInput }
         return try ProcessIdentity.asInvoker { () throws(CommandError) -> FileDescriptor in
-            do throws(Errno) { return try FileDescriptor.open(readingFrom: path) } catch {
+            do throws(Errno) { return try FileDescriptor.open(path, .readOnly) } catch {
                 throw .failure(FileReadError(path: path, reason: .system(error)).description)
             }
         }
@@ -54,27 +54,17 @@ enum Files {
         }
     }
 
-    /// Writes `text` to `path` with mode 0600 (the data is personal), atomically: a reader sees the old
-    /// file or the whole new one, never half. The temporary beside it is created new (`O_EXCL`), never
-    /// through a link, and with the rights of the person who ran the command.
+    /// Writes `text` to `path` with mode 0600 (the data is personal), crash-safe: a reader sees the old file or
+    /// the whole new one, never half, also after a power cut (`FileDescriptor.writeAtomically`). The temporary
+    /// beside it is created new, never through a link, and with the rights of the person who ran the command.
     static func writeAtomically(_ text: String, to path: String) throws(CommandError) {
-        try ProcessIdentity.asInvoker { () throws(CommandError) in try writeAtomicallyAsIs(text, to: path) }
-    }
-
-    private static func writeAtomicallyAsIs(_ text: String, to path: String) throws(CommandError) {
-        let temporary = path + ".partial-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .failure("cannot write \(path): \(String(cString: strerror(errno))).") }
-        var failure: Int32 = 0
-        do throws(Errno) { try FileDescriptor(rawValue: fd).writeAll(Array(text.utf8)) } catch {
-            failure = error.rawValue
-        }
-        if failure == 0, fsync(fd) != 0 { failure = errno }
-        close(fd)
-        if failure == 0, rename(temporary, path) != 0 { failure = errno }
-        if failure != 0 {
-            unlink(temporary)
-            throw .failure("cannot write \(path): \(String(cString: strerror(failure))).")
+        try ProcessIdentity.asInvoker { () throws(CommandError) in
+            do throws(FileWriteError) {
+                try FileDescriptor.writeAtomically(
+                    Array(text.utf8), to: path, temporary: path + ".partial-\(getpid())", permissions: .ownerReadWrite)
+            } catch {
+                throw .failure("cannot write \(path): \(error.errno.message).")
+            }
         }
     }
 }
