@@ -3,9 +3,7 @@
 #define _GNU_SOURCE
 #include "CGPIOD.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <stdio.h>
 #include <gpiod.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,47 +18,6 @@
 #endif
 
 enum { CGPIOD_EVENT_BATCH = 16 };
-
-static int is_chip_name(const char *name) { return strncmp(name, "gpiochip", 8) == 0; }
-
-static int compare_names(const void *a, const void *b) {
-    const char *x = *(const char *const *)a;
-    const char *y = *(const char *const *)b;
-    size_t lx = strlen(x), ly = strlen(y);
-    /* gpiochip2 before gpiochip10 */
-    if (lx != ly) return lx < ly ? -1 : 1;
-    return strcmp(x, y);
-}
-
-cgpiod_chip *cgpiod_chip_open_by_label(const char *directory, const char *label) {
-    DIR *dir = opendir(directory);
-    if (!dir) return NULL;
-    char *names[256];
-    int count = 0;
-    struct dirent *entry;
-    while ((entry = readdir(dir)) != NULL && count < 256)
-        if (is_chip_name(entry->d_name)) names[count++] = strdup(entry->d_name);
-    closedir(dir);
-    qsort(names, (size_t)count, sizeof names[0], compare_names);
-    cgpiod_chip *found = NULL;
-    for (int i = 0; i < count; i++) {
-        if (!found) {
-            char path[4096];
-            snprintf(path, sizeof path, "%s/%s", directory, names[i]);
-            cgpiod_chip *chip = cgpiod_chip_open(path);
-            if (chip) {
-                const char *chip_label = cgpiod_chip_label(chip);
-                if (chip_label && strcmp(chip_label, label) == 0)
-                    found = chip;
-                else
-                    cgpiod_chip_close(chip);
-            }
-        }
-        free(names[i]);
-    }
-    if (!found) errno = ENOENT;
-    return found;
-}
 
 #if defined(CGPIOD_V1)
 

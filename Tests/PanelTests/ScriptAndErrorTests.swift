@@ -228,6 +228,32 @@ struct PanelErrorTests {
         }
     }
 
+    @Test("The chip listing: gpiochip* entries only, in number order, each read as a chip or said why not")
+    func chipListing() throws {
+        var template = Array("/tmp/recoverydeck-gpio-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        let files = ["gpiochip10", "gpiochip2", "notachip"]
+        for name in files { Glibc.close(open(dir + "/" + name, O_CREAT | O_WRONLY, 0o600)) }
+        // A device that is not a GPIO chip, and an entry that cannot be opened at all (root ignores permissions,
+        // so a dangling link stands for a chip gone away).
+        symlink("/dev/null", dir + "/gpiochip0")
+        symlink(dir + "/no-such-device", dir + "/gpiochip3")
+        defer {
+            for name in files + ["gpiochip0", "gpiochip3"] { unlink(dir + "/" + name) }
+            rmdir(dir)
+        }
+        let devices = GPIOChipDevice.all(in: dir)
+        #expect(devices.map(\.name) == ["gpiochip0", "gpiochip2", "gpiochip3", "gpiochip10"])
+        #expect(devices.map(\.path) == devices.map { dir + "/" + $0.name })
+        let notTTY = Errno(rawValue: ENOTTY)
+        #expect(
+            devices.map(\.reading) == [.notAChip(notTTY), .notAChip(notTTY), .unopened(.noEntry), .notAChip(notTTY)])
+        #expect(devices.allSatisfy { $0.label == nil })
+        #expect(devices[2].labelOrReason == "not openable as a GPIO chip: \(Errno.noEntry)")
+        #expect(LibgpiodChip.chips(in: dir).map(\.label) == devices.map(\.labelOrReason))
+        #expect(GPIOChipDevice.all(in: dir + "/no-such-folder").isEmpty)
+    }
+
     @Test("This machine's /dev is searched for real and the build reports which libgpiod API it uses")
     func realDevDirectory() {
         #expect(LibgpiodChip.libraryDescription.contains("API v"))

@@ -77,9 +77,8 @@ head -c 20 "$work/shim-test-arm64" | od -An -tx1 | tr -d ' \n' | grep -q '^7f454
     exit 1
 }
 
-mkdir "$work/empty"
-"$work/shim-test-host" "$work/empty" >"$work/figures-host.txt"
-qemu-aarch64-static "$work/shim-test-arm64" "$work/empty" >"$work/figures-arm64.txt"
+"$work/shim-test-host" >"$work/figures-host.txt"
+qemu-aarch64-static "$work/shim-test-arm64" >"$work/figures-arm64.txt"
 grep -v '^#' Tests/abi/expected-figures.txt >"$work/expected.txt"
 for target in host arm64; do
     diff -u "$work/expected.txt" "$work/figures-$target.txt" || {

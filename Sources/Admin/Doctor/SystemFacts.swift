@@ -1,6 +1,7 @@
 import BoxConfiguration
 import CBlueZ
 import CGPIOD
+import Panel
 import Platform
 import Store
 
@@ -42,8 +43,10 @@ public struct SystemFacts {
         f.freeBytes = isLive ? Self.freeBytes(f.freeBytesPath) : nil
         f.gpioLines = config.gpioLines
         if isLive {
-            (f.gpioChips, f.gpioLines, f.gpioLineError) = gpio(labels: f.gpioChipLabels, lines: f.gpioLines)
-            let (unopened, denied) = unopenedGPIOChipsAndDenials()
+            let devices = GPIOChipDevice.all(in: path("/dev"))
+            (f.gpioChips, f.gpioLines, f.gpioLineError) = Self.gpio(
+                devices, labels: f.gpioChipLabels, lines: f.gpioLines)
+            let (unopened, denied) = Self.unopenedChipsAndDenials(devices)
             f.gpioChipsUnopened = unopened
             f.gpioChipsDeniedToCaller = getuid() != 0 && !unopened.isEmpty && denied == unopened.count
         }
@@ -183,33 +186,28 @@ public struct SystemFacts {
 
     // MARK: GPIO (linux/gpio.h character device, v1 ABI as libgpiod 1.6 uses it, through the shim)
 
-    /// The chips under /dev this process may not open, with the reason.
-    /// The chips that could not be opened, and how many of them for lack of permission (EACCES or EPERM).
-    func unopenedGPIOChipsAndDenials() -> (unopened: [(path: String, reason: String)], denied: Int) {
+    /// The chips under /dev that could not be opened, with the reason, and how many of them for lack of
+    /// permission (EACCES or EPERM).
+    static func unopenedChipsAndDenials(_ devices: [GPIOChipDevice]) -> (
+        unopened: [(path: String, reason: String)], denied: Int
+    ) {
         var unopened: [(path: String, reason: String)] = []
         var denied = 0
-        for name in entries(path("/dev")).filter({ $0.hasPrefix("gpiochip") }).sorted() {
-            do { try FileDescriptor.open(path("/dev/" + name), .readOnly).close() } catch {
-                if error == .accessDenied || error == .permissionDenied { denied += 1 }
-                unopened.append(("/dev/" + name, error.message))
-            }
+        for device in devices {
+            guard case .unopened(let error) = device.reading else { continue }
+            if error == .accessDenied || error == .permissionDenied { denied += 1 }
+            unopened.append(("/dev/" + device.name, error.message))
         }
         return (unopened, denied)
     }
 
-    func gpio(labels: [String], lines: [DoctorFacts.GPIOLine]) -> (
+    /// The chips that answered, and the use of each of `lines` on the first chip with one of `labels`.
+    static func gpio(_ devices: [GPIOChipDevice], labels: [String], lines: [DoctorFacts.GPIOLine]) -> (
         [DoctorFacts.GPIOChip], [DoctorFacts.GPIOLine], String?
     ) {
-        var chips: [DoctorFacts.GPIOChip] = []
-        for name in entries(path("/dev")).filter({ $0.hasPrefix("gpiochip") }).sorted() {
-            let device = path("/dev/" + name)
-            guard let fd = try? FileDescriptor.open(device, .readOnly) else { continue }
-            defer { fd.close() }
-            var info = cgpiod_chip_facts()
-            guard cgpiod_chip_facts_read(fd.rawValue, &info) == 0 else { continue }
-            let label = Self.string(cString: info.label)
-            let count = Int(info.lines)
-            chips.append(DoctorFacts.GPIOChip(path: "/dev/" + name, label: label, lineCount: count))
+        let chips = devices.compactMap { device -> DoctorFacts.GPIOChip? in
+            guard case .chip(let label, let count) = device.reading else { return nil }
+            return DoctorFacts.GPIOChip(path: device.path, label: label, lineCount: count)
         }
         guard let chip = labels.lazy.compactMap({ l in chips.first { $0.label == l } }).first else {
             return (chips, lines, nil)

@@ -40,9 +40,6 @@ const char *cgpiod_library_version(void);
 
 /* Opens the chip device at `path` (e.g. "/dev/gpiochip0"). */
 cgpiod_chip *cgpiod_chip_open(const char *path);
-/* Opens the first chip, in name order, among `directory`'s gpiochip* entries whose label equals
- * `label`; NULL with errno ENOENT when none has it. */
-cgpiod_chip *cgpiod_chip_open_by_label(const char *directory, const char *label);
 /* The label the kernel driver gives the chip ("pinctrl-rp1" on a Raspberry Pi 5). */
 const char *cgpiod_chip_label(cgpiod_chip *chip);
 unsigned int cgpiod_chip_num_lines(cgpiod_chip *chip);

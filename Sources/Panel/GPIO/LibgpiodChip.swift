@@ -23,18 +23,27 @@ public final class LibgpiodChip: GPIOChip {
         "libgpiod \(String(cString: cgpiod_library_version())) (API v\(cgpiod_api_major()))"
     }
 
-    /// Opens the first chip under `directory` whose label is one of `labels`, tried in order.
+    /// Opens the first chip under `directory`, in name order, whose label is one of `labels`, tried in order.
     /// Throws `chipNotFound` naming the labels and listing every chip present with its label.
     public init(labels: [String], directory: String = "/dev") throws(PanelError) {
+        let devices = GPIOChipDevice.all(in: directory)
+        var refused: [String: Errno] = [:]
         for wanted in labels {
-            if let handle = cgpiod_chip_open_by_label(directory, wanted) {
+            for device in devices where device.label == wanted {
+                guard let handle = cgpiod_chip_open(device.path) else {
+                    refused[device.path] = .current
+                    continue
+                }
                 chip = handle
                 label = wanted
-                path = LibgpiodChip.chips(in: directory).first { $0.label == wanted }?.path ?? directory
+                path = device.path
                 return
             }
         }
-        let present = LibgpiodChip.chips(in: directory).map { "\($0.name) (\($0.label))" }
+        let present = devices.map { device in
+            let refusal = refused[device.path].map { ", not openable: \($0)" } ?? ""
+            return "\(device.name) (\(device.labelOrReason)\(refusal))"
+        }
         throw .chipNotFound(labels: labels, present: present)
     }
 
@@ -42,24 +51,7 @@ public final class LibgpiodChip: GPIOChip {
 
     /// Every `gpiochip*` entry under `directory`, in name order, with its label, or why it did not open.
     public static func chips(in directory: String = "/dev") -> [(name: String, path: String, label: String)] {
-        guard let dir = opendir(directory) else { return [] }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name.hasPrefix("gpiochip") { names.append(name) }
-        }
-        closedir(dir)
-        names.sort { ($0.count, $0) < ($1.count, $1) }
-        return names.map { name in
-            let path = directory + "/" + name
-            guard let handle = cgpiod_chip_open(path) else {
-                return (name, path, "not openable as a GPIO chip: \(Errno.current)")
-            }
-            defer { cgpiod_chip_close(handle) }
-            return (name, path, String(cString: cgpiod_chip_label(handle)))
-        }
+        GPIOChipDevice.all(in: directory).map { ($0.name, $0.path, $0.labelOrReason) }
     }
 
     public var lineCount: Int { chip.map { Int(cgpiod_chip_num_lines($0)) } ?? 0 }
