@@ -19,7 +19,7 @@ struct SettingsCommand: Command {
         first with 'recoverydeck lights --try A,B'. A running daemon follows a change at once. The
         artifact rule is pattern (the default: missed, extra and ectopic beats found by their local
         pattern) or spec-20 (the spec's 20 % rule); a running daemon measures the next morning with
-        it, and mornings already stored keep their values (docs/artifacts.md).
+        it, and re-judges the mornings already stored under it when it next starts (docs/artifacts.md).
         """
     static let options: [OptionSpec] = [
         .value("habits", "NAME,NAME,…", help: "Replace the habit list (1 to 20 names, comma-separated)."),
