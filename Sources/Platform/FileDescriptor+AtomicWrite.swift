@@ -84,7 +84,7 @@ extension FileDescriptor {
 
     /// Flushes the directory that holds `file`, so a rename or unlink of `file` survives a power cut.
     public static func synchronizeDirectory(ofFile file: String) throws(FileWriteError) {
-        try synchronizeDirectory(atPath: directory(of: file))
+        try synchronizeDirectory(atPath: PathName.directory(of: file))
     }
 
     /// Flushes the directory at `path` (its names: renames, unlinks and new files in it).
@@ -97,11 +97,5 @@ extension FileDescriptor {
         do throws(Errno) { try fd.synchronize() } catch {
             throw FileWriteError(step: .flushDirectory, path: path, errno: error)
         }
-    }
-
-    /// The directory part of `file`: "." for a bare name, "/" for a file in the root.
-    static func directory(of file: String) -> String {
-        guard let slash = file.lastIndex(of: "/") else { return "." }
-        return slash == file.startIndex ? "/" : String(file[..<slash])
     }
 }

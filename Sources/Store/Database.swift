@@ -59,7 +59,7 @@ final class Database {
     }
 
     /// The mode the database and its -wal and -shm files keep (`SharedState`).
-    static func fileMode(forDatabaseAt path: String) -> mode_t { SharedState.fileMode(in: SharedState.directory(of: path)) }
+    static func fileMode(forDatabaseAt path: String) -> mode_t { SharedState.fileMode(in: PathName.directory(of: path)) }
 
     /// Creates a missing file with the database's mode before SQLite opens it (SQLite would use 0644 less
     /// the umask). SQLite gives the -wal and -shm files the main file's mode. A link is never followed, and an

@@ -75,8 +75,8 @@ public final class MorningSpool {
     /// beside a database shared with the box's group (`SharedState`).
     public init(directory: String) throws(Failure) {
         self.directory = directory
-        fileMode = SharedState.fileMode(in: SharedState.directory(of: directory))
-        let mode = SharedState.directoryMode(in: SharedState.directory(of: directory))
+        fileMode = SharedState.fileMode(in: PathName.directory(of: directory))
+        let mode = SharedState.directoryMode(in: PathName.directory(of: directory))
         if mkdir(directory, mode & 0o777) == 0 {
             // The umask may have taken bits away; under the daemon's seccomp filter a mode with the set-group-ID
             // bit is refused, and the bit is already there, inherited from the shared folder.
@@ -305,7 +305,7 @@ public final class MorningSpool {
     /// not one of that owner's.
     private func expectedOwner() -> uid_t? {
         var info = stat()
-        guard lstat(SharedState.directory(of: directory), &info) == 0 else { return nil }
+        guard lstat(PathName.directory(of: directory), &info) == 0 else { return nil }
         return info.st_uid
     }
 

@@ -16,12 +16,6 @@ enum SharedState {
         return info.st_mode & S_ISGID != 0 && info.st_mode & 0o070 == 0o070
     }
 
-    /// The folder a file path is in ("." for a bare name).
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
     /// The mode for a data file created in `directory`.
     static func fileMode(in directory: String) -> mode_t { isShared(directory) ? 0o660 : 0o600 }
 

@@ -116,6 +116,14 @@ struct FileWritingTests {
         #expect(Self.mode(dir.path + "/out") == nil)
     }
 
+    @Test("The folder of a path: the text before the last slash, the root for a file in it, . for a bare name")
+    func folderOfAPath() {
+        #expect(PathName.directory(of: "/var/lib/recoverydeck/recoverydeck.db") == "/var/lib/recoverydeck")
+        #expect(PathName.directory(of: "/x.db") == "/")
+        #expect(PathName.directory(of: "x.db") == ".")
+        #expect(PathName.directory(of: "data/x.db") == "data")
+    }
+
     @Test("The directory flush names the folder it could not open")
     func directoryFlush() throws {
         let dir = TemporaryDirectory()

@@ -39,7 +39,7 @@ public struct SystemFacts {
         (f.kernelRelease, f.kernelVersion) = kernel()
         f.timeZone = timeZone()
         f.clockSynchronized = isLive ? SystemClock.kernelSynchronized() : nil
-        f.freeBytesPath = Self.directory(of: databasePath)
+        f.freeBytesPath = PathName.directory(of: databasePath)
         f.freeBytes = isLive ? Self.freeBytes(f.freeBytesPath) : nil
         f.gpioLines = config.gpioLines
         if isLive {
@@ -179,11 +179,6 @@ public struct SystemFacts {
         return UInt64(s.f_bavail) * UInt64(s.f_frsize)
     }
 
-    static func directory(of file: String) -> String {
-        guard let slash = file.lastIndex(of: "/") else { return "." }
-        return slash == file.startIndex ? "/" : String(file[..<slash])
-    }
-
     // MARK: GPIO (linux/gpio.h character device, v1 ABI as libgpiod 1.6 uses it, through the shim)
 
     /// The chips under /dev that could not be opened, with the reason, and how many of them for lack of
@@ -253,8 +248,7 @@ public struct SystemFacts {
         if exists, isLive, access(file, R_OK) == 0 { integrity = Store.integrityCheck(ofFile: file) }
         // Shared as the package shares /var/lib/recoverydeck (2770): set-group-ID and group rwx (SharedState).
         var folder = stat()
-        let slash = file.lastIndex(of: "/")
-        let directory = slash.map { $0 == file.startIndex ? "/" : String(file[..<$0]) } ?? "."
+        let directory = PathName.directory(of: file)
         var shared: DoctorFacts.SharedGroup?
         if lstat(directory, &folder) == 0, folder.st_mode & S_IFMT == S_IFDIR, folder.st_mode & S_ISGID != 0,
             folder.st_mode & 0o070 == 0o070
