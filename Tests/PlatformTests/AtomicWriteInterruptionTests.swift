@@ -49,15 +49,13 @@ struct AtomicWriteInterruptionTests {
         try FileDescriptor.writeAtomically(
             [UInt8](repeating: UInt8(ascii: "a"), count: Self.size), to: path, temporary: path + ".first",
             permissions: .ownerReadWrite)
-        var exe = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &exe, exe.count - 1)
-        try #require(n > 0)
-        let binary = exe.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let binary = try ChildProcess.testBinary()
         let arguments = [binary, "--testing-library", "swift-testing", "--filter", "atomicWriterInChildProcess"]
         var seed: UInt64 = 0x34F5
         for round in 0..<3 {
             let before = Self.inode(path)
-            let pid = try spawn(binary, arguments, ["PATH=/usr/bin:/bin", "RECOVERYDECK_ATOMIC_WRITER=\(path)"])
+            let pid = try ChildProcess.spawn(
+                binary, arguments, ["PATH=/usr/bin:/bin", "RECOVERYDECK_ATOMIC_WRITER=\(path)"])
             var waited = 0
             while Self.inode(path) == before, waited < 60_000 {
                 usleep(1_000)
@@ -68,26 +66,10 @@ struct AtomicWriteInterruptionTests {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             usleep(useconds_t((seed >> 33) % 20_000))
             kill(pid, SIGKILL)
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            let status = ChildProcess.wait(pid)
             #expect(status & 0x7f == SIGKILL, "round \(round): the child ended before it was killed")
             #expect(Self.wholeness(path) == nil, "round \(round): after the kill")
             unlink(path + ".partial-\(pid)")
         }
     }
-}
-
-/// Starts `path` with `arguments` (argv[0] first) and `environment`; returns its process id.
-private func spawn(_ path: String, _ arguments: [String], _ environment: [String]) throws -> pid_t {
-    func cStrings(_ strings: [String]) -> [UnsafeMutablePointer<CChar>?] { strings.map { strdup($0) } + [nil] }
-    let argv = cStrings(arguments)
-    let envp = cStrings(environment)
-    defer {
-        for p in argv { free(p) }
-        for p in envp { free(p) }
-    }
-    var pid: pid_t = 0
-    let rc = posix_spawn(&pid, path, nil, nil, argv, envp)
-    try #require(rc == 0, "posix_spawn \(path) failed: \(rc)")
-    return pid
 }

@@ -1,5 +1,6 @@
 import Platform
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -48,10 +49,7 @@ struct CivilTimeFromSystemZoneTests {
         #expect(CivilTime.systemZoneFile() == "/etc/localtime")
         try #require(mkdir(dir + "/etc", 0o755) == 0)
         try copyFile(from: "/usr/share/zoneinfo/America/New_York", to: CivilTime.systemZoneFile(root: dir))
-        var exe = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &exe, exe.count - 1)
-        try #require(n > 0)
-        let binary = exe.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let binary = try ChildProcess.testBinary()
         let arguments = [binary, "--testing-library", "swift-testing", "--filter", "civilTimeProbeInChildProcess"]
         let environment = [
             "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "RECOVERYDECK_LOCALTIME_PROBE=\(result)",
@@ -91,17 +89,6 @@ private func readFile(_ path: String) throws -> String { String(decoding: try re
 
 /// Starts `path` with `arguments` (argv[0] first) and `environment`, waits, and returns its exit status.
 private func run(_ path: String, _ arguments: [String], _ environment: [String]) throws -> Int32 {
-    func cStrings(_ strings: [String]) -> [UnsafeMutablePointer<CChar>?] { strings.map { strdup($0) } + [nil] }
-    let argv = cStrings(arguments)
-    let envp = cStrings(environment)
-    defer {
-        for p in argv { free(p) }
-        for p in envp { free(p) }
-    }
-    var pid: pid_t = 0
-    let rc = posix_spawn(&pid, path, nil, nil, argv, envp)
-    try #require(rc == 0, "posix_spawn \(path) failed: \(rc)")
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-    return (status >> 8) & 0xff
+    let pid = try ChildProcess.spawn(path, arguments, environment)
+    return (ChildProcess.wait(pid) >> 8) & 0xff
 }
