@@ -16,7 +16,7 @@ enum Schema {
     /// How each morning's beats were judged (docs/artifacts.md, "How each morning was judged"): the rule, its
     /// detector's version, and the rejected beats by reason (`ArtifactTally.countsCode`). NULL for a morning judged
     /// before these were recorded, or imported from another tool. `judgement_job` logs the re-judging of the stored
-    /// mornings, once per rule and version (`Store.rejudge`).
+    /// mornings, once each time the rule or its version changes (`Store.rejudge`).
     private static let artifactJudgement = """
         ALTER TABLE measurement ADD COLUMN artifact_rule TEXT CHECK (artifact_rule IN ('pattern', 'spec-20'));
         ALTER TABLE measurement ADD COLUMN detector_version INTEGER CHECK (detector_version >= 1);

@@ -13,21 +13,24 @@ public struct JudgementJob: Hashable, Sendable {
 
 extension Store {
     /// Re-judges the stored mornings under `rule` at its current version (docs/artifacts.md, "How each morning was
-    /// judged"), once per rule and version: a morning judged otherwise (another rule or version, or before the
-    /// judgement was recorded) and holding its raw RR is recomputed from it, as the 0004 step did, and the run is
-    /// logged in `judgement_job`. Returns the run, or nil when this rule and version already ran (nothing done).
-    /// Mornings without raw RR keep their values and stay judged as they were, which the readout says.
+    /// judged"), once each time the rule or its version changes: a morning judged otherwise (another rule or
+    /// version, or before the judgement was recorded) and holding its raw RR is recomputed from it, as the 0004
+    /// step did, and the run is logged in `judgement_job` (one row per rule and version: a rule chosen again after
+    /// another replaces its row with the new run). Returns the run, or nil when the latest run was this rule and
+    /// version (nothing done). Mornings without raw RR keep their values and stay judged as they were, which the
+    /// readout says.
     public func rejudge(rule: ArtifactRule, at epochSeconds: Int64) throws(StoreError) -> JudgementJob? {
         try database.transaction { () throws(StoreError) -> JudgementJob? in
-            let done = try database.prepare("SELECT 1 FROM judgement_job WHERE rule = ?1 AND version = ?2")
-                .rows([.text(rule.rawValue), .integer(Int64(rule.version))]) { _ in true }
-            guard done.isEmpty else { return nil }
+            let latest = try database.prepare(
+                "SELECT rule, version FROM judgement_job ORDER BY ran_at DESC LIMIT 1"
+            ).rows { row in (row.text(0), row.int(1)) }.first
+            if let latest, latest.0 == rule.rawValue, latest.1 == rule.version { return nil }
             let other = "artifact_rule IS NOT '\(rule.rawValue)' OR detector_version IS NOT \(rule.version)"
             let counts = try ArtifactRuleRecomputation.recompute(database, rule: rule, only: other, judged: true)
             let job = JudgementJob(
                 rule: rule, version: rule.version, ranAt: epochSeconds, mornings: counts.mornings, moved: counts.moved)
             try database.run(
-                "INSERT INTO judgement_job (rule, version, ran_at, mornings, moved) VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT OR REPLACE INTO judgement_job (rule, version, ran_at, mornings, moved) VALUES (?1, ?2, ?3, ?4, ?5)",
                 [
                     .text(rule.rawValue), .integer(Int64(rule.version)), .integer(epochSeconds),
                     .integer(Int64(job.mornings)), .integer(Int64(job.moved)),

@@ -77,5 +77,12 @@ import Testing
         let spec = try #require(try store.rejudge(rule: .spec20, at: 1_773_500_000))
         #expect(spec.mornings == 2)
         #expect(try store.judgementJobs().map(\.rule) == [.pattern, .spec20])
+        // Back to the first rule: the mornings spec-20 judged are judged again, and the log says when.
+        let back = try #require(try store.rejudge(rule: .pattern, at: 1_773_600_000))
+        #expect(back.mornings == 2)
+        let judged = try store.measurement(on: Fixture.day)?.hrv?.judgement
+        #expect(judged?.rule == .pattern)
+        #expect(try store.judgementJobs().map(\.rule) == [.spec20, .pattern])
+        #expect(try store.rejudge(rule: .pattern, at: 1_773_700_000) == nil)
     }
 }
