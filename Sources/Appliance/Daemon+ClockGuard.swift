@@ -5,16 +5,10 @@ import Store
 /// The clock guard at the daemon's edge: it gathers the facts (the kernel's synchronisation state, the newest
 /// stored day, what this boot already filed) and asks the pure `ClockGuard`.
 extension Daemon {
-    /// True when a record dated `date` may be filed now. A simulated clock is the test's own and trusted,
-    /// unless the test states the kernel's facts too.
+    /// True when a record dated `date` may be filed now. A clock with no facts to ask (a simulated box's own)
+    /// is trusted.
     func clockAllowsFiling(on date: LocalDate) -> Bool {
-        let facts: SystemClock.GuardFacts
-        if let statedClockFacts {
-            facts = statedClockFacts
-        } else {
-            guard !clock.isSimulated else { return true }
-            facts = SystemClock.guardFacts()
-        }
+        guard let facts = clock.guardFacts() else { return true }
         var newest: LocalDate?
         do { newest = try store.lastDay() } catch { logger.warning("cannot read the newest stored day: \(error)") }
         let waitingNewest = filing.pending.map(\.date).max()

@@ -41,7 +41,7 @@ extension Daemon {
     /// (measured: 83–93 % CPU). Stop watching it for `ControlServer.acceptPauseMs`; the peers wait in the
     /// backlog, and a CLI gives up after its connect timeout with a sentence.
     func pauseListener(_ control: ControlServer, _ error: Errno) {
-        guard control.pauseAccepting(nowRealMs: SystemClock.monotonicMs()) else { return }
+        guard control.pauseAccepting(nowRealMs: clock.realMs()) else { return }
         logger.warning(
             "control socket: out of file descriptors (\(error)) with \(control.clientCount) clients connected; "
                 + "not accepting for \(ControlServer.acceptPauseMs) ms")
@@ -50,7 +50,7 @@ extension Daemon {
     /// Watches the listener again once its pause is over; if it cannot be watched yet, after another pause.
     func resumeListenerIfDue() {
         guard let control else { return }
-        do { try control.resumeAcceptingIfDue(nowRealMs: SystemClock.monotonicMs()) } catch {
+        do { try control.resumeAcceptingIfDue(nowRealMs: clock.realMs()) } catch {
             logger.warning(
                 "cannot watch the control socket again (\(error)); trying again in \(ControlServer.acceptPauseMs) ms")
         }
@@ -109,7 +109,7 @@ extension Daemon {
                     message: "A morning session is running; try again when it is over, or cancel it first."
                 ).json
             }
-            switch writePause.pause(by: client, nowRealMs: SystemClock.monotonicMs()) {
+            switch writePause.pause(by: client, nowRealMs: clock.realMs()) {
             case .granted:
                 logger.info("writes paused for a restore")
                 return ok([])
@@ -146,7 +146,7 @@ extension Daemon {
                 ).json
             }
             let refusal = discovery.begin(
-                client: client, seconds: seconds, adapter: adapter, nowMs: SystemClock.monotonicMs())
+                client: client, seconds: seconds, adapter: adapter, nowMs: clock.realMs())
             if let refusal { return refusal.json }
             logger.info("scanning for straps for \(seconds) s, asked over the control socket")
             return nil
@@ -160,13 +160,13 @@ extension Daemon {
             }
             return ok([("session_ms", .integer(now))])
         case .advance(let seconds):
-            guard clock.isSimulated else {
+            guard let clock = clock as? SteppedClock else {
                 return ControlRefusal(code: .notSimulated, message: "Only a simulated clock can be moved.").json
             }
             guard !routine.session.isMeasuring else {
                 return ControlRefusal(code: .busy, message: "The clock cannot jump during a session.").json
             }
-            _ = clock.advance(ms: seconds * 1000)
+            clock.advance(ms: seconds * 1000)
             runDeadlines()
             publish(now: clock.monotonicMs())
             return ok([("clock", .string(clockText))])
@@ -191,7 +191,7 @@ extension Daemon {
     /// True while a restore holds the writes; a pause older than `pauseLimitMs` ends here, said in the journal.
     func writesArePaused() -> Bool {
         guard writePause.isHeld else { return false }
-        if writePause.hasExpired(nowRealMs: SystemClock.monotonicMs()) {
+        if writePause.hasExpired(nowRealMs: clock.realMs()) {
             logger.warning(
                 "a restore held the database's writes for \(Daemon.pauseLimitMs / 60_000) minutes without resuming: "
                     + "writing again")

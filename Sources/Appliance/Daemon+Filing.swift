@@ -9,7 +9,7 @@ import Store
 extension Daemon {
     /// Files a finished morning; returns the readout to show either way.
     func fileMorning(_ morning: MorningMeasurement) -> PanelReadout {
-        filing.file(.morning(morning), recordedAt: clock.epochSeconds(), nowRealMs: SystemClock.monotonicMs())
+        filing.file(.morning(morning), recordedAt: clock.epochSeconds(), nowRealMs: clock.realMs())
         publication.markChanged()
         return readout(forMorningOn: morning.date)
     }
@@ -17,13 +17,13 @@ extension Daemon {
     /// Files a keypad questionnaire.
     func fileQuestionnaire(_ questionnaire: Questionnaire) {
         filing.file(
-            .questionnaire(questionnaire), recordedAt: clock.epochSeconds(), nowRealMs: SystemClock.monotonicMs())
+            .questionnaire(questionnaire), recordedAt: clock.epochSeconds(), nowRealMs: clock.realMs())
         publication.markChanged()
     }
 
     /// Runs a retry that fell due (real time).
     func retryWaitingIfDue() {
-        guard let round = filing.retry(nowRealMs: SystemClock.monotonicMs()) else { return }
+        guard let round = filing.retry(nowRealMs: clock.realMs()) else { return }
         publication.markChanged()
         // The day's facts may have changed now that the database has them.
         if round.isClear { refreshDay(now: clock.monotonicMs()) }

@@ -34,8 +34,7 @@ extension Daemon {
     public func step() throws(Errno) {
         let now = clock.monotonicMs()
         let deadline = nextDeadlineMs(now: now)
-        let deadlineReal = deadline.map { clock.realWakeMs(for: $0) }
-        var realDeadline = deadlineReal
+        var realDeadline = deadline.map { clock.realWakeMs(for: $0) }
         let realDeadlines = [serviceManager.nextWatchdogMs, filing.nextRetryDueRealMs, control?.listenerResumeRealMs, discovery?.nextDeadlineMs]
         for other in realDeadlines.compactMap({ $0 }) {
             realDeadline = min(realDeadline ?? other, other)
@@ -44,17 +43,8 @@ extension Daemon {
         let ready = try registration.wait(timeoutMs: nil)
         noticeStall()
         let timerFired = ready.contains { $0.edge == .timer }
-        if clock.isSimulated && ready.count > (timerFired ? 1 : 0) {
-            // What is ready is handled at the present instant, before a simulated clock moves on (a key
-            // pressed must be seen down before the moment it is released).
-            for item in ready where item.edge != .timer { dispatch(item) }
-        } else {
-            // A simulated clock jumps to the deadline it waited for (not when a real-time one woke the loop first).
-            if let deadline, let deadlineReal, timerFired, SystemClock.monotonicMs() >= deadlineReal {
-                clock.reached(deadline)
-            }
-            for item in ready { dispatch(item) }
-        }
+        let timerNow = clock.woke(aimedAt: deadline, timerFired: timerFired, othersReady: ready.count > (timerFired ? 1 : 0))
+        for item in ready where timerNow || item.edge != .timer { dispatch(item) }
         runDeadlines()
         publish(now: clock.monotonicMs())
     }
@@ -103,7 +93,7 @@ extension Daemon {
         case .strap:
             strapEvents(strap.onReadable(fd, nowMs: now), now: now)
         case .discovery:
-            if let discovery { answerDiscovery(discovery.onReadable(nowMs: SystemClock.monotonicMs())) }
+            if let discovery { answerDiscovery(discovery.onReadable(nowMs: clock.realMs())) }
         case .control:
             if let control { controlReadable(control, fd) }
         }
@@ -122,7 +112,7 @@ extension Daemon {
         guard let deadline = EventLoop.earliest([routine.nextDeadlineMs, strap.nextDeadlineMs]) else { return }
         let now = clock.monotonicMs()
         let late = now - deadline
-        let lateReal = SystemClock.monotonicMs() - clock.realWakeMs(for: deadline)
+        let lateReal = clock.realMs() - clock.realWakeMs(for: deadline)
         guard MorningSession.isStall(lateMs: late, lateRealMs: lateReal) else { return }
         logger.warning(
             "the loop did not run for \(lateReal) ms past a deadline", ["phase": routine.session.phase.rawValue])
@@ -173,10 +163,10 @@ extension Daemon {
                     ControlRefusal(
                         code: .busy, message: "A morning session started, so the scan stopped; scan again when it is over.")))
         }
-        if let discovery, let due = discovery.nextDeadlineMs, due <= SystemClock.monotonicMs() {
-            answerDiscovery(discovery.onDeadline(nowMs: SystemClock.monotonicMs()))
+        if let discovery, let due = discovery.nextDeadlineMs, due <= clock.realMs() {
+            answerDiscovery(discovery.onDeadline(nowMs: clock.realMs()))
         }
-        serviceManager.keepAliveIfDue(nowMs: SystemClock.monotonicMs())
+        serviceManager.keepAliveIfDue(nowMs: clock.realMs())
     }
 
     func signal(_ info: SignalInfo) {

@@ -56,6 +56,8 @@ public final class Daemon {
         /// How a simulated box runs (`recoverydeckd --simulation FILE`); the default is a real box's: real time on
         /// the system clock.
         public var simulation = Simulation()
+        /// The clock to run on instead of the one the simulation names (tests hand in their own).
+        public var clock: (any DaemonClock)?
         /// The strap to use instead of the one the configuration names (tests hand in their own).
         public var strap: (any StrapSource)?
         /// Opens the Bluetooth management socket (tests hand in a stand-in for the kernel's).
@@ -73,7 +75,7 @@ public final class Daemon {
     public static let storeBusyTimeoutMs: Int32 = 100
 
     public let configuration: DaemonConfiguration
-    public let clock: DeckClock
+    public let clock: any DaemonClock
     public let store: Store
     /// Finished mornings and keypad questionnaires on their way into the database (the spool, the back-off).
     let filing: Filing
@@ -98,8 +100,6 @@ public final class Daemon {
     let signals: SignalFD?
     /// READY, STATUS, STOPPING and the watchdog's keep-alives.
     let serviceManager: ServiceManager
-    /// The clock guard's facts when a test states them (`SystemClock.testGuardFacts`); nil asks the kernel.
-    let statedClockFacts: SystemClock.GuardFacts?
     /// Events waiting for the routine while an earlier one's actions are performed (`Daemon+Actions` alone).
     var queue: [MorningRoutine.Event] = []
     var draining = false
@@ -115,12 +115,19 @@ public final class Daemon {
         logger.minimumLevel = configuration.logLevel
         self.logger = logger
         let simulation = options.simulation
-        var startEpoch: Int64?
-        if simulation.clock == .simulated {
+        let stated = SystemClock.testGuardFacts(options.environment)
+        if let given = options.clock {
+            clock = given
+        } else if simulation.clock == .simulated {
             let start = simulation.clockStart ?? (LocalTime.now().date, LocalTime.now().minuteOfDay)
-            startEpoch = LocalTime.epochSeconds(of: start.date, at: start.minute)
+            clock = SteppedClock(
+                speed: simulation.speed, startEpoch: LocalTime.epochSeconds(of: start.date, at: start.minute),
+                guardFacts: stated)
+        } else if simulation.speed != 1 || stated != nil {
+            clock = ScaledClock(speed: simulation.speed, guardFacts: stated)
+        } else {
+            clock = KernelClock()
         }
-        clock = DeckClock(speed: simulation.speed, simulatedStartEpoch: startEpoch)
 
         // SQLite's page cache would otherwise grow with the database up to its 2 MB default: a box that
         // runs for years keeps its memory flat by letting SQLite recycle pages beyond this.
@@ -237,7 +244,6 @@ public final class Daemon {
         } catch {
             throw .startup("Cannot set up the event loop: \(error).")
         }
-        statedClockFacts = SystemClock.testGuardFacts(options.environment)
         do {
             // Once, for the daemon's life: an edge whose descriptors change keeps them in its own set.
             try registration.register(timer.descriptor, as: .timer)
@@ -271,11 +277,11 @@ public final class Daemon {
 
     /// Tells the service manager the daemon is ready and shows the panel's first state.
     public func start() {
-        filing.fileEarlierRun(nowRealMs: SystemClock.monotonicMs())
+        filing.fileEarlierRun(nowRealMs: clock.realMs())
         let now = clock.monotonicMs()
         process(.session(.tick), now: now)
         publish(now: now)
-        serviceManager.announceReady(status: statusText, nowMs: SystemClock.monotonicMs())
+        serviceManager.announceReady(status: statusText, nowMs: clock.realMs())
         logger.notice(
             "ready",
             [

@@ -11,7 +11,7 @@ final class ReminderTimer {
     /// The longest a simulated clock's look waits: a clock moved by the control socket is noticed within it.
     static let simulatedCapMs: Int64 = 3_600_000
 
-    private let clock: DeckClock
+    private let clock: any DaemonClock
     private let logger: Logger
     /// On the system clock only.
     let wallTimer: WallClockTimerFD?
@@ -20,10 +20,10 @@ final class ReminderTimer {
     /// On a simulated clock: the next look on the daemon's clock.
     private(set) var dueMs: Int64?
 
-    init(clock: DeckClock, logger: Logger) throws(Errno) {
+    init(clock: any DaemonClock, logger: Logger) throws(Errno) {
         self.clock = clock
         self.logger = logger
-        wallTimer = clock.isSimulated ? nil : try WallClockTimerFD()
+        wallTimer = try clock.makeWallTimer()
     }
 
     /// Aims at `next` (the reminder's `nextCheck` from the local time now; nil: no look needed). The wall-clock

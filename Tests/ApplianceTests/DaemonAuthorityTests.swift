@@ -21,7 +21,7 @@ struct DaemonAuthorityTests {
         #expect(try h.request(.pauseWrites, client: intruder)["error"]?.stringValue == "paused")
         #expect(try h.request(.resumeWrites, client: intruder)["error"]?.stringValue == "not_holder")
         #expect(h.daemon.writePause.isHeld, "another client ended the pause")
-        usleep(5_000)
+        h.passRealTime(ms: 5_000)
         #expect(try h.request(.pauseWrites, client: restorer)["ok"]?.boolValue == true)
         #expect(h.daemon.writePause.nextDeadlineRealMs == end, "asking again moved the hard end")
         #expect(try h.request(.resumeWrites, client: restorer)["ok"]?.boolValue == true)

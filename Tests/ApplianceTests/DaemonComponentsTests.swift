@@ -105,7 +105,7 @@ import Testing
 
     @Test("on a simulated clock the next look is a deadline on the daemon's clock, capped at an hour")
     func simulatedReminderDeadline() throws {
-        let clock = DeckClock(speed: 1, simulatedStartEpoch: LocalTime.epochSeconds(of: Self.start.date, at: Self.start.minute))
+        let clock = SteppedClock(speed: 1, startEpoch: LocalTime.epochSeconds(of: Self.start.date, at: Self.start.minute))
         let timer = try ReminderTimer(clock: clock, logger: Logger())
         defer { timer.close() }
         #expect(timer.wallTimer == nil)
@@ -123,7 +123,7 @@ import Testing
 
     @Test("on the system clock the next look is a wall-clock timerfd: a minute already past fires at once, and once read it is armed again")
     func wallClockReminderTimer() throws {
-        let clock = DeckClock(speed: 1, simulatedStartEpoch: nil)
+        let clock = KernelClock()
         let timer = try ReminderTimer(clock: clock, logger: Logger())
         defer { timer.close() }
         let wall = try #require(timer.wallTimer)

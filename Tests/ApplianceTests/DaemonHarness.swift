@@ -1,6 +1,7 @@
 @testable import BoxConfiguration
 import ControlProtocol
 import JSON
+import LocalClock
 import Foundation
 import Platform
 import Store
@@ -23,6 +24,10 @@ final class DaemonHarness {
     var events: [DaemonEvent] = []
     /// The daemon's log lines (`<priority>message …`), as the journal would keep them.
     let journal = Journal()
+
+    /// Real time as the daemon's clock reads it: the kernel's, moved on by hand (`passRealTime`), so a test of
+    /// what waits in real time (a restore's pause) never sleeps.
+    private let realSkew = RealSkew()
 
     /// Daemon options beyond the harness's own (a strap or management socket of a test's).
     var adjust: (inout Daemon.Options) -> Void
@@ -62,6 +67,14 @@ final class DaemonHarness {
         options.logger = Logger(sink: LogSink { journal.append($0) })
         options.simulation = simulation
         adjust(&options)
+        if simulation.clock == .simulated {
+            let start = simulation.clockStart ?? (DaemonHarness.today, MinuteOfDay(hour: 6, minute: 0)!)
+            let skew = realSkew
+            options.clock = SteppedClock(
+                speed: simulation.speed, startEpoch: LocalTime.epochSeconds(of: start.date, at: start.minute),
+                guardFacts: SystemClock.testGuardFacts(options.environment),
+                realTime: { SystemClock.monotonicMs() + skew.ms })
+        }
         daemon = try Daemon(configuration: configuration, options: options)
         daemon.observer = { [unowned self] in events.append($0) }
         daemon.start()
@@ -89,6 +102,9 @@ final class DaemonHarness {
         }
         return false
     }
+
+    /// Moves the daemon's real time on by `ms` (the session's clock stays where it is).
+    func passRealTime(ms: Int64) { realSkew.ms += ms }
 
     /// Presses on the simulated panel, from now.
     func press(_ presses: [(atMs: Int64, what: String)]) {
@@ -118,6 +134,11 @@ final class DaemonHarness {
 
     var sounds: [Sound] { events.compactMap { if case .sound(let s) = $0 { s } else { nil } } }
     var sentences: [String] { events.compactMap { if case .said(let s) = $0 { s } else { nil } } }
+}
+
+/// How far a harness has moved real time on by hand.
+final class RealSkew: @unchecked Sendable {
+    var ms: Int64 = 0
 }
 
 /// Log lines collected from a daemon (the sink may be called from any thread).

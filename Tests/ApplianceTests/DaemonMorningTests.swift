@@ -92,7 +92,7 @@ struct DaemonMorningTests {
             // The hand-moved clock advances during the save, between the loop's wake and the store's answer.
             case .saved(_, let answer):
                 readout = Indication.readout(answer.composite).display
-                _ = h.daemon.clock.advance(ms: saveMs)
+                (h.daemon.clock as? SteppedClock)?.advance(ms: saveMs)
             case .display(let display): displays.append((h.daemon.clock.monotonicMs(), display))
             default: break
             }
