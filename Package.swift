@@ -54,16 +54,27 @@ let package = Package(
                 "Store", "BlueZ", "Panel", "Insights",
             ],
             swiftSettings: strict),
+        // A simulated box, never on a real one: the stepped and scaled clocks, the virtual strap, the simulation
+        // file and the presses and clock moves a simulated box answers. Only the demo, recoverydeckd-sim and the
+        // tests link it (a project test checks that recoverydeckd holds none of it).
+        .target(
+            name: "Simulation",
+            dependencies: [
+                "Appliance", "BoxConfiguration", "ControlProtocol", "JSON", "LocalClock", "Panel", "Platform", "RecoveryCore",
+            ],
+            swiftSettings: strict),
 
         // Executables.
         .executableTarget(
             name: "recoverydeck",
             dependencies: [
                 "RecoveryCore", "HeartRateProtocol", "Insights", "JSON", "ControlProtocol", "BoxConfiguration", "Store",
-                "Platform", "LocalClock", "BlueZ", "Admin",
+                "Platform", "LocalClock", "BlueZ", "Admin", "Appliance", "Simulation",
             ],
             swiftSettings: strict),
         .executableTarget(name: "recoverydeckd", dependencies: ["Appliance"], swiftSettings: strict),
+        // recoverydeckd on a simulated box, for the stages that drive a daemon process (torture, soak, reliability).
+        .executableTarget(name: "recoverydeckd-sim", dependencies: ["Simulation"], swiftSettings: strict),
         .executableTarget(
             name: "h10sim", dependencies: ["RecoveryCore", "HeartRateProtocol", "Platform", "BlueZ"],
             swiftSettings: strict),
@@ -98,7 +109,7 @@ let package = Package(
             name: "ApplianceTests",
             dependencies: [
                 "Appliance", "BoxConfiguration", "ControlProtocol", "JSON", "RecoveryCore", "Store", "Panel", "Platform",
-                "LocalClock", "TestSupport",
+                "LocalClock", "TestSupport", "Simulation",
             ]),
         .testTarget(name: "CLITests", dependencies: ["Store", "RecoveryCore", "recoverydeck"], exclude: ["HelpSnapshots"]),
         .testTarget(name: "ProjectTests"),

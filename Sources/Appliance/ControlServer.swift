@@ -60,12 +60,25 @@ public final class ControlServer {
     /// What `onReadable` found: requests to answer, and peers turned away.
     public enum Incoming {
         case request(FileDescriptor, ControlRequest)
+        /// A request named in `extraNames`, left for whoever built the daemon to answer.
+        case extra(FileDescriptor, JSONValue)
         case refused(FileDescriptor, ControlRefusal)
         case accepted(FileDescriptor)
         case closed(FileDescriptor)
         /// A peer that is not root, the daemon's user or in the group, or one with `connectionsPerUser` open
         /// already (`crowded`): told why and closed.
         case turnedAway(PeerCredentials, crowded: Bool)
+    }
+
+    /// Requests beyond the control protocol's that this daemon answers (`Daemon.ExtraRequests`); none on a box.
+    var extraNames: Set<String> = []
+
+    /// The packet as a request named in `extraNames`, else nil.
+    private func extraRequest(_ packet: [UInt8]) -> JSONValue? {
+        guard !extraNames.isEmpty, let text = String(validating: packet, as: UTF8.self),
+            let json = try? JSONValue.parse(text), let name = json["request"]?.stringValue, extraNames.contains(name)
+        else { return nil }
+        return json
     }
 
     public func onReadable(_ fd: FileDescriptor) -> [Incoming] {
@@ -96,7 +109,12 @@ public final class ControlServer {
             }
             switch ControlRequest.parse(packet) {
             case .success(let request): incoming.append(.request(fd, request))
-            case .failure(let refusal): incoming.append(.refused(fd, refusal))
+            case .failure(let refusal):
+                if refusal.code == .unknownRequest, let extra = extraRequest(packet) {
+                    incoming.append(.extra(fd, extra))
+                } else {
+                    incoming.append(.refused(fd, refusal))
+                }
             }
         }
         return incoming

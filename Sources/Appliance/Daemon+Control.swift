@@ -21,6 +21,8 @@ extension Daemon {
                 if writePause.clientLeft(client) { writesResumed(now: clock.monotonicMs()) }
             case .refused(let client, let refusal):
                 control.reply(client, refusal.json)
+            case .extra(let client, let request):
+                if let extraRequests { control.reply(client, extraRequests.answer(request)) }
             case .request(let client, let request):
                 // nil: answered later (a scan, when its time is up).
                 if let reply = answer(request, from: client, control) { control.reply(client, reply) }
@@ -150,26 +152,6 @@ extension Daemon {
             if let refusal { return refusal.json }
             logger.info("scanning for straps for \(seconds) s, asked over the control socket")
             return nil
-        case .press(let presses):
-            guard panel.simulated != nil else {
-                return ControlRefusal(code: .notSimulated, message: "Presses can be sent to a simulated panel only.")
-                    .json
-            }
-            guard panel.schedule(presses: presses.map { ($0.afterMs, $0.button) }, startMs: now) else {
-                return ControlRefusal(code: .badButton, message: "Press go, go-long, or a key 0-9, * or #.").json
-            }
-            return ok([("session_ms", .integer(now))])
-        case .advance(let seconds):
-            guard let clock = clock as? SteppedClock else {
-                return ControlRefusal(code: .notSimulated, message: "Only a simulated clock can be moved.").json
-            }
-            guard !routine.session.isMeasuring else {
-                return ControlRefusal(code: .busy, message: "The clock cannot jump during a session.").json
-            }
-            clock.advance(ms: seconds * 1000)
-            runDeadlines()
-            publish(now: clock.monotonicMs())
-            return ok([("clock", .string(clockText))])
         }
     }
 
@@ -217,7 +199,17 @@ extension Daemon {
     }
 
     /// The local wall-clock time, "YYYY-MM-DD HH:MM:SS".
-    var clockText: String {
+    /// Runs what fell due and shows the result: for a clock moved from outside the loop (a simulated box's jump
+    /// to the next morning).
+    public func catchUp() {
+        runDeadlines()
+        publish(now: clock.monotonicMs())
+    }
+
+    /// Stops the loop at the end of this turn, as SIGTERM does.
+    public func requestStop() { stopRequested = true }
+
+    public var clockText: String {
         let local = clock.localTime()
         let s = local.second
         return "\(local.date.iso) \(local.minuteOfDay):\(s < 10 ? "0" : "")\(s)"

@@ -5,6 +5,7 @@ import LocalClock
 import Panel
 import Platform
 import RecoveryCore
+import JSON
 import Store
 
 #if canImport(Glibc)
@@ -53,19 +54,33 @@ public final class Daemon {
         public var controlSocket = true
         /// Take SIGTERM, SIGINT and SIGHUP through a signalfd.
         public var handleSignals = true
-        /// How a simulated box runs (`recoverydeckd --simulation FILE`); the default is a real box's: real time on
-        /// the system clock.
-        public var simulation = Simulation()
-        /// The clock to run on instead of the one the simulation names (tests hand in their own).
-        public var clock: (any DaemonClock)?
-        /// The strap to use instead of the one the configuration names (tests hand in their own).
+        /// The clock the daemon runs on: the kernel's on a box; a simulated box hands in its own.
+        public var clock: any DaemonClock = KernelClock()
+        /// The strap to use instead of the one the configuration names: `strap = simulated` needs one (a
+        /// simulated box's virtual strap); tests hand in their own.
         public var strap: (any StrapSource)?
         /// Opens the Bluetooth management socket (tests hand in a stand-in for the kernel's).
         public var openManagement: () throws(BlueZError) -> ManagementSocket = { () throws(BlueZError) in
             try ManagementSocket()
         }
 
+        /// Requests beyond the control protocol's, answered by whoever built the daemon (a simulated box's
+        /// presses and clock moves); the box itself has none.
+        public var extraRequests: ExtraRequests?
+
         public init() {}
+    }
+
+    /// Control requests that a daemon built for something other than a box answers, by name: `answer` gets the
+    /// request and returns the reply.
+    public struct ExtraRequests {
+        public var names: Set<String>
+        public var answer: (JSONValue) -> JSONValue
+
+        public init(names: Set<String>, answer: @escaping (JSONValue) -> JSONValue) {
+            self.names = names
+            self.answer = answer
+        }
     }
 
     /// The soft limit on SQLite's heap (page cache and statements): a morning's reads fit many times.
@@ -107,6 +122,8 @@ public final class Daemon {
     var publication = Publication()
     /// A restore's pause of the daemon's writes (`ControlRequest.pauseWrites`), while a client holds it.
     var writePause = WritePause(limitMs: Daemon.pauseLimitMs)
+    /// Requests beyond the control protocol's (`Options.extraRequests`).
+    let extraRequests: ExtraRequests?
     private var isShutDown = false
 
     public init(configuration: DaemonConfiguration, options: Options = Options()) throws(DaemonError) {
@@ -114,20 +131,7 @@ public final class Daemon {
         var logger = options.logger
         logger.minimumLevel = configuration.logLevel
         self.logger = logger
-        let simulation = options.simulation
-        let stated = SystemClock.testGuardFacts(options.environment)
-        if let given = options.clock {
-            clock = given
-        } else if simulation.clock == .simulated {
-            let start = simulation.clockStart ?? (LocalTime.now().date, LocalTime.now().minuteOfDay)
-            clock = SteppedClock(
-                speed: simulation.speed, startEpoch: LocalTime.epochSeconds(of: start.date, at: start.minute),
-                guardFacts: stated)
-        } else if simulation.speed != 1 || stated != nil {
-            clock = ScaledClock(speed: simulation.speed, guardFacts: stated)
-        } else {
-            clock = KernelClock()
-        }
+        clock = options.clock
 
         // SQLite's page cache would otherwise grow with the database up to its 2 MB default: a box that
         // runs for years keeps its memory flat by letting SQLite recycle pages beyond this.
@@ -199,18 +203,8 @@ public final class Daemon {
         case _ where options.strap != nil:
             strap = options.strap!
         case .simulated:
-            var strapOptions = VirtualStrap.Options()
-            strapOptions.seed = simulation.simulatedSeed
-            strapOptions.firstDate = simulation.simulatedFirstDate
-            strapOptions.heartRateOnly = simulation.simulatedHROnly
-            strapOptions.artifactProbability = simulation.simulatedArtifacts
-            strapOptions.connectMs = Int64(simulation.simulatedConnectSeconds * 1000)
-            if let dropout = simulation.simulatedDropout {
-                strapOptions.dropoutAtMs = Int64(dropout.atSeconds * 1000)
-                strapOptions.dropoutForMs = Int64(dropout.forSeconds * 1000)
-            }
-            let clock = self.clock
-            strap = VirtualStrap(options: strapOptions, today: { clock.localTime().date })
+            throw .configuration(
+                "strap = simulated: the virtual strap runs only on a simulated box (recoverydeck demo, recoverydeckd-sim).")
         case .bluetooth:
             // Its refusal keeps its own exit status: a bad `adapter` is a configuration error (78).
             strap = try BluetoothStrap(
@@ -256,13 +250,8 @@ public final class Daemon {
         } catch {
             throw .startup("Cannot watch the daemon's descriptors: \(error).")
         }
-        do {
-            if let script = try simulation.loadPanelScript() {
-                _ = panel.schedule(script, startMs: clock.monotonicMs())
-            }
-        } catch {
-            throw .configuration(error.reason)
-        }
+        extraRequests = options.extraRequests
+        control?.extraNames = options.extraRequests?.names ?? []
     }
 
     deinit {
@@ -288,11 +277,6 @@ public final class Daemon {
                 "panel": configuration.panel.rawValue, "strap": configuration.strap.rawValue,
                 "db": configuration.database,
             ])
-        if configuration.strap == .bluetooth && clock.speed != 1 {
-            logger.warning(
-                "speed \(clock.speed) with a Bluetooth strap: right only for a strap simulator running as "
-                    + "fast; a real strap's heart does not speed up")
-        }
     }
 
     /// Leaves the box as it was: a running session is abandoned (nothing of it is written; a finished

@@ -11,6 +11,16 @@ public struct ConfigurationKey<Settings> {
     public let help: String
     public let apply: (String, inout Settings) throws(DaemonConfiguration.ValueError) -> Void
     public let render: (Settings) -> String
+
+    package init(
+        name: String, help: String, apply: @escaping (String, inout Settings) throws(DaemonConfiguration.ValueError) -> Void,
+        render: @escaping (Settings) -> String
+    ) {
+        self.name = name
+        self.help = help
+        self.apply = apply
+        self.render = render
+    }
 }
 
 extension DaemonConfiguration {
@@ -90,7 +100,7 @@ extension DaemonConfiguration {
         text.split(separator: ",").map { String($0).trimmed }.filter { !$0.isEmpty }
     }
 
-    static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
@@ -105,7 +115,7 @@ extension DaemonConfiguration {
     }
 
     /// A file of `keys`, each with its meaning as a comment and its value in `defaults`, after `heading`.
-    static func documented<Settings>(_ keys: [ConfigurationKey<Settings>], defaults: Settings, heading: [String])
+    package static func documented<Settings>(_ keys: [ConfigurationKey<Settings>], defaults: Settings, heading: [String])
         -> String
     {
         var lines = heading + [""]
@@ -120,7 +130,7 @@ extension DaemonConfiguration {
     public static var markdownTable: String { markdownTable(keys, defaults: DaemonConfiguration()) }
 
     /// A Markdown table of `keys` with their values in `defaults`.
-    static func markdownTable<Settings>(_ keys: [ConfigurationKey<Settings>], defaults: Settings) -> String {
+    package static func markdownTable<Settings>(_ keys: [ConfigurationKey<Settings>], defaults: Settings) -> String {
         var lines = ["| key | default | meaning |", "|---|---|---|"]
         for key in keys {
             let value = key.render(defaults)
@@ -131,16 +141,16 @@ extension DaemonConfiguration {
 }
 
 /// The names a choice key accepts.
-protocol CaseIterableName {
+package protocol CaseIterableName {
     static var names: [String] { get }
 }
 
-extension DaemonConfiguration.PanelKind: CaseIterableName { static var names: [String] { ["gpio", "simulated"] } }
-extension DaemonConfiguration.StrapKind: CaseIterableName { static var names: [String] { ["bluetooth", "simulated"] } }
+extension DaemonConfiguration.PanelKind: CaseIterableName { package static var names: [String] { ["gpio", "simulated"] } }
+extension DaemonConfiguration.StrapKind: CaseIterableName { package static var names: [String] { ["bluetooth", "simulated"] } }
 
 /// The kinds of key both files use.
 extension ConfigurationKey {
-    static func text(_ name: String, _ help: String, _ path: WritableKeyPath<Settings, String>)
+    package static func text(_ name: String, _ help: String, _ path: WritableKeyPath<Settings, String>)
         -> ConfigurationKey<Settings>
     {
         ConfigurationKey<Settings>(
@@ -152,7 +162,7 @@ extension ConfigurationKey {
     }
 
     /// A key whose empty value means nil; a value `valid` refuses is answered with "use \(use)".
-    static func optionalText(
+    package static func optionalText(
         _ name: String, _ help: String, _ path: WritableKeyPath<Settings, String?>, use: String = "",
         valid: @escaping (String) -> Bool = { _ in true }
     ) -> ConfigurationKey<Settings> {
@@ -166,7 +176,7 @@ extension ConfigurationKey {
 
     /// A key whose empty value means nil, and any other value is what `parse` makes of it; a value it refuses is
     /// answered with "use \(use), not …".
-    static func optional<Value>(
+    package static func optional<Value>(
         _ name: String, _ help: String, _ path: WritableKeyPath<Settings, Value?>, use: String,
         parse: @escaping (String) -> Value?, render: @escaping (Value) -> String
     ) -> ConfigurationKey<Settings> {
@@ -185,7 +195,7 @@ extension ConfigurationKey {
     }
 
     /// A number in `range`; anything else is answered with "use \(use)".
-    static func decimal(
+    package static func decimal(
         _ name: String, _ help: String, _ path: WritableKeyPath<Settings, Double>,
         _ range: ClosedRange<Double>, use: String
     ) -> ConfigurationKey<Settings> {
@@ -197,7 +207,7 @@ extension ConfigurationKey {
             }, render: { DaemonConfiguration.number($0[keyPath: path]) })
     }
 
-    static func flag(_ name: String, _ help: String, _ path: WritableKeyPath<Settings, Bool>)
+    package static func flag(_ name: String, _ help: String, _ path: WritableKeyPath<Settings, Bool>)
         -> ConfigurationKey<Settings>
     {
         ConfigurationKey<Settings>(
@@ -211,7 +221,7 @@ extension ConfigurationKey {
             }, render: { $0[keyPath: path] ? "on" : "off" })
     }
 
-    static func choice<T: RawRepresentable & CaseIterableName>(
+    package static func choice<T: RawRepresentable & CaseIterableName>(
         _ name: String, _ help: String, _ path: WritableKeyPath<Settings, T>
     ) -> ConfigurationKey<Settings> where T.RawValue == String {
         ConfigurationKey<Settings>(

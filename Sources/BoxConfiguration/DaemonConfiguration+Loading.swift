@@ -16,14 +16,14 @@ extension DaemonConfiguration {
     }
 
     /// The text of the file at `path`, or the problem "cannot be read".
-    static func readText(_ path: String) throws(Problem) -> String {
+    package static func readText(_ path: String) throws(Problem) -> String {
         do { return try readFile(path) } catch {
             throw Problem(path: path, line: nil, reason: "cannot be read")
         }
     }
 
     /// A file's text, at most `maximumFileBytes`; the error is one sentence.
-    static func readFile(_ path: String) throws(ValueError) -> String {
+    package static func readFile(_ path: String) throws(ValueError) -> String {
         do {
             return String(
                 decoding: try FileDescriptor.readContents(atPath: path, limit: maximumFileBytes), as: UTF8.self)

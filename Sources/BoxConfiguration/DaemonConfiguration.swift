@@ -49,6 +49,13 @@ public struct DaemonConfiguration: Hashable, Sendable {
         public var path: String
         public var line: Int?
         public var reason: String
+
+        package init(path: String, line: Int?, reason: String) {
+            self.path = path
+            self.line = line
+            self.reason = reason
+        }
+
         public var description: String {
             if let line { return "\(path):\(line): \(reason)" }
             return "\(path): \(reason)"
@@ -72,7 +79,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
 
     /// Reads `text` as `key = value` lines of `keys` into `start`, then `validate`s the whole: the first bad line
     /// is one problem naming it (`printedBy` names the command that lists the keys).
-    static func parse<Settings>(
+    package static func parse<Settings>(
         _ text: String, path: String, keys: [ConfigurationKey<Settings>], into start: Settings, printedBy: String,
         validate: (Settings) throws(ValueError) -> Void
     ) throws(Problem) -> (Settings, [String: Int]) {

@@ -69,7 +69,12 @@ public final class ControlClient {
 
     /// Sends `request` and waits up to `timeoutMs` for the reply.
     public func send(_ request: ControlRequest, timeoutMs: Int32 = 5000) throws(Unreachable) -> JSONValue {
-        do { try connection.send(Array(request.json.serialized().utf8)) } catch {
+        try send(json: request.json, timeoutMs: timeoutMs)
+    }
+
+    /// Sends a request packet and waits up to `timeoutMs` for the reply.
+    public func send(json request: JSONValue, timeoutMs: Int32 = 5000) throws(Unreachable) -> JSONValue {
+        do { try connection.send(Array(request.serialized().utf8)) } catch {
             // A peer the daemon turns away gets its reason and the close at once: the reason may already be
             // waiting when the request can no longer be sent.
             if let refusal = try? next(timeoutMs: 0) { return refusal }

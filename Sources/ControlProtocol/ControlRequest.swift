@@ -16,11 +16,6 @@ public enum ControlRequest: Hashable, Sendable {
     case status
     /// Today's questionnaire or measurement changed outside the daemon (`recoverydeck checkin`).
     case dayChanged
-    /// Simulated panel only: presses (`go`, `go-long`, or a key label), each `afterMs` from now in session
-    /// time; one request for a whole sequence, so they all count from the same instant.
-    case press([Press])
-    /// Simulated clock only: move time forward.
-    case advance(seconds: Int64)
     /// `recoverydeck restore` is about to rewrite the database: start and save no morning until
     /// `resumeWrites` or until this client's connection closes. Refused while a session runs.
     case pauseWrites
@@ -38,11 +33,6 @@ public enum ControlRequest: Hashable, Sendable {
     /// misreading each other.
     public static let protocolVersion: Int64 = 1
 
-    /// The longest a simulated press may wait (a day): far beyond any script, and small enough that adding
-    /// it to any clock reading cannot overflow.
-    public static let maximumPressDelayMs: Int64 = 86_400_000
-    /// The furthest a simulated clock may jump in one request (400 days), for the same reason.
-    public static let maximumAdvanceSeconds: Int64 = 400 * 86_400
     /// The longest scan one request may ask for, as `recoverydeck scan --seconds` allows.
     public static let maximumScanSeconds = 120
 
@@ -58,16 +48,6 @@ public enum ControlRequest: Hashable, Sendable {
         case .watch: .object([("request", .string("watch"))])
         case .status: .object([("request", .string("status"))])
         case .dayChanged: .object([("request", .string("day-changed"))])
-        case .press(let presses):
-            .object([
-                ("request", .string("press")),
-                (
-                    "presses",
-                    .array(
-                        presses.map { .object([("button", .string($0.button)), ("after_ms", .integer($0.afterMs))]) })
-                ),
-            ])
-        case .advance(let s): .object([("request", .string("advance")), ("seconds", .integer(s))])
         case .pauseWrites: .object([("request", .string("pause-writes"))])
         case .resumeWrites: .object([("request", .string("resume-writes"))])
         case .scan(let seconds, let adapter):
@@ -102,40 +82,6 @@ public enum ControlRequest: Hashable, Sendable {
         case "day-changed": return .success(.dayChanged)
         case "pause-writes": return .success(.pauseWrites)
         case "resume-writes": return .success(.resumeWrites)
-        case "press":
-            // Either one press ("button", "after_ms") or a sequence ("presses": [{"button", "after_ms"}, …]).
-            let items = json["presses"]?.arrayValue ?? [json]
-            var presses: [Press] = []
-            for item in items {
-                guard let button = item["button"]?.stringValue else {
-                    return .failure(ControlRefusal(code: .badRequest, message: "press needs a \"button\"."))
-                }
-                let after = item["after_ms"]?.int64Value ?? 0
-                guard after >= 0 else {
-                    return .failure(ControlRefusal(code: .badRequest, message: "after_ms cannot be negative."))
-                }
-                guard after <= maximumPressDelayMs else {
-                    return .failure(
-                        ControlRefusal(
-                            code: .badRequest, message: "after_ms can be at most \(maximumPressDelayMs) (a day)."))
-                }
-                presses.append(Press(button, afterMs: after))
-            }
-            guard !presses.isEmpty else {
-                return .failure(ControlRefusal(code: .badRequest, message: "press needs at least one button."))
-            }
-            return .success(.press(presses))
-        case "advance":
-            guard let s = json["seconds"]?.int64Value, s > 0 else {
-                return .failure(ControlRefusal(code: .badRequest, message: "advance needs positive \"seconds\"."))
-            }
-            guard s <= maximumAdvanceSeconds else {
-                return .failure(
-                    ControlRefusal(
-                        code: .badRequest,
-                        message: "advance can move the clock at most \(maximumAdvanceSeconds) seconds (400 days) at once."))
-            }
-            return .success(.advance(seconds: s))
         case "scan":
             guard let s = json["seconds"]?.int64Value, (1...Int64(maximumScanSeconds)).contains(s) else {
                 return .failure(
@@ -150,17 +96,6 @@ public enum ControlRequest: Hashable, Sendable {
         default:
             return .failure(ControlRefusal(code: .unknownRequest, message: "Unknown request \"\(name)\"."))
         }
-    }
-}
-
-/// One press of the simulated panel's GO button or a key, some time from now.
-public struct Press: Hashable, Sendable {
-    public var button: String
-    public var afterMs: Int64
-
-    public init(_ button: String, afterMs: Int64 = 0) {
-        self.button = button
-        self.afterMs = afterMs
     }
 }
 

@@ -5,12 +5,25 @@ import Store
 import Testing
 
 @testable import Appliance
+@testable import Simulation
 
 /// Test-only requests with numbers large enough to overflow the daemon's clock arithmetic are refused with
 /// a sentence at the socket, and the daemon keeps answering.
 struct ControlRequestLimitTests {
-    static func parse(_ text: String) -> Result<ControlRequest, ControlRefusal> {
-        ControlRequest.parse(Array(text.utf8))
+    static func parse(_ text: String) -> Result<SimulationRequest, ControlRefusal> {
+        guard let json = try? JSONValue.parse(text) else { return .failure(ControlRefusal(code: .badRequest, message: "")) }
+        return SimulationRequest.parse(json)
+    }
+
+    @Test("the box's control protocol has no press, advance or stop: they are a simulated box's requests")
+    func boxRefusesSimulationRequests() {
+        for name in SimulationRequest.names {
+            guard case .failure(let refusal) = ControlRequest.parse(Array(#"{"request":"\#(name)"}"#.utf8)) else {
+                Issue.record("the box's protocol accepted \(name)")
+                continue
+            }
+            #expect(refusal.code == .unknownRequest)
+        }
     }
 
     @Test("after_ms beyond a day and advance beyond 400 days are refused, the limits themselves accepted")

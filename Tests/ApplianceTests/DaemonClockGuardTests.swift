@@ -12,9 +12,7 @@ struct DaemonClockGuardTests {
     /// A daemon whose kernel says "not synchronised", this boot begun at 2000 s, with today's check-in
     /// recorded by an earlier boot (at 1000 s).
     static func behindClock() throws -> DaemonHarness {
-        let h = try DaemonHarness(options: { options in
-            options.environment = { $0 == SystemClock.testUnsynchronisedBootVariable ? "2000" : nil }
-        })
+        let h = try DaemonHarness(simulate: { $0.unsynchronisedBoot = 2000 })
         let stored = Questionnaire(date: DaemonHarness.today, scores: SubjectiveScores([2, 3, 2, 3, 2])!)
         try h.store.saveQuestionnaire(stored, recordedAt: 1000)
         return h

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import Appliance
+@testable import Simulation
 
 #if canImport(Glibc)
     import Glibc

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Appliance
+@testable import Simulation
 @testable import RecoveryCore
 
 /// recoverydeckd's configuration file: defaults, every key, and bad lines named with their number.
@@ -120,7 +121,7 @@ struct DaemonConfigurationTests {
             ("speed = 0\n", 1, "speed: use a number from 1 to 1000"),
             ("\nsimulated_dropout = soon\n", 2, "use AT:FOR"),
             ("clock = fast\n", 1, "clock: use system or simulated"),
-            ("database = /tmp/x.db\n", 1, "unknown key \"database\" (see recoverydeckd --print-simulation)"),
+            ("database = /tmp/x.db\n", 1, "unknown key \"database\" (see recoverydeckd-sim --print-simulation)"),
             ("speed = 2\nspeed = 3\n", 2, "\"speed\" is set twice"),
         ])
     func badSimulationLineNamed(text: String, line: Int, says: String) {
@@ -165,8 +166,8 @@ struct DaemonConfigurationTests {
         } catch {
             #expect(error.description == "\(simulationPath):\(line): \(says)", "\(error)")
         }
-        #expect(DaemonCommandLine.main(["--check-config", "--config", path, "--simulation", simulationPath]) == 78)
-        #expect(DaemonCommandLine.main(["--config", path, "--simulation", simulationPath]) == 78)
+        #expect(SimulatedDaemonCommandLine.main(["--check-config", "--config", path, "--simulation", simulationPath]) == 78)
+        #expect(SimulatedDaemonCommandLine.main(["--config", path, "--simulation", simulationPath]) == 78)
         #expect(!FileManager.default.fileExists(atPath: directory + "/recoverydeck.db"), "nothing was touched")
     }
 
@@ -228,8 +229,8 @@ struct DaemonConfigurationTests {
         try "speed = 10\nclock = simulated\n\npanel_script = \(scriptPath)\n".write(
             toFile: simulationPath, atomically: true, encoding: .utf8)
         let arguments = ["--config", path, "--simulation", simulationPath]
-        #expect(DaemonCommandLine.main(["--check-config"] + arguments) == 78)
-        #expect(DaemonCommandLine.main(arguments) == 78)
+        #expect(SimulatedDaemonCommandLine.main(["--check-config"] + arguments) == 78)
+        #expect(SimulatedDaemonCommandLine.main(arguments) == 78)
         let box = try DaemonConfiguration.load(path: path, required: true)
         #expect(throws: DaemonConfiguration.Problem.self) { try Simulation.load(path: simulationPath, for: box) }
         do { _ = try Simulation.load(path: simulationPath, for: box) } catch {
@@ -251,7 +252,7 @@ struct DaemonConfigurationTests {
         try "panel_script = \(directory)/presses.txt\n".write(
             toFile: directory + "/simulation.conf", atomically: true, encoding: .utf8)
         #expect(
-            DaemonCommandLine.main(["--check-config", "--config", path, "--simulation", directory + "/simulation.conf"])
+            SimulatedDaemonCommandLine.main(["--check-config", "--config", path, "--simulation", directory + "/simulation.conf"])
                 == 0)
     }
 

@@ -8,6 +8,7 @@ import Store
 import Testing
 
 @testable import Appliance
+@testable import Simulation
 @testable import RecoveryCore
 
 /// A daemon in this process, on a simulated clock that steps from deadline to deadline at a huge speed,
@@ -21,6 +22,8 @@ final class DaemonHarness {
     /// The simulated clock at a huge speed, and the virtual strap's person from 59 days before today.
     var simulation: Simulation
     var daemon: Daemon!
+    /// The simulated box the daemon runs on (its clock, virtual strap and requests).
+    var box: SimulatedBox!
     var events: [DaemonEvent] = []
     /// The daemon's log lines (`<priority>message …`), as the journal would keep them.
     let journal = Journal()
@@ -65,17 +68,20 @@ final class DaemonHarness {
         options.environment = { _ in nil }
         let journal = self.journal
         options.logger = Logger(sink: LogSink { journal.append($0) })
-        options.simulation = simulation
         adjust(&options)
+        var clock: (any DaemonClock)?
         if simulation.clock == .simulated {
             let start = simulation.clockStart ?? (DaemonHarness.today, MinuteOfDay(hour: 6, minute: 0)!)
             let skew = realSkew
-            options.clock = SteppedClock(
+            clock = SteppedClock(
                 speed: simulation.speed, startEpoch: LocalTime.epochSeconds(of: start.date, at: start.minute),
-                guardFacts: SystemClock.testGuardFacts(options.environment),
+                guardFacts: simulation.unsynchronisedBoot.map { .init(synchronised: false, bootEpochSeconds: $0) },
                 realTime: { SystemClock.monotonicMs() + skew.ms })
         }
+        box = SimulatedBox(simulation: simulation, clock: clock, logger: options.logger)
+        box.prepare(&options, for: configuration)
         daemon = try Daemon(configuration: configuration, options: options)
+        try box.attach(daemon)
         daemon.observer = { [unowned self] in events.append($0) }
         daemon.start()
     }
@@ -122,8 +128,17 @@ final class DaemonHarness {
 
     /// One request over the control socket, answered by stepping the loop (no second thread).
     func request(_ request: ControlRequest, client: ControlClient? = nil) throws -> JSONValue {
+        try self.request(json: request.json, client: client)
+    }
+
+    /// One of the simulated box's own requests (presses, clock moves).
+    func request(_ request: SimulationRequest, client: ControlClient? = nil) throws -> JSONValue {
+        try self.request(json: request.json, client: client)
+    }
+
+    func request(json request: JSONValue, client: ControlClient? = nil) throws -> JSONValue {
         let client = try client ?? ControlClient(path: configuration.controlSocket)
-        try client.connection.send(Array(request.json.serialized().utf8))
+        try client.connection.send(Array(request.serialized().utf8))
         var reply: JSONValue?
         run(limit: 1000) {
             reply = try? client.next(timeoutMs: 0)

@@ -5,6 +5,7 @@ import Store
 import Testing
 
 @testable import Appliance
+@testable import Simulation
 @testable import RecoveryCore
 
 /// The whole box in-process: simulated panel, virtual strap, the real daemon code and store.

@@ -38,10 +38,7 @@ struct DaemonPrivacyTests {
     func faultsStayInTheJournal() throws {
         // A clock the kernel has never set: GO ends in the clock's fault.
         let h = try DaemonHarness(
-            edit: { $0.logLevel = .info },
-            options: { options in
-                options.environment = { $0 == SystemClock.testUnsynchronisedBootVariable ? "2000" : nil }
-            })
+            edit: { $0.logLevel = .info }, simulate: { $0.unsynchronisedBoot = 2000 })
         let stored = Questionnaire(date: DaemonHarness.today, scores: SubjectiveScores([2, 3, 2, 3, 2])!)
         try h.store.saveQuestionnaire(stored, recordedAt: 1000)
         h.press([(0, "go")])

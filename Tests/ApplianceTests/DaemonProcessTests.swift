@@ -7,14 +7,15 @@ import Testing
 
 @testable import Appliance
 
-/// The built `recoverydeckd` as systemd runs it: a separate process, `NOTIFY_SOCKET`, signals.
+/// The built daemon as systemd runs it: a separate process, `NOTIFY_SOCKET`, signals; `recoverydeckd-sim`, the box's
+/// daemon on a simulated box.
 @Suite(.serialized)
 struct DaemonProcessTests {
     static var executable: URL {
         get throws {
             var directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
             for _ in 0..<3 {
-                let candidate = directory.appendingPathComponent("recoverydeckd")
+                let candidate = directory.appendingPathComponent("recoverydeckd-sim")
                 if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
                 directory = directory.deletingLastPathComponent()
             }

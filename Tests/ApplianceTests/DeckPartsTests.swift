@@ -5,6 +5,7 @@ import Store
 import Testing
 
 @testable import Appliance
+@testable import Simulation
 @testable import RecoveryCore
 
 /// The daemon's parts on their own: the virtual strap, the pattern conversion, the stepped clock.

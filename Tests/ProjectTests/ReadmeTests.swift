@@ -24,22 +24,10 @@ struct ReadmeTests {
         return String(text[begin.upperBound..<end.lowerBound])
     }
 
-    /// The built daemon beside this test bundle in the build products directory.
-    static var daemon: URL {
-        get throws {
-            var directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            for _ in 0..<3 {
-                let candidate = directory.appendingPathComponent("recoverydeckd")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                directory = directory.deletingLastPathComponent()
-            }
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "recoverydeckd (run swift build)"])
-        }
-    }
-
-    static func daemonOutput(_ argument: String) throws -> String {
+    /// What the built daemon (`recoverydeckd`, or `recoverydeckd-sim` for the simulation's keys) prints for `argument`.
+    static func daemonOutput(_ argument: String, program: String = "recoverydeckd") throws -> String {
         let process = Process()
-        process.executableURL = try daemon
+        process.executableURL = URL(fileURLWithPath: try ShippedDaemonTests.program(program))
         process.arguments = [argument]
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -107,9 +95,9 @@ struct ReadmeTests {
         #expect(!section.contains("`speed`"), "the simulation's keys are not the box's configuration")
     }
 
-    @Test("docs/daemon.md's simulation table is the daemon's own (recoverydeckd --print-simulation-table)")
+    @Test("docs/daemon.md's simulation table is the simulated box's own (recoverydeckd-sim --print-simulation-table)")
     func simulationTableMatches() throws {
-        let generated = try Self.daemonOutput("--print-simulation-table")
+        let generated = try Self.daemonOutput("--print-simulation-table", program: "recoverydeckd-sim")
         let section = try #require(
             Self.section("simulation-table", in: try Self.document("docs/daemon.md")),
             "docs/daemon.md has no simulation-table section")

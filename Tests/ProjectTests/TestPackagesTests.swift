@@ -11,7 +11,7 @@ struct TestPackagesTests {
     /// installed command the scripts call is here.
     static let providers: [String: String] = [
         // Called by the stages, the VM harness and scenarios, and the CI scripts.
-        "ar": "binutils", "readelf": "binutils", "cc": "gcc", "python3": "python3",
+        "ar": "binutils", "readelf": "binutils", "nm": "binutils", "cc": "gcc", "python3": "python3",
         "btmgmt": "bluez", "btmon": "bluez", "gatttool": "bluez", "btvirt": "bluez-test-tools", "dbus-daemon": "dbus",
         "modprobe": "kmod", "pgrep": "procps", "groff": "groff-base", "man": "man-db", "mandoc": "mandoc",
         "rsvg-convert": "librsvg2-bin", "strace": "strace", "systemctl": "systemd", "systemd-analyze": "systemd",

@@ -14,7 +14,7 @@ echo "45-gpio-vm: module ready after $(( $(date +%s) - stage_start )) s" >&2
 # The same daemon linked against libgpiod v2 (built from its pinned sources): the Swift objects are the same
 # for both APIs, only the shim's object and the library differ (Tests/stages/gpiod/link-v2.py).
 Tests/stages/gpiod/build-v2.sh "$repo/.build/gpiod-v2"
-Tests/stages/gpiod/link-v2.py "$bin" "$repo/.build/gpiod-v2" "$repo/.build/gpiod-v2/recoverydeckd"
+Tests/stages/gpiod/link-v2.py "$bin" "$repo/.build/gpiod-v2" "$repo/.build/gpiod-v2/recoverydeckd-sim"
 set +e
 Tests/vm/run.sh --out "$repo/vm-out/gpio" --bin "$bin" \
     "$repo/Tests/stages/gpio/kernel-gpio.sh" "$repo/Tests/stages/gpio/faults.sh" \

@@ -7,6 +7,6 @@
 # damaged, or a status request takes over a second while a fault lasts. Python's standard library only.
 # About 2 minutes.
 . "$(dirname "$0")/preamble.bash"
-swift build --product recoverydeckd
+swift build --product recoverydeckd-sim
 swift build --product recoverydeck
 python3 Tests/stages/daemon/reliability.py --speed "${RELIABILITY_SPEED:-50}"

@@ -173,8 +173,18 @@ for key in $(cut -d' ' -f1 <<<"$defaults"); do
 done
 [ $failures = "$before" ] && pass "deploy/recoverydeck.conf and recoverydeck.conf(5) match the daemon's $(grep -c . <<<"$defaults") keys"
 
+# The released daemon holds only the product: none of the simulation module's symbols (its stepped clock, virtual
+# strap, press and advance requests) in the release build the package strips (ProjectTests checks the debug one).
+release_daemon=.build/release/recoverydeckd
+[ "$(nm "$release_daemon" | wc -l)" -gt 1000 ] || fail "nm lists too few symbols of $release_daemon to judge"
+found=$(nm "$release_daemon" | grep -E '10Simulation|SteppedClock|ScaledClock|VirtualStrap|SimulationRequest' | head -3 || true)
+[ -z "$found" ] && pass "the release recoverydeckd holds none of the simulation's symbols" \
+    || fail "the release recoverydeckd holds the simulation: $found"
+
 # The unit's system call filter (@system-service without @privileged and @resources) allows every
-# call the daemon makes: started unprivileged with the simulated panel and strap, traced, stopped.
+# call the daemon makes: started unprivileged with the simulated panel and strap, traced, stopped. The box's
+# daemon has no simulated strap, so it is the same code on a simulated box: recoverydeckd-sim, built alike.
+swift build -c release --product recoverydeckd-sim --static-swift-stdlib >&2
 expand() { # the system calls of a systemd group, nested groups expanded
     systemd-analyze syscall-filter "$1" | awk 'NR > 1 && $1 !~ /^#/ && NF { print $1 }' | while read -r m; do
         case "$m" in @*) expand "$m" ;; *) echo "$m" ;; esac
@@ -188,9 +198,9 @@ chown nobody "$sim"
 printf 'database = %s/r.db\ncontrol_socket = %s/control.sock\ncontrol_group = nogroup\npanel = simulated\nstrap = simulated\n' \
     "$sim" "$sim" >"$sim/d.conf"
 echo 'speed = 20' >"$sim/s.conf"
-cp "$daemon" "$sim/recoverydeckd"
+cp .build/release/recoverydeckd-sim "$sim/recoverydeckd-sim"
 timeout -s TERM 8 setpriv --reuid=nobody --regid=nogroup --clear-groups \
-    strace -f -qq -o "$sim/trace" "$sim/recoverydeckd" --config "$sim/d.conf" --simulation "$sim/s.conf" >"$sim/log" 2>&1 || true
+    strace -f -qq -o "$sim/trace" "$sim/recoverydeckd-sim" --config "$sim/d.conf" --simulation "$sim/s.conf" >"$sim/log" 2>&1 || true
 grep -q 'ready' "$sim/log" || fail "the simulated daemon did not start: $(cat "$sim/log")"
 calls=$(sed -E 's/^[0-9]+ +//' "$sim/trace" 2>/dev/null | grep -oE '^[a-z_0-9]+\(' | tr -d '(' | sort -u) || true
 [ -n "$calls" ] || fail "strace recorded no system call of the daemon"

@@ -124,7 +124,7 @@ btmon_text() {
 }
 
 # Writes DIR/recoverydeck.conf for recoverydeckd over the box's controller and h10sim's public
-# address, with the simulated panel, and DIR/simulation.conf (recoverydeckd --simulation) at SPEED
+# address, with the simulated panel, and DIR/simulation.conf (recoverydeckd-sim --simulation) at SPEED
 # (default 1, as fast as h10sim --speed); database and control socket as exported in RECOVERYDECK_DB
 # and RECOVERYDECK_SOCKET.
 daemon_config() {

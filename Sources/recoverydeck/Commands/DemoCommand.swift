@@ -1,22 +1,25 @@
+import Appliance
+import BoxConfiguration
 import ControlProtocol
 import JSON
 import LocalClock
 import Platform
 import RecoveryCore
+import Simulation
 import Store
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// `recoverydeck demo`: a live morning through the real daemon, run as a child process, on any Linux machine: a virtual
+/// `recoverydeck demo`: a live morning through the real daemon, run in this process, on any Linux machine: a virtual
 /// strap, a simulated panel, a temporary database holding the synthetic person's earlier mornings, and
 /// time sped up. The terminal shows the panel as it changes, then the readout.
 struct DemoCommand: Command {
     static let name = "demo"
     static let summary = "Run a live synthetic morning through the real daemon, then show the readout."
     static let discussion = """
-        Starts the box's own daemon (recoverydeckd, beside this program) with a simulated panel and a
+        Runs the box's own daemon (recoverydeckd's code, in this process) with a simulated panel and a
         virtual strap, and talks to it over its control socket as any client does. Its temporary
         database is seeded with a synthetic person's 59 earlier mornings (resting heart with
         respiratory variation, day-to-day recovery, an orthostatic rise, habits with planted effects).
@@ -49,7 +52,6 @@ struct DemoCommand: Command {
     }
 
     func run(_ context: Context) throws {
-        let daemonPath = try DemoCommand.daemonExecutable()
         let directory = try DemoCommand.temporaryDirectory(context)
         let path = directory + "/recoverydeck.db"
         let configPath = directory + "/recoverydeck.conf"
@@ -111,14 +113,14 @@ struct DemoCommand: Command {
             throw CommandError.failure("cannot take the interrupt signal: \(error).")
         }
         defer { signals.close() }
-        let daemon = try DaemonProcess(executable: daemonPath, config: configPath, simulation: simulationPath)
+        let daemon = try DemoDaemon(config: configPath, simulation: simulationPath)
         defer { daemon.stop() }
 
-        let watcher = try daemon.connect(socketPath, signals: signals)
+        let watcher = try daemon.connect()
         let first = try SessionFollower.send(watcher, .watch)
         let questionnaire = person.day(DemoCommand.historyDays).questionnaire
         let presses = DemoCommand.presses(questionnaire, habits: habits).map { Press($0.what, afterMs: $0.atMs) }
-        let started = try SessionFollower.send(try daemon.connect(socketPath, signals: signals), .press(presses))
+        let started = try daemon.send(.press(presses))
         let timeline = DemoTimeline(context: context, startMs: started["session_ms"]?.int64Value ?? 0)
         timeline.record(first["snapshot"] ?? first)
         while !timeline.finished {
@@ -177,25 +179,6 @@ struct DemoCommand: Command {
         return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
-    /// `recoverydeckd` beside this program: the package installs both in /usr/bin, the build puts both in
-    /// .build/<configuration>.
-    static func daemonExecutable() throws(CommandError) -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else {
-            throw .failure("cannot find this program's own path (/proc/self/exe): \(Errno.current.message).")
-        }
-        let own = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let daemon = String(own[..<(own.lastIndex(of: "/") ?? own.startIndex)]) + "/recoverydeckd"
-        guard access(daemon, X_OK) == 0 else {
-            // `swift run recoverydeck` builds only recoverydeck.
-            let hint = own.contains("/.build/") ? ": build it with `swift build`" : ""
-            throw .failure(
-                "The demo runs the box's daemon, and there is no recoverydeckd beside this program (\(daemon))\(hint).")
-        }
-        return daemon
-    }
-
     /// Takes the pending signal, so it is not delivered when the demo unblocks it on the way out.
     static func interrupted(_ signals: SignalFD) -> CommandError {
         _ = try? signals.readPending()
@@ -211,73 +194,77 @@ struct DemoCommand: Command {
     }
 }
 
-/// The demo's `recoverydeckd`, a child process: started with a configuration, reached over its control socket
-/// as any client reaches it, and stopped with SIGTERM (the service manager's way) before the demo reads the
-/// database.
-final class DaemonProcess {
-    let pid: pid_t
-    private var exited = false
+/// The demo's daemon: the box's own daemon on a simulated box (`SimulatedBox`), running on a thread of its own
+/// in this process and reached over its control socket as any client reaches it; stopped with the simulation's
+/// `stop` request, and waited for, before the demo reads the database.
+final class DemoDaemon {
+    private let socket: String
+    private var thread: pthread_t?
 
-    /// How long the daemon may take to open its control socket.
-    static let startTimeoutMs: Int64 = 10_000
-
-    init(executable: String, config: String, simulation: String) throws(CommandError) {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The demo blocks SIGINT and SIGTERM for its signalfd; the daemon starts with none blocked.
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let arguments: [UnsafeMutablePointer<CChar>?] =
-            [executable, "--config", config, "--simulation", simulation].map { (text: String) in strdup(text) } + [nil]
-        defer { for argument in arguments { free(argument) } }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, executable, nil, &attributes, arguments, environ)
-        guard status == 0 else {
-            throw .failure("cannot start \(executable): \(Errno(rawValue: status).message).")
-        }
-        pid = child
-    }
-
-    /// A connection to the daemon's control socket, once it listens; fails when the daemon exits first.
-    func connect(_ socket: String, signals: SignalFD) throws(CommandError) -> ControlClient {
-        let deadline = SystemClock.monotonicMs() + DaemonProcess.startTimeoutMs
-        while true {
-            if let client = try? ControlClient(path: socket, connectTimeoutMs: 2_000) { return client }
-            if reap(block: false) {
-                throw .failure("recoverydeckd stopped before it was ready (its message is above).")
+    init(config: String, simulation simulationPath: String) throws(CommandError) {
+        let daemon: Daemon
+        do {
+            let configuration = try DaemonConfiguration.load(path: config, required: true)
+            let simulation = try Simulation.load(path: simulationPath, for: configuration)
+            var options = Daemon.Options()
+            // The demo takes Ctrl-C itself, and stops the daemon with a request.
+            options.handleSignals = false
+            let box = SimulatedBox(simulation: simulation, logger: options.logger)
+            box.prepare(&options, for: configuration)
+            daemon = try Daemon(configuration: configuration, options: options)
+            try box.attach(daemon)
+            socket = configuration.controlSocket
+            let runner = Unmanaged.passRetained(DemoRunner(daemon: daemon, box: box)).toOpaque()
+            var thread = pthread_t()
+            let status = pthread_create(&thread, nil, { argument in
+                let runner = Unmanaged<DemoRunner>.fromOpaque(argument!).takeRetainedValue()
+                _ = runner.daemon.run()
+                return nil
+            }, runner)
+            guard status == 0 else {
+                Unmanaged<DemoRunner>.fromOpaque(runner).release()
+                throw CommandError.failure("cannot start the demo's daemon: \(Errno(rawValue: status).message).")
             }
-            let now = SystemClock.monotonicMs()
-            if now >= deadline {
-                throw .failure("recoverydeckd did not open its control socket \(socket) within 10 s.")
-            }
-            // Nothing announces the socket; look again shortly, or end at once on Ctrl-C.
-            if let ready = try? ReadinessWait.readable([signals.descriptor], timeoutMs: min(20, deadline - now)),
-                !ready.isEmpty
-            {
-                throw DemoCommand.interrupted(signals)
-            }
+            self.thread = thread
+        } catch let error as CommandError {
+            throw error
+        } catch {
+            throw .failure("\(error)")
         }
     }
 
-    /// Sends SIGTERM and waits for the daemon to finish writing and exit.
+    /// A connection to the daemon's control socket (it listens from the moment it is made).
+    func connect() throws(CommandError) -> ControlClient {
+        do { return try ControlClient(path: socket, connectTimeoutMs: 2_000) } catch {
+            throw .failure(error.description)
+        }
+    }
+
+    /// Sends one of the simulated box's own requests and returns the reply.
+    func send(_ request: SimulationRequest) throws(CommandError) -> JSONValue {
+        let reply: JSONValue
+        let client = try connect()
+        do { reply = try client.send(json: request.json) } catch { throw .failure(error.description) }
+        if let refusal = ControlRefusal(reply: reply) { throw .failure(refusal.message) }
+        return reply
+    }
+
+    /// Asks the daemon to stop and waits for it to finish writing.
     func stop() {
-        guard !exited else { return }
-        kill(pid, SIGTERM)
-        _ = reap(block: true)
+        guard let thread else { return }
+        self.thread = nil
+        _ = try? send(.stop)
+        pthread_join(thread, nil)
     }
+}
 
-    /// True once the child has exited (and is reaped).
-    private func reap(block: Bool) -> Bool {
-        guard !exited else { return true }
-        var status: Int32 = 0
-        while true {
-            let r = waitpid(pid, &status, block ? 0 : WNOHANG)
-            if r == -1 && errno == EINTR { continue }
-            if r == pid || r == -1 { exited = true }
-            return exited
-        }
+/// What the daemon's thread holds: the daemon and the simulated box that answers its simulation requests.
+private final class DemoRunner {
+    let daemon: Daemon
+    let box: SimulatedBox
+
+    init(daemon: Daemon, box: SimulatedBox) {
+        self.daemon = daemon
+        self.box = box
     }
 }

@@ -1,7 +1,7 @@
 """Figures for docs/figures.md (a benchmark, not a test; run on a release build linked as the package links it,
 with the Swift runtime static: deploy/build-deb):
 
-    swift build -c release --static-swift-stdlib --product recoverydeckd
+    swift build -c release --static-swift-stdlib --product recoverydeckd-sim
     python3 Tests/stages/daemon/bench.py [--bin .build/release]
 
 (With the Swift runtime as shared libraries, the pages of libswiftCore & co. the process touches add about
@@ -110,7 +110,7 @@ def main():
     parser.add_argument("--bin")
     parser.add_argument("--idle-seconds", type=int, default=60)
     args = parser.parse_args()
-    daemon = os.path.join(args.bin, "recoverydeckd") if args.bin else deck.binary("recoverydeckd")
+    daemon = os.path.join(args.bin, "recoverydeckd-sim") if args.bin else deck.binary("recoverydeckd-sim")
     times = start_to_ready(daemon)
     print(f"start to READY: median {statistics.median(times):.1f} ms, min {min(times):.1f}, max {max(times):.1f} "
           f"({len(times)} starts, fresh database, simulated panel and strap)")

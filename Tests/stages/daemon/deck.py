@@ -1,4 +1,4 @@
-"""Helpers for the daemon's stages (torture, soak): run the built recoverydeckd on a simulated box, talk
+"""Helpers for the daemon's stages (torture, soak): run the built recoverydeckd-sim (the box's daemon on a simulated box), talk
 to its control socket, and check a database the way a person would care about it. Standard library only."""
 
 import json
@@ -21,10 +21,10 @@ def binary(name):
     return path
 
 
-# The keys of recoverydeckd's simulation file (recoverydeckd --print-simulation), never of recoverydeck.conf.
+# The keys of the simulation file (recoverydeckd-sim --print-simulation), never of recoverydeck.conf.
 SIMULATION_KEYS = {
     "speed", "clock", "clock_start", "simulated_seed", "simulated_first_date", "simulated_hr_only",
-    "simulated_dropout", "simulated_artifacts", "simulated_connect_seconds", "panel_script",
+    "simulated_dropout", "simulated_artifacts", "simulated_connect_seconds", "panel_script", "unsynchronised_boot",
 }
 
 
@@ -34,7 +34,7 @@ def simulation_path(config):
 
 
 def command(daemon, config):
-    """recoverydeckd on the box write_config wrote: its configuration and its simulation."""
+    """recoverydeckd-sim on the box write_config wrote: its configuration and its simulation."""
     return [daemon, "--config", config, "--simulation", simulation_path(config)]
 
 

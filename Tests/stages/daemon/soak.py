@@ -29,7 +29,7 @@ def main():
     parser.add_argument("--work")
     parser.add_argument("--trace", action="store_true", help="print the RSS every 30 mornings")
     args = parser.parse_args()
-    daemon = deck.binary("recoverydeckd")
+    daemon = deck.binary("recoverydeckd-sim")
     work = args.work or tempfile.mkdtemp(prefix="recoverydeck-soak-")
     os.makedirs(work, exist_ok=True)
     config, values = deck.write_config(work, clock_start="2026-01-01 06:00", speed=args.speed)

@@ -40,7 +40,7 @@ def main():
     parser.add_argument("--work")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    daemon = deck.binary("recoverydeckd")
+    daemon = deck.binary("recoverydeckd-sim")
     work = args.work or tempfile.mkdtemp(prefix="recoverydeck-torture-")
     os.makedirs(work, exist_ok=True)
     log = os.path.join(work, "daemon.log")

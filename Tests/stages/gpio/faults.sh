@@ -4,7 +4,7 @@
 # RECOVERYDECKD names another build (faults-v2.sh: libgpiod v2).
 # vm-timeout: 90
 . "$VM_LIB"
-daemon=${RECOVERYDECKD:-$BIN/recoverydeckd}
+daemon=${RECOVERYDECKD:-$BIN/recoverydeckd-sim}
 module=$REPO/.build/gpio-sim/recoverydeck-gpio-sim.ko
 modprobe configfs
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config

@@ -10,7 +10,7 @@
 # vm-timeout: 280
 . "$VM_LIB"
 here=$REPO/Tests/stages/gpio
-daemon=${RECOVERYDECKD:-$BIN/recoverydeckd}
+daemon=${RECOVERYDECKD:-$BIN/recoverydeckd-sim}
 api=${GPIOD_API:-1}
 module=$REPO/.build/gpio-sim/recoverydeck-gpio-sim.ko
 [ -f "$module" ] || fail "no gpio-sim module at $module (Tests/stages/45-gpio-vm.sh builds it)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Links recoverydeckd a second time, against libgpiod v2, from the objects `swift build` already made:
+"""Links a daemon (OUT's name: recoverydeckd-sim, the box's daemon on a simulated box) a second time, against libgpiod v2, from the objects `swift build` already made:
 
     link-v2.py BUILD_DIR V2_DIR OUT
 
@@ -20,9 +20,10 @@ def main():
     build, v2, out = (os.path.abspath(a) for a in sys.argv[1:4])
     manifest = os.path.join(os.path.dirname(os.path.dirname(build)), os.path.basename(build) + ".yaml")
     text = open(manifest, encoding="utf-8").read()
-    m = re.search(r'"C\.recoverydeckd-[^"]*\.exe":\n(?:    .*\n)*?    args: (\[.*\])\n', text)
+    product = os.path.basename(out)
+    m = re.search(r'"C\.' + re.escape(product) + r'-[a-z0-9_]+-unknown-linux-gnu-[a-z]+\.exe":\n(?:    .*\n)*?    args: (\[.*\])\n', text)
     if not m:
-        sys.exit(f"link-v2: no link command for recoverydeckd in {manifest}")
+        sys.exit(f"link-v2: no link command for {product} in {manifest}")
     args = json.loads(m[1])
     lists = [a for a in args if a.startswith("@") and a.endswith("Objects.LinkFileList")]
     if len(lists) != 1 or args.count("-lgpiod") != 1 or "-o" not in args:

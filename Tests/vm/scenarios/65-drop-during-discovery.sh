@@ -82,7 +82,7 @@ daemon_config "$box"
 spawn sim-daemon "$BIN/h10sim" --adapter "$HCI_SIM" --public --seed 42 --drop-during-discovery --drop-via stall
 sim_pid=$bg_pid
 wait_for_line sim-daemon.log '^advertising' 20
-spawn daemon1 "$BIN/recoverydeckd" --config "$box/recoverydeck.conf" --simulation "$box/simulation.conf"
+spawn daemon1 "$BIN/recoverydeckd-sim" --config "$box/recoverydeck.conf" --simulation "$box/simulation.conf"
 daemon_pid=$bg_pid
 wait_for_line daemon1.log 'ready' 20
 # The daemon reaches for the strap when a session starts (DESIGN §5).
@@ -94,7 +94,7 @@ subscribed_before=$(grep -c '^subscribed' sim-daemon.log || true)
 say "daemon killed -9 while waiting for the strap's characteristics"
 wait_for_line sim-daemon.log '^disconnected' 10
 rm -f "$RECOVERYDECK_SOCKET"
-spawn daemon2 "$BIN/recoverydeckd" --config "$box/recoverydeck.conf" --simulation "$box/simulation.conf"
+spawn daemon2 "$BIN/recoverydeckd-sim" --config "$box/recoverydeck.conf" --simulation "$box/simulation.conf"
 daemon_pid=$bg_pid
 wait_for_line daemon2.log 'ready' 20
 "$BIN/recoverydeck" measure --overwrite > measure2.txt 2>&1 || { cat measure2.txt; fail "measure did not start after the restart"; }

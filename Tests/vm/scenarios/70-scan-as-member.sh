@@ -20,7 +20,7 @@ export RECOVERYDECK_DB=$box/recoverydeck.db
 export RECOVERYDECK_SOCKET=$run/control.sock
 daemon_config "$box"
 echo "control_group = $group" >> "$box/recoverydeck.conf"
-spawn daemon "$BIN/recoverydeckd" --config "$box/recoverydeck.conf" --simulation "$box/simulation.conf"
+spawn daemon "$BIN/recoverydeckd-sim" --config "$box/recoverydeck.conf" --simulation "$box/simulation.conf"
 wait_for_line daemon.log 'ready' 20
 wait_for_line daemon.log "Bluetooth adapter $HCI_BOX was off: powering it on" 20
 i=0

@@ -26,7 +26,7 @@ btmon_start trace1
 spawn sim1 "$BIN/h10sim" --adapter "$HCI_SIM" --public --rr-file "$rrfile" --seed 5 --quiet --conn-update-at 30
 sim_pid=$bg_pid
 wait_for_line sim1.log '^advertising' 20
-spawn daemon1 "$BIN/recoverydeckd" --config "$box/recoverydeck.conf" --simulation "$box/simulation.conf"
+spawn daemon1 "$BIN/recoverydeckd-sim" --config "$box/recoverydeck.conf" --simulation "$box/simulation.conf"
 daemon_pid=$bg_pid
 wait_for_line daemon1.log 'ready' 20
 started=$(date +%s)
@@ -54,7 +54,7 @@ config 4
 spawn sim2 "$BIN/h10sim" --adapter "$HCI_SIM" --public --rr-file "$rrfile" --seed 6 --speed 4 --dropout 31:2 --quiet
 sim_pid=$bg_pid
 wait_for_line sim2.log '^advertising' 20
-spawn daemon2 "$BIN/recoverydeckd" --config "$box/recoverydeck.conf" --simulation "$box/simulation.conf"
+spawn daemon2 "$BIN/recoverydeckd-sim" --config "$box/recoverydeck.conf" --simulation "$box/simulation.conf"
 daemon_pid=$bg_pid
 wait_for_line daemon2.log 'ready' 20
 "$BIN/recoverydeck" measure --overwrite --wait --json > morning2.jsonl 2>&1 || { tail -20 morning2.jsonl; cat daemon2.log; fail "the drop-out morning did not complete"; }

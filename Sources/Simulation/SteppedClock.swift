@@ -1,3 +1,4 @@
+import Appliance
 import Platform
 
 /// A simulated box's clock (the demo, the torture and soak tests): time is *stepped*. It stands still while

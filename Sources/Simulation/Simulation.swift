@@ -1,3 +1,4 @@
+import BoxConfiguration
 import Panel
 import Platform
 import RecoveryCore
@@ -5,7 +6,7 @@ import RecoveryCore
 /// How a simulated box runs, for `recoverydeck demo` and the tests: time faster than real time, a simulated
 /// wall clock, the virtual strap's person and faults, a script of presses. None of it belongs on a real box,
 /// so none of it is in `recoverydeck.conf`: it is a file of its own, in the same `key = value` form, handed to
-/// the daemon as `recoverydeckd --simulation FILE` (`recoverydeckd --print-simulation` lists the keys).
+/// the daemon as `recoverydeckd-sim --simulation FILE` (`recoverydeckd-sim --print-simulation` lists the keys).
 /// Without one, the daemon runs in real time on the system clock.
 public struct Simulation: Hashable, Sendable {
     public enum ClockKind: String, Hashable, Sendable { case system, simulated }
@@ -26,6 +27,9 @@ public struct Simulation: Hashable, Sendable {
     public var simulatedConnectSeconds = 2.0
     /// A panel script (simulated panel): presses at times from the daemon's start.
     public var panelScript: String?
+    /// The clock guard is told the clock is not synchronised and this boot began at this second since the epoch
+    /// (what the kernel would say of an unset clock); nil: a stepped clock is trusted, a scaled one asks the kernel.
+    public var unsynchronisedBoot: Int64?
 
     public init() {}
 
@@ -38,7 +42,7 @@ public struct Simulation: Hashable, Sendable {
     /// Parses `text` (the file at `path`, for messages).
     public static func parse(_ text: String, path: String) throws(Problem) -> Simulation {
         try DaemonConfiguration.parse(
-            text, path: path, keys: keys, into: Simulation(), printedBy: "recoverydeckd --print-simulation"
+            text, path: path, keys: keys, into: Simulation(), printedBy: "recoverydeckd-sim --print-simulation"
         ) { _ throws(ValueError) in }.0
     }
 
@@ -48,7 +52,7 @@ public struct Simulation: Hashable, Sendable {
     public static func load(path: String, for configuration: DaemonConfiguration) throws(Problem) -> Simulation {
         let (simulation, lines) = try DaemonConfiguration.parse(
             try DaemonConfiguration.readText(path), path: path, keys: keys, into: Simulation(),
-            printedBy: "recoverydeckd --print-simulation"
+            printedBy: "recoverydeckd-sim --print-simulation"
         ) { (s) throws(ValueError) in try s.validate(for: configuration) }
         do { _ = try simulation.loadPanelScript() } catch {
             throw Problem(path: path, line: error.key.flatMap { lines[$0] }, reason: error.reason)
@@ -90,12 +94,12 @@ public struct Simulation: Hashable, Sendable {
         Simulation.keys.map { "\($0.name) = \($0.render(self))" }.joined(separator: "\n")
     }
 
-    /// The documented file: every key with its default and meaning (`recoverydeckd --print-simulation`).
+    /// The documented file: every key with its default and meaning (`recoverydeckd-sim --print-simulation`).
     public static var documentedDefaults: String {
         DaemonConfiguration.documented(
             keys, defaults: Simulation(),
             heading: [
-                "# recoverydeckd --simulation FILE: a simulated box's time, clock, virtual strap and presses (the demo",
+                "# recoverydeckd-sim --simulation FILE: a simulated box's time, clock, virtual strap and presses (the demo",
                 "# and the tests; never on a real box). key = value; # starts a comment; shown with the defaults.",
             ])
     }
@@ -155,8 +159,12 @@ public struct Simulation: Hashable, Sendable {
                 0...120, use: "seconds from 0 to 120"),
             .optionalText(
                 "panel_script", "simulated panel: a script of presses (times from the daemon's start)", \.panelScript),
+            .optional(
+                "unsynchronised_boot",
+                "the clock guard hears that the clock is not synchronised and this boot began at this epoch second",
+                \.unsynchronisedBoot, use: "seconds since the epoch", parse: { Int64($0) }, render: { String($0) }),
         ]
     }
 }
 
-extension Simulation.ClockKind: CaseIterableName { static var names: [String] { ["system", "simulated"] } }
+extension Simulation.ClockKind: CaseIterableName { package static var names: [String] { ["system", "simulated"] } }

@@ -1,3 +1,4 @@
+import Appliance
 import Platform
 
 /// The kernel's clocks with session time running `speed` times faster than real time, for a simulated box

@@ -1,3 +1,4 @@
+import Appliance
 import Platform
 import RecoveryCore
 

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// The box's daemon holds only the product: the simulated box (its stepped and scaled clocks, the virtual strap,
+/// the simulation file, the press and advance requests) lives in the `Simulation` module, which only the demo,
+/// `recoverydeckd-sim` and the tests link. Checked on the built binary's symbols: Swift mangles every
+/// declaration of a module with its name's length and the name (`10Simulation`), whatever its visibility.
+struct ShippedDaemonTests {
+    /// The built program `name` beside this test bundle in the build products directory (`swift build`, debug
+    /// under `swift test`).
+    static func program(_ name: String) throws -> String {
+        var directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<3 {
+            let candidate = directory.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
+            directory = directory.deletingLastPathComponent()
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "\(name) (run swift build)"])
+    }
+
+    /// The symbols `nm` lists for the program at `path`.
+    static func symbols(_ path: String) throws -> [Substring] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/nm")
+        process.arguments = [path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "nm \(path) failed")
+        return String(decoding: data, as: UTF8.self).split(separator: "\n")
+    }
+
+    /// The simulation's marks in a symbol: its module, and the names of its clocks, strap and requests.
+    static func isSimulation(_ symbol: Substring) -> Bool {
+        ["10Simulation", "SteppedClock", "ScaledClock", "VirtualStrap", "SimulationRequest"].contains {
+            symbol.contains($0)
+        }
+    }
+
+    @Test("recoverydeckd holds none of the simulation's symbols; recoverydeckd-sim, built from the same code, does")
+    func daemonHoldsNoSimulation() throws {
+        let shipped = try Self.symbols(try Self.program("recoverydeckd"))
+        #expect(shipped.count > 1000, "nm listed too few symbols to judge: \(shipped.count)")
+        let found = shipped.filter(Self.isSimulation)
+        #expect(found.isEmpty, "recoverydeckd holds the simulation: \(found.prefix(5))")
+        // The check can fail: the simulated box's daemon carries the module it looks for.
+        let simulated = try Self.symbols(try Self.program("recoverydeckd-sim"))
+        #expect(simulated.contains(where: Self.isSimulation))
+    }
+}
