@@ -111,7 +111,9 @@ let package = Package(
                 "Appliance", "BoxConfiguration", "ControlProtocol", "JSON", "RecoveryCore", "Store", "Panel", "Platform",
                 "LocalClock", "TestSupport", "Simulation",
             ]),
-        .testTarget(name: "CLITests", dependencies: ["Store", "RecoveryCore", "recoverydeck"], exclude: ["HelpSnapshots"]),
+        .testTarget(
+            name: "CLITests", dependencies: ["Store", "RecoveryCore", "Insights", "LocalClock", "recoverydeck"],
+            exclude: ["HelpSnapshots"]),
         .testTarget(name: "ProjectTests"),
         .testTarget(name: "AdminTests", dependencies: ["Admin", "RecoveryCore", "Panel", "Store"]),
     ],

@@ -1,4 +1,6 @@
 import Foundation
+import Insights
+import LocalClock
 import RecoveryCore
 import Store
 import Testing
@@ -16,6 +18,20 @@ struct ExperimentCommandTests {
     func history(_ cli: RecoveryDeckProcess) throws {
         let store = try Store(path: cli.databasePath)
         try store.saveImportedDays(Self.person.plantedRecords(count: 88), source: "synthetic", recordedAt: 0)
+    }
+
+    /// The experiment `experiment start alcohol --days 28` would store on the start evening, drawn from `seed`: the
+    /// command draws its own from the system's random source, so a test that needs a known schedule stores it
+    /// through the same library calls with a seed of its own.
+    func start(_ cli: RecoveryDeckProcess, seed: UInt64) throws {
+        let scheme = RandomisationScheme(mornings: 28)
+        let evening = LocalDate(iso: "2026-03-29")!
+        try Store(path: cli.databasePath).addExperiment(
+            StoredExperiment(
+                habit: "alcohol", outcome: Channel.rmssd.rawValue, firstDay: evening.adding(days: 1), mornings: 28,
+                block: scheme.block, seed: seed,
+                startedAt: LocalTime.epochSeconds(of: evening, at: MinuteOfDay(hhmm: "21:00")!),
+                arms: scheme.draw(seed: seed).map(\.rawValue)))
     }
 
     /// The experiment's mornings as the box would record them: the habit lowers rMSSD by `effect` ms, and the chip
@@ -63,7 +79,7 @@ struct ExperimentCommandTests {
         defer { cli.remove() }
         try history(cli)
         let started = try cli.run([
-            "experiment", "start", "alcohol", "--days", "28", "--seed", "5", "--now", Self.startEvening,
+            "experiment", "start", "alcohol", "--days", "28", "--now", Self.startEvening,
         ])
         #expect(started.status == 0, "\(started.stderr)")
         let store = try Store(path: cli.databasePath)
@@ -74,6 +90,9 @@ struct ExperimentCommandTests {
         for b in 0..<7 { #expect(e.arms[(b * 4)..<(b * 4 + 4)].filter { $0 == "habit" }.count == 2) }
         let word = { (arm: String) in arm == "habit" ? "alcohol (do it)" : "no alcohol (leave it out)" }
         #expect(started.stdout.contains("Tonight, night 1 of 28: \(word(e.arms[0]))."))
+        // The box drew the schedule; its seed is stored and shown, and draws the stored schedule again.
+        #expect(started.stdout.contains("The draw's seed, stored with the schedule: \(e.seed)."))
+        #expect(RandomisationScheme(mornings: 28).draw(seed: e.seed).map(\.rawValue) == e.arms)
         let tonight = try cli.run(["experiment", "tonight", "--now", "2026-04-02T20:00"])  // before morning 5
         #expect(tonight.stdout == "Tonight, night 5 of 28: \(word(e.arms[4])).\n")
         try mornings(cli, count: 4, effect: 0)
@@ -120,9 +139,7 @@ struct ExperimentCommandTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         try history(cli)
-        #expect(
-            try cli.run(["experiment", "start", "alcohol", "--days", "28", "--seed", "9", "--now", Self.startEvening])
-                .status == 0)
+        try start(cli, seed: 9)
         let early = try cli.run(["experiment", "result", "--now", "2026-04-10T20:00"])
         #expect(early.status == 1)
         #expect(early.stderr.contains("its result comes from 2026-04-27"))
@@ -145,6 +162,7 @@ struct ExperimentCommandTests {
         let ci = try #require(itt["ci"] as? [Double])
         #expect(ci[0] < ittDrop && ittDrop < ci[1] && ci[1] < 0)
         #expect(doc["followed"] as? Int == 26)
+        #expect(doc["seed"] as? String == "9")
         #expect(pp["habit_mornings"] as? Int == 13 && pp["without_mornings"] as? Int == 13)
     }
 
@@ -153,9 +171,7 @@ struct ExperimentCommandTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         try history(cli)
-        #expect(
-            try cli.run(["experiment", "start", "alcohol", "--days", "28", "--seed", "3", "--now", Self.startEvening])
-                .status == 0)
+        try start(cli, seed: 3)
         try mornings(cli, count: 12, effect: 0)
         let stop = try cli.run(["experiment", "stop", "--now", "2026-04-10T20:00"])
         #expect(

@@ -207,20 +207,17 @@ struct ExperimentStartCommand: Command {
     static let options: [OptionSpec] = [
         .value("days", "N", help: "Mornings in the experiment: 4 to 366, a whole number of blocks."),
         Experiments.blockOption, Experiments.metricOption,
-        .value("seed", "S", help: "Seed of the draw (default: from the system's random source).", hidden: true),
     ]
     static let arguments = [ArgumentSpec("HABIT", help: "A habit on your habit list (settings --habits).")]
 
     let parsed: ParsedArguments
     let scheme: RandomisationScheme
     let metric: Channel
-    let seed: UInt64?
 
     init(_ parsed: ParsedArguments) throws(CommandError) {
         self.parsed = parsed
         scheme = try Experiments.scheme(parsed, daysRequired: true)!
         metric = try Experiments.metric(parsed)
-        seed = try parsed.integer("seed", in: 0...Int.max).map { UInt64($0) }
     }
 
     func run(_ context: Context) throws {
@@ -232,8 +229,10 @@ struct ExperimentStartCommand: Command {
                     + "'recoverydeck experiment stop' (one experiment at a time keeps each one's nights its own).")
         }
         let store = try context.store()
+        // The box draws, never the person: a schedule someone could choose would no longer be a randomised one.
+        // The seed is stored with the schedule and shown, so the draw can be checked afterwards.
         var generator = SystemRandomNumberGenerator()
-        let seed = self.seed ?? generator.next()
+        let seed: UInt64 = generator.next()
         let arms = scheme.draw(seed: seed)
         let first = context.today.adding(days: 1)
         let e = StoredExperiment(
@@ -249,6 +248,7 @@ struct ExperimentStartCommand: Command {
                 context.out(line)
             }
         }
+        context.out("The draw's seed, stored with the schedule: \(seed).")
         context.out("Tonight, night 1 of \(scheme.mornings): \(arms[0].instruction(habit)).")
     }
 }
@@ -385,7 +385,7 @@ struct ExperimentResultCommand: Command {
         lines.append(
             "    \(e.habit) against \(Experiments.outcomeLabel(outcome)), \(run) mornings from \(e.firstDay)\(stopped), "
                 + "blocks of \(e.block); measured \(result.measured), checked in \(result.withCheckin), "
-                + "followed the draw \(result.followed).")
+                + "followed the draw \(result.followed); the draw's seed \(e.seed).")
         let c = result.byAssignment
         lines.append(
             "    by assignment: \(signed(c.difference))\(unit), 95 % CI \(f(c.ciLow)) to \(f(c.ciHigh)), "
@@ -414,6 +414,7 @@ struct ExperimentResultCommand: Command {
             ("outcome", .string(e.outcome)), ("first_day", .string(e.firstDay.iso)),
             ("mornings", JSONValue(e.mornings)),
             ("mornings_run", JSONValue(e.morningsRun)), ("block", JSONValue(e.block)),
+            ("seed", .string(String(e.seed))),
             ("stopped_early", .bool(e.stoppedDay != nil)), ("measured", JSONValue(r.measured)),
             ("checked_in", JSONValue(r.withCheckin)), ("followed", JSONValue(r.followed)),
             ("redraws", JSONValue(r.redraws)), ("by_assignment", comparison(r.byAssignment)),
