@@ -112,7 +112,7 @@ let package = Package(
                 "LocalClock", "TestSupport", "Simulation",
             ]),
         .testTarget(
-            name: "CLITests", dependencies: ["Store", "RecoveryCore", "Insights", "LocalClock", "recoverydeck"],
+            name: "CLITests", dependencies: ["Store", "RecoveryCore", "Insights", "LocalClock", "Platform", "recoverydeck"],
             exclude: ["HelpSnapshots"]),
         .testTarget(name: "ProjectTests"),
         .testTarget(name: "AdminTests", dependencies: ["Admin", "RecoveryCore", "Panel", "Store"]),

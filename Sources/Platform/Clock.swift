@@ -29,17 +29,6 @@ public enum SystemClock {
         }
     }
 
-    /// The name of the test-only variable that stands in for the kernel's facts: `EPOCH` (seconds) says
-    /// the clock is not synchronised and this boot began at EPOCH. It lets a test on any machine (and a
-    /// simulated or `--now` clock) meet the guard without setting the host's clock.
-    public static let testUnsynchronisedBootVariable = "RECOVERYDECK_TEST_UNSYNCHRONISED_BOOT"
-
-    /// The facts the test variable states, nil when it is not set (or not a number).
-    public static func testGuardFacts(_ environment: (String) -> String?) -> GuardFacts? {
-        guard let text = environment(testUnsynchronisedBootVariable), let boot = Int64(text) else { return nil }
-        return GuardFacts(synchronised: false, bootEpochSeconds: boot)
-    }
-
     /// The kernel's facts: adjtimex, and where that is refused (the unit's ProtectClock) systemd-timesyncd's
     /// flag file, which it creates once it has synchronised (systemd-timesyncd.service(8)).
     public static func guardFacts() -> GuardFacts {

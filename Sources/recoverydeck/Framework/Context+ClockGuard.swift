@@ -3,15 +3,15 @@ import RecoveryCore
 import Store
 
 /// The clock guard for what the CLI files (RecoveryCore `ClockGuard`), with the facts the daemon weighs: the
-/// kernel's (or a test's stated ones, `SystemClock.testGuardFacts`), the newest stored day, and whether this
+/// kernel's (or those a test hands the command, `Context.statedGuardFacts`), the newest stored day, and whether this
 /// boot recorded it. A Pi without a real-time clock may boot with yesterday's date; a check-in then would
 /// silently replace yesterday's answers.
 extension Context {
     /// Throws the guard's sentence (exit 1) when a record dated `date` may not be filed now. `--now` is a stated
-    /// time and trusted, as the daemon trusts its simulated clock, unless a test states the kernel's facts.
+    /// time and trusted, as the daemon trusts a simulated box's clock, unless the facts are stated with it.
     func requireClockAllowsFiling(on date: LocalDate, in store: Store) throws {
         let facts: SystemClock.GuardFacts
-        if let stated = SystemClock.testGuardFacts(environment) {
+        if let stated = statedGuardFacts {
             facts = stated
         } else {
             guard !hasStatedNow else { return }

@@ -16,6 +16,9 @@ final class Context {
     let environment: (String) -> String?
     private let databaseOption: String?
     private let nowOption: LocalTime?
+    /// What the clock guard is told about the clock instead of asking the kernel (a test calling a command
+    /// with a clock of its own); nil asks the kernel.
+    let statedGuardFacts: SystemClock.GuardFacts?
     private var openedStore: Store?
     /// Where the system's files are: "/" on the box; a folder laid out alike in tests (as doctor's
     /// `SystemFacts.root`), so the database order is tested without touching the host's /var/lib.
@@ -23,8 +26,9 @@ final class Context {
 
     init(
         commandName: String, environment: @escaping (String) -> String?, databaseOption: String?, nowOption: LocalTime?,
-        root: String = "/"
+        root: String = "/", statedGuardFacts: SystemClock.GuardFacts? = nil
     ) {
+        self.statedGuardFacts = statedGuardFacts
         self.commandName = commandName
         self.environment = environment
         self.databaseOption = databaseOption
