@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../../.."
 export PATH="/opt/swift/usr/bin:$PATH"
 [ "$(id -u)" = 0 ] || { echo "run.sh: needs root for losetup and mount" >&2; exit 1; }
-swift build --product recoverydeckd >&2
+swift build --product recoverydeckd-sim >&2
 work=$(mktemp -d)
 img=$work/sd.img
 mnt=$work/mnt

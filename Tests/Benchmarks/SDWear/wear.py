@@ -109,7 +109,7 @@ def main():
     parser.add_argument("--mornings", type=int, default=7)
     parser.add_argument("--label", default="ext4")
     args = parser.parse_args()
-    daemon = deck.binary("recoverydeckd")
+    daemon = deck.binary("recoverydeckd-sim")
     work = tempfile.mkdtemp(prefix="recoverydeck-wear-")
     box = os.path.join(args.mnt, "box")
     os.makedirs(box, exist_ok=True)
