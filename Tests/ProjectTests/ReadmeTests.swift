@@ -26,16 +26,7 @@ struct ReadmeTests {
 
     /// What the built daemon (`recoverydeckd`, or `recoverydeckd-sim` for the simulation's keys) prints for `argument`.
     static func daemonOutput(_ argument: String, program: String = "recoverydeckd") throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try ShippedDaemonTests.program(program))
-        process.arguments = [argument]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self)
+        try ShippedDaemonTests.output(of: try ShippedDaemonTests.program(program), [argument])
     }
 
     static func trimmed(_ s: String) -> String {

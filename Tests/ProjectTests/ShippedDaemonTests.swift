@@ -18,18 +18,23 @@ struct ShippedDaemonTests {
         throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "\(name) (run swift build)"])
     }
 
-    /// The symbols `nm` lists for the program at `path`.
-    static func symbols(_ path: String) throws -> [Substring] {
+    /// What the program at `path` prints on standard output for `arguments` (it must exit 0).
+    static func output(of path: String, _ arguments: [String]) throws -> String {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/nm")
-        process.arguments = [path]
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "nm \(path) failed")
-        return String(decoding: data, as: UTF8.self).split(separator: "\n")
+        #expect(process.terminationStatus == 0, "\(path) \(arguments) exited \(process.terminationStatus)")
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The symbols `nm` lists for the program at `path`.
+    static func symbols(_ path: String) throws -> [Substring] {
+        try output(of: "/usr/bin/nm", [path]).split(separator: "\n")
     }
 
     /// The simulation's marks in a symbol: its module, and the names of its clocks, strap and requests.
