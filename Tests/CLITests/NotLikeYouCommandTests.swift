@@ -81,6 +81,48 @@ struct NotLikeYouCommandTests {
         #expect(days.prefix(60).allSatisfy { $0["status"] as? String != "flagged" })
     }
 
+    @Test("watch ends a saved morning that is part of a stretch with status's line; a steady one without it")
+    func watchLine() throws {
+        for (episodeDays, now, expected) in [(3, "2026-05-02T09:00", true), (0, "2026-04-29T09:00", false)] {
+            let cli = try filled(episodeDays: episodeDays)
+            defer { cli.remove() }
+            // A daemon as watch meets it after a saved morning: its reply to `watch` is the readout.
+            let socket = cli.directory.appendingPathComponent("control.sock").path
+            let server = Process()
+            server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            server.arguments = [
+                "-c",
+                """
+                import json, socket
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+                s.bind('\(socket)'); s.listen(1)
+                print('LISTENING', flush=True)
+                c, _ = s.accept()
+                request = json.loads(c.recv(65536))
+                snapshot = {"event": "snapshot", "phase": "readout", "date": "\(now.prefix(10))", "lamps": {}}
+                c.send(json.dumps({"ok": True, "version": request["version"], "snapshot": snapshot}).encode())
+                c.recv(65536)
+                """,
+            ]
+            let heard = Pipe()
+            server.standardOutput = heard
+            try server.run()
+            defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
+            // The server says when it listens: its first line, read (blocking) from its pipe.
+            var first = Data()
+            while !first.contains(UInt8(ascii: "\n")) {
+                let chunk = heard.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                first.append(chunk)
+            }
+            let watch = try cli.run(["watch", "--socket", socket, "--now", now])
+            #expect(watch.status == 0, "\(watch.stderr)")
+            let line = watch.stdout.split(separator: "\n").first { $0.hasPrefix("Not like you") }
+            #expect((line != nil) == expected, "\(watch.stdout)")
+            if expected { #expect(line?.contains("the last 3 mornings: lying HR 7 bpm above your normal") == true) }
+        }
+    }
+
     @Test("steady mornings: no line in status, no mark in history")
     func steady() throws {
         let cli = try filled(episodeDays: 0)
