@@ -94,15 +94,23 @@ public enum ProcessIdentity {
     /// The groups of the user with `uid` per the user and group databases, `primary` first; `[primary]`
     /// for a user the databases do not know.
     static func groups(ofUser uid: uid_t, primary: gid_t) -> [gid_t] {
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>? = nil
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, let user = result else { return [primary] }
+        // getpwuid_r fills `entry` with pointers into `buffer`, so the name is copied out while both are in place.
+        // (Passing a Swift array as `&buffer` lends its storage for that one call only: reading `pw_name` after it
+        // read freed memory, which on arm64 gave getgrouplist a wrong name and the primary group alone.)
+        let name: String? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { buffer in
+            var entry = passwd()
+            var result: UnsafeMutablePointer<passwd>? = nil
+            guard let base = buffer.baseAddress, getpwuid_r(uid, &entry, base, buffer.count, &result) == 0,
+                result != nil, let name = entry.pw_name
+            else { return nil }
+            return String(cString: name)
+        }
+        guard let name else { return [primary] }
         var count: CInt = 64
         while count <= 65_536 {
             var groups = [gid_t](repeating: 0, count: Int(count))
             let previous = count
-            if getgrouplist(user.pointee.pw_name, primary, &groups, &count) != -1 {
+            if getgrouplist(name, primary, &groups, &count) != -1 {
                 return Array(groups.prefix(Int(count)))
             }
             if count <= previous { break }
