@@ -9,6 +9,10 @@
 #   build-image.sh DEB NEWER_DEB H10SIM GPIO_SIM_KO HISTORY_JSON OUT_DIR   → OUT_DIR/root.img
 #
 # The debootstrapped base is kept in OUT_DIR/base between runs of one machine (a clean clone builds it once).
+# Another machine's box (Tests/arm64box) gives its own base with its own kernels instead: RDCHECK_BASE (a
+# root to copy; no debootstrap, no host modules), RDCHECK_OVERLAY (a tree copied over the image: its kernels'
+# extra modules, then depmod for each kernel), RDCHECK_BTVIRT (that machine's btvirt); GPIO_SIM_KO is then "-",
+# and NEWER_DEB and HISTORY_JSON may be "-" for the box's own checks alone (no upgrade, no restore).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -19,8 +23,8 @@ mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 include=systemd,systemd-sysv,udev,dbus,kmod,procps,iproute2,openssh-server,openssh-client,sqlite3,python3,gpiod,bluez,dmsetup,e2fsprogs,util-linux,passwd,adduser
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-base=$out/base
-if [ "$(cat "$out/base.stamp" 2>/dev/null)" != "$include" ]; then
+base=${RDCHECK_BASE:-$out/base}
+if [ -z "${RDCHECK_BASE:-}" ] && [ "$(cat "$out/base.stamp" 2>/dev/null)" != "$include" ]; then
     rm -rf "$base"
     echo "installed-box: debootstrap bookworm ($mirror), about 2 minutes" >&2
     debootstrap --variant=minbase --include="$include" bookworm "$base" "$mirror" > "$out/debootstrap.log" 2>&1 \
@@ -66,19 +70,27 @@ done
 # The bench and the checks.
 bench=$root/usr/local/lib/rdcheck
 install -d "$bench"
-install -m 0755 "$h10sim" /usr/bin/btvirt "$bench/"
-install -m 0644 "$module" "$newer" "$history" "$repo/Tests/stages/daemon/morning-rr.txt" \
+install -m 0755 "$h10sim" "${RDCHECK_BTVIRT:-/usr/bin/btvirt}" "$bench/"
+[ "$module" = - ] || install -m 0644 "$module" "$bench/"
+for file in "$newer" "$history"; do [ "$file" = - ] || install -m 0644 "$file" "$bench/"; done
+install -m 0644 "$repo/Tests/stages/daemon/morning-rr.txt" \
     "$repo/Tests/stages/daemon/check_morning.py" "$bench/"
 install -m 0755 "$here"/guest-*.sh "$here/logwrites.py" "$bench/"
 install -m 0644 "$here/guest-lib.bash" "$bench/"
-install -d "$root/lib/modules"
-cp -a "/lib/modules/$release" "$root/lib/modules/"
+if [ -z "${RDCHECK_BASE:-}" ]; then
+    install -d "$root/lib/modules"
+    cp -a "/lib/modules/$release" "$root/lib/modules/"
+fi
+if [ -n "${RDCHECK_OVERLAY:-}" ]; then
+    cp -a "$RDCHECK_OVERLAY/." "$root/"
+    for kernel in "$root"/lib/modules/*; do in_root depmod "${kernel##*/}"; done
+fi
 for unit in "$here"/units/*.service; do
     install -m 0644 "$unit" "$root/etc/systemd/system/"
     ln -sf "/etc/systemd/system/$(basename "$unit")" "$root/etc/systemd/system/multi-user.target.wants/"
 done
 # Timers a box would run overnight, kept out of a check that measures its own mornings.
-for unit in apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer man-db.timer serial-getty@ttyS0.service; do
+for unit in apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer man-db.timer serial-getty@ttyS0.service serial-getty@ttyAMA0.service; do
     ln -sf /dev/null "$root/etc/systemd/system/$unit"
 done
 echo recoverydeck > "$root/etc/hostname"

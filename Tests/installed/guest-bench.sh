@@ -6,7 +6,8 @@ set -euo pipefail
 bench=/usr/local/lib/rdcheck
 modprobe configfs
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
-insmod $bench/recoverydeck-gpio-sim.ko
+# x86: the module beside the bench; another machine's image carries it for each of its kernels (Tests/arm64box).
+if [ -f $bench/recoverydeck-gpio-sim.ko ]; then insmod $bench/recoverydeck-gpio-sim.ko; else modprobe recoverydeck-gpio-sim; fi
 dev=/sys/kernel/config/gpio-sim/pi4
 mkdir "$dev" "$dev/bank0"
 echo pinctrl-bcm2711 > "$dev/bank0/label"
@@ -16,7 +17,7 @@ chip=/sys/devices/platform/$(cat "$dev/dev_name")/$(cat "$dev/bank0/chip_name")
 echo pull-up > "$chip/sim_gpio17/pull"
 echo "$chip" > /run/rdcheck-chip
 udevadm settle
-if grep -q 'rdcheck.boot=1' /proc/cmdline; then
+if grep -q 'rdcheck.boot=1' /proc/cmdline && ! grep -q 'rdcheck.scope=box' /proc/cmdline; then
     modprobe dm-log-writes
     dmsetup create rdstate --table "0 $(blockdev --getsz /dev/vdb) log-writes /dev/vdb /dev/vdc"
     mkfs.ext4 -q -L rdstate -E lazy_itable_init=0,lazy_journal_init=0,nodiscard /dev/mapper/rdstate

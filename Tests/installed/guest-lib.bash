@@ -5,6 +5,9 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 bench=/usr/local/lib/rdcheck
 OUT=$1
 cd "$OUT"
+# all: every check of the boot; box: the box's own checks alone (another machine's box, Tests/arm64box).
+scope=$(sed -n 's/.*rdcheck.scope=\([a-z]*\).*/\1/p' /proc/cmdline)
+scope=${scope:-all}
 t0=$(date +%s)
 say() { echo "[$(date +%T) +$(( $(date +%s) - t0 )) s] $*"; }
 fail() { say "FAIL: $*"; exit 1; }
