@@ -83,7 +83,8 @@ if [ -z "${RDCHECK_BASE:-}" ]; then
 fi
 if [ -n "${RDCHECK_OVERLAY:-}" ]; then
     cp -a "$RDCHECK_OVERLAY/." "$root/"
-    for kernel in "$root"/lib/modules/*; do in_root depmod "${kernel##*/}"; done
+    # The machine's own depmod reads any architecture's modules, without emulating the image's.
+    for kernel in "$root"/lib/modules/*; do depmod -b "$root" "${kernel##*/}"; done
 fi
 for unit in "$here"/units/*.service; do
     install -m 0644 "$unit" "$root/etc/systemd/system/"
