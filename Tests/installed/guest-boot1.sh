@@ -112,6 +112,10 @@ struct.pack_into("i", timex, 40, 0)
 if libc.adjtimex(timex) < 0:
     raise SystemExit("adjtimex: errno %d" % ctypes.get_errno())
 EOF
+# What root's doctor sees of the chips when it acts as the database's owner: the chips' modes, and that the
+# daemon's user with the groups the group database gives it (as login and systemd give them) opens each one.
+say "chips: $(ls -l /dev/gpiochip* | awk '{print $1, $4, $NF}' | paste -sd' '); $(id recoverydeck)"
+say "as recoverydeck with its groups: $(setpriv --reuid=recoverydeck --regid=recoverydeck --init-groups sh -c 'id; for c in /dev/gpiochip*; do : < $c && echo $c opened; done' 2>&1 | paste -sd' ')"
 recoverydeck doctor > doctor-root.txt 2>&1 || fail "root's doctor says the box is not ready: $(cat doctor-root.txt)"
 as alice recoverydeck doctor > doctor-alice.txt 2>&1 \
     || fail "alice's doctor says the box is not ready: $(cat doctor-alice.txt)"
