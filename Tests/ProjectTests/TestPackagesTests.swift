@@ -17,7 +17,7 @@ struct TestPackagesTests {
         "rsvg-convert": "librsvg2-bin", "strace": "strace", "systemctl": "systemd", "systemd-analyze": "systemd",
         "dpkg": "dpkg", "dpkg-deb": "dpkg", "awk": "mawk", "bash": "bash", "grep": "grep", "sed": "sed",
         "tar": "tar", "cmp": "diffutils", "dmesg": "util-linux", "setpriv": "util-linux", "unshare": "util-linux",
-        "setsid": "util-linux", "mount": "mount", "seq": "coreutils",
+        "setsid": "util-linux", "flock": "util-linux", "find": "findutils", "mount": "mount", "seq": "coreutils",
         "basename": "coreutils", "cat": "coreutils", "chmod": "coreutils", "chown": "coreutils", "cp": "coreutils",
         "cut": "coreutils", "date": "coreutils", "dirname": "coreutils", "head": "coreutils", "id": "coreutils",
         "ls": "coreutils", "mkdir": "coreutils", "mktemp": "coreutils", "rm": "coreutils", "sleep": "coreutils",
