@@ -90,8 +90,8 @@ done
 # Each failure's lines and the run's closing lines; the run's exit status is the stage's.
 rc=0
 deploy/in-root "$root" --src "$work" "cd tree && /src/qemu-aarch64-static $tests --testing-library swift-testing \
-    --skip '$skip' >/tmp/test.log 2>&1; rc=\$?
-    grep -E -A6 'recorded an issue|error:|fatal|Fatal' /tmp/test.log | head -150; tail -3 /tmp/test.log; exit \$rc" >&2 || rc=$?
+    --skip '$skip' >/src/test.log 2>&1; rc=\$?
+    grep -E -A6 'recorded an issue|error:|fatal|Fatal' /src/test.log | head -150; tail -3 /src/test.log; exit \$rc" >&2 || rc=$?
 t2=$SECONDS
 printf '18-arm64-tests: arm64 build --build-tests %d s, the suite under qemu-user %d s\n' $((t1 - t0)) $((t2 - t1)) >&2
 [ "$rc" = 0 ] || { echo "18-arm64-tests: the arm64 suite failed under qemu-user (exit $rc)" >&2; exit 1; }
