@@ -69,6 +69,12 @@ struct DaemonProcessTests {
         return process
     }
 
+    /// The daemon answers on `socket` within 30 s. The file alone is not the sign: it appears at bind(2), and a
+    /// connect before the daemon's listen(2) is refused (seen under qemu-user on a loaded machine).
+    static func waitUntilListening(_ socket: String) -> Bool {
+        waitFor(30) { (try? ControlClient(path: socket).send(.status)) != nil }
+    }
+
     static func waitFor(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
@@ -137,7 +143,7 @@ struct DaemonProcessTests {
         let daemon = try Self.start(config, stderr: log)
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         let socket = dir + "/control.sock"
-        #expect(Self.waitFor(30) { FileManager.default.fileExists(atPath: socket) })
+        #expect(Self.waitUntilListening(socket))
         // Past the file permissions (0660), so that only the peer-credential check stands in the way.
         chmod(dir, 0o755)
         chmod(socket, 0o666)
@@ -175,7 +181,7 @@ struct DaemonProcessTests {
         let daemon = try Self.start(config, stderr: log)
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         let socket = dir + "/control.sock"
-        #expect(Self.waitFor(30) { FileManager.default.fileExists(atPath: socket) })
+        #expect(Self.waitUntilListening(socket))
         let cli = Process()
         cli.executableURL = try Self.executable.deletingLastPathComponent().appendingPathComponent("recoverydeck")
         cli.arguments = ["settings", "--reminder", "off"]
@@ -206,7 +212,7 @@ struct DaemonProcessTests {
         let daemon = try Self.start(config, stderr: log)
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         let socket = dir + "/control.sock"
-        #expect(Self.waitFor(30) { FileManager.default.fileExists(atPath: socket) })
+        #expect(Self.waitUntilListening(socket))
         func restore() throws -> (Int32, String) {
             let cli = Process()
             cli.executableURL = try Self.executable.deletingLastPathComponent().appendingPathComponent("recoverydeck")
@@ -247,7 +253,7 @@ struct DaemonProcessTests {
         let process = try Self.start(config, stderr: FileHandle.nullDevice)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let socket = dir + "/control.sock"
-        #expect(Self.waitFor(30) { FileManager.default.fileExists(atPath: socket) })
+        #expect(Self.waitUntilListening(socket))
         let client = try ControlClient(path: socket)
         #expect(try client.send(.measure(overwrite: false))["ok"]?.boolValue == true)
         // Wait until it is well into the morning (standing), then stop the service.
