@@ -9,7 +9,7 @@
 #
 # A test that cannot run under qemu-user (a kernel interface qemu-user does not translate) is skipped by name
 # below, with its reason printed; `bash Tests/stages/18-arm64-tests.sh --skipped` prints those names, one a
-# line, for the arm64 VM, where they run instead. The build is kept in /var/cache/recoverydeck/arm64-tests
+# line. They do not run as arm64 yet: the arm64 VM (stage 36) checks the installed box, not the test binary. The build is kept in /var/cache/recoverydeck/arm64-tests
 # (the sources in tree/, the build in scratch/; the test binary is scratch/aarch64-unknown-linux-gnu/debug/
 # RecoveryDeckPackageTests.xctest), so that the next run builds only what changed and one test can be run again:
 #   deploy/in-root ROOT --src /var/cache/recoverydeck/arm64-tests 'cd tree && /src/qemu-aarch64-static \
@@ -86,7 +86,7 @@ tests=/src/scratch/aarch64-unknown-linux-gnu/debug/RecoveryDeckPackageTests.xcte
 skip=""
 for entry in "${skipped[@]}"; do
     id=${entry%%	*}
-    echo "18-arm64-tests: skipped under qemu-user (runs in the arm64 VM): $id: ${entry#*	}" >&2
+    echo "18-arm64-tests: skipped under qemu-user (not run as arm64): $id: ${entry#*	}" >&2
     skip+="${skip:+|}$(sed 's/[].()[\\*+?{}|^$]/\\&/g' <<<"$id")"
 done
 # Each failure's lines and the run's closing lines; the run's exit status is the stage's.
@@ -97,4 +97,4 @@ deploy/in-root "$root" --src "$work" "cd tree && /src/qemu-aarch64-static $tests
 t2=$SECONDS
 printf '18-arm64-tests: arm64 build --build-tests %d s, the suite under qemu-user %d s\n' $((t1 - t0)) $((t2 - t1)) >&2
 [ "$rc" = 0 ] || { echo "18-arm64-tests: the arm64 suite failed under qemu-user (exit $rc)" >&2; exit 1; }
-echo "18-arm64-tests: the arm64 suite passed under qemu-user, ${#skipped[@]} test(s) left to the arm64 VM" >&2
+echo "18-arm64-tests: the arm64 suite passed under qemu-user, ${#skipped[@]} test(s) skipped as named above" >&2
