@@ -88,11 +88,8 @@ struct NotLikeYouCommandTests {
             defer { cli.remove() }
             // A daemon as watch meets it after a saved morning: its reply to `watch` is the readout.
             let socket = cli.directory.appendingPathComponent("control.sock").path
-            let server = Process()
-            server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            server.arguments = [
-                "-c",
-                """
+            let server = try FakeSocketServer(
+                script: """
                 import json, socket
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
                 s.bind('\(socket)'); s.listen(1)
@@ -102,19 +99,9 @@ struct NotLikeYouCommandTests {
                 snapshot = {"event": "snapshot", "phase": "readout", "date": "\(now.prefix(10))", "lamps": {}}
                 c.send(json.dumps({"ok": True, "version": request["version"], "snapshot": snapshot}).encode())
                 c.recv(65536)
-                """,
-            ]
-            let heard = Pipe()
-            server.standardOutput = heard
-            try server.run()
-            defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
-            // The server says when it listens: its first line, read (blocking) from its pipe.
-            var first = Data()
-            while !first.contains(UInt8(ascii: "\n")) {
-                let chunk = heard.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                first.append(chunk)
-            }
+                """)
+            defer { server.stop() }
+            #expect(server.firstLine() == "LISTENING\n", "the server did not start")
             let watch = try cli.run(["watch", "--socket", socket, "--now", now])
             #expect(watch.status == 0, "\(watch.stderr)")
             let line = watch.stdout.split(separator: "\n").first { $0.hasPrefix("Not like you") }

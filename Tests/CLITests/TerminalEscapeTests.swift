@@ -64,11 +64,8 @@ struct SocketOwnerTests {
         chmod(dir, 0o777)
         let socket = dir + "/control.sock"
         // A server that answers every packet with a snapshot whose text would clear root's screen.
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        server.arguments = [
-            "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
-            """
+        let server = try FakeSocketServer(
+            script: """
             import socket
             s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             s.bind('\(socket)'); s.listen(4)
@@ -78,27 +75,16 @@ struct SocketOwnerTests {
             print('RECEIVED' if got else 'NOTHING', flush=True)
             c.send(b'{"ok":true,"snapshot":{"event":"say","text":"\\\\u001b[2Jowned"}}')
             """,
-        ]
-        let heard = Pipe()
-        server.standardOutput = heard
-        try server.run()
-        defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
-        // The server says when it listens: its first line, read (blocking) from its pipe.
-        var first = Data()
-        while !first.contains(UInt8(ascii: "\n")) {
-            let chunk = heard.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            first.append(chunk)
-        }
-        #expect(String(decoding: first, as: UTF8.self) == "LISTENING\n", "the server did not start")
+            asUser: 65534)
+        defer { server.stop() }
+        #expect(server.firstLine() == "LISTENING\n", "the server did not start")
         let outcome = try cli.run(["watch", "--socket", socket])
         #expect(outcome.status == 1)
         #expect(
             outcome.stderr.contains("is served by uid 65534, not by root or the service user recoverydeck, so nothing was sent to it."),
             "\(outcome.stderr)")
         #expect(!outcome.stdout.contains("owned"))
-        server.waitUntilExit()
-        let said = String(decoding: heard.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = server.rest()
         #expect(said == "NOTHING\n", "the server was sent a request")
     }
 }

@@ -1,0 +1,43 @@
+import Foundation
+
+/// A stand-in for a daemon on a control socket: a Python program the test writes, which prints `LISTENING` once
+/// it listens. `start` returns when that line is read (a blocking read of its pipe, no polling), so the command
+/// under test never races the server's bind.
+struct FakeSocketServer {
+    let process = Process()
+    let output = Pipe()
+
+    /// Starts `python3 -c script`, as `user` and `group` ids when given (via setpriv), and waits for its first line.
+    init(script: String, asUser user: Int? = nil) throws {
+        if let user {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = [
+                "--reuid=\(user)", "--regid=\(user)", "--clear-groups", "/usr/bin/python3", "-c", script,
+            ]
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = ["-c", script]
+        }
+        process.standardOutput = output
+        try process.run()
+    }
+
+    /// The server's first line ("LISTENING" when it started), read as it arrives.
+    func firstLine() -> String {
+        var first = Data()
+        while !first.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            first.append(chunk)
+        }
+        return String(decoding: first, as: UTF8.self)
+    }
+
+    /// Everything the server printed after its first line, once it has ended.
+    func rest() -> String {
+        process.waitUntilExit()
+        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    func stop() { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+}
