@@ -6,7 +6,7 @@ import Testing
 
 /// The "Not like you" flag on fixed seeded series: a steady person (lying HR 55 ± 2 bpm, ln rMSSD 4.0 ± 0.1,
 /// independent day to day), with episodes planted where a test says.
-@Suite("Not like you: a CuSum on lying HR up and ln rMSSD down against the person's own 28-day normal")
+@Suite("Not like you: a CuSum on lying HR up and ln rMSSD down against the person's own 60-day normal")
 struct NotLikeYouTests {
     /// `count` days of the steady person; `shift(t)` adds (bpm, ln) on day t; `missing` days have no morning.
     func person(
@@ -26,8 +26,8 @@ struct NotLikeYouTests {
         { t in days.contains(t) ? (hr, ln) : (0, 0) }
     }
 
-    /// The default threshold buys about one false flag a person-year on the calibration's people (AR(1) days,
-    /// training blocks; docs/not-like-you.md); these independent days see fewer, 4 in these 5.8 person-years.
+    /// The defaults buy about one and a half false flags a person-year on the calibration's people (AR(1) days,
+    /// training blocks; docs/not-like-you.md); these independent days see fewer, 1 in these 5.8 person-years.
     @Test("steady people: at most 6 flags in 20 people × 106 days after the normal is built")
     func quiet() {
         var flags: [String] = []
@@ -53,7 +53,11 @@ struct NotLikeYouTests {
             #expect(flags.count == 1, "seed \(seed): flags on \(flags)")
             let day = try #require(flags.first)
             #expect((81...82).contains(day), "seed \(seed): flagged on day \(day)")
-            let e = try #require(result[day].episode)
+            let raised = try #require(result[day].episode)
+            #expect(raised.firstDay >= 79)
+            // The sizes over the episode's six mornings (a day or two of them, as on the flag's day, are too few
+            // to hold the ln rMSSD to ±0.12 against mornings whose SD is 0.1).
+            let e = try #require(result[85].episode)
             #expect(e.firstDay >= 79 && e.firstDay <= 80)
             let above = try #require(e.lyingHRAbove)
             let below = try #require(e.lnRMSSDBelow)

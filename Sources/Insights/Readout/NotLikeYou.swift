@@ -1,3 +1,5 @@
+import RecoveryCore
+
 /// "Not like you": several mornings in a row whose lying heart rate is above the person's own recent normal and
 /// whose ln rMSSD is below it. A T0 fact (a stretch of days outside the person's baseline), never a diagnosis.
 ///
@@ -6,8 +8,11 @@
 /// to two channels:
 ///
 /// - Each morning, each channel's residual against the person's normal: the mean and SD of that channel over
-///   the 28 calendar days before the current run began (days of earlier flagged episodes left out, so an illness
+///   the 60 calendar days before the current run began (days of earlier flagged episodes left out, so an illness
 ///   does not become the normal). A channel needs 14 mornings there; the SD is never taken below its resolution.
+///   Mishra et al. take 28 days; on one morning a day the mean of 28 days moves too much with the days it happens
+///   to hold, and the two months the box's own baselines use raise the share of episodes found at fewer false
+///   alerts (docs/not-like-you.md).
 /// - z = (lying HR − mean) / SD and z = (mean − ln rMSSD) / SD, each clipped to ±4. With both, the day's score is
 ///   their sum over √(2(1 + r)), r their correlation over the baseline's mornings: unit variance on an ordinary
 ///   morning, and two channels that agree weigh more than either alone (two z of 2 with r 0.4 score 2.4). One
@@ -15,22 +20,22 @@
 ///   never zero, never carried).
 /// - C = max(0, C + score − allowance). A flag is raised when C reaches the threshold and at
 ///   least two of the run's mornings raised it (one wild morning is not an episode); at most one flag an
-///   episode. The episode ends when two mornings in a row are back inside the normal (each present z under 1),
-///   and C starts again from 0.
+///   episode. The episode ends on the first morning back inside the normal (each present z under 1), and C
+///   starts again from 0.
 ///
 /// The threshold and allowance come from the calibration benchmark (docs/not-like-you.md).
 public enum NotLikeYou {
     public struct Parameters: Hashable, Sendable {
-        public var baselineDays = 28
+        public var baselineDays = 60
         public var minimumBaseline = 14
         /// Subtracted from each morning's score (the CuSum's reference value, half the shift in z it is tuned
         /// to find).
-        public var allowance = 1.5
+        public var allowance = 1.25
         public var threshold = 3.0
         public var minimumMornings = 2
         public var clip = 4.0
         /// Mornings in a row back inside the normal that end an episode.
-        public var insideMorningsToEnd = 2
+        public var insideMorningsToEnd = 1
         /// z under this on every present channel: inside the normal.
         public var insideZ = 1.0
         /// SD floors: lying HR is whole bpm; ln rMSSD moves 0.02 for a 2 % change.
@@ -105,6 +110,12 @@ public enum NotLikeYou {
         public var zLnRMSSD: Double?
         /// The flagged episode this day belongs to; nil unless `status` is `flagged`.
         public var episode: Episode?
+    }
+
+    /// The first day a reading for the morning of `date` needs: the normal's days and a run as long again
+    /// before them (a run longer than that is read from the days it has).
+    public static func historyStart(forMorningOn date: LocalDate, parameters p: Parameters = .default) -> LocalDate {
+        date.adding(days: -2 * p.baselineDays)
     }
 
     /// Runs the detector over calendar days, oldest first (index 0 = the first day). Each day's result uses only

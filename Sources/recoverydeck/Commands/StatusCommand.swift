@@ -18,9 +18,9 @@ struct StatusCommand: Command {
         60-day SD of ln rMSSD) and how many of the last 7 mornings were valid; under 3 the 7-day mean
         is marked unreliable. These are figures, not another light.
 
-        Not like you: when several mornings running have a lying HR above your own normal (the 28
+        Not like you: when several mornings running have a lying HR above your own normal (the 60
         days before) and an ln rMSSD below it, a line says so with the mornings and the sizes, from
-        the morning it is raised until two mornings in a row are back inside the normal. It is a
+        the morning it is raised until a morning is back inside the normal. It is a
         fact about your numbers (T0), a pattern that often comes with illness, hard training or poor
         sleep; not a diagnosis. docs/not-like-you.md says how it was calibrated.
 

@@ -165,14 +165,16 @@ struct Score {
     var falseAlertDays = 0
     var falseAlerts = 0
     var personYears = 0.0
+    /// Episodes told twice: a second new alert within the episode or the week after it.
+    var twice = 0
 
     var line: String {
         let share = Double(found) / Double(max(1, episodes)) * 100
         let sorted = fireDays.sorted()
         let median = sorted.isEmpty ? "-" : String(sorted[sorted.count / 2])
         return String(
-            format: "%5.1f %%   %6@   %6.2f   %6.2f", share, median, Double(falseAlertDays) / personYears,
-            Double(falseAlerts) / personYears)
+            format: "%5.1f %%   %6@   %6.2f   %6.2f   %4d", share, median, Double(falseAlertDays) / personYears,
+            Double(falseAlerts) / personYears, twice)
     }
 }
 
@@ -182,6 +184,7 @@ func score(_ method: ([NotLikeYou.Day]) -> Verdict, with: [Person], without: [Pe
         guard let e = p.episode else { continue }
         s.episodes += 1
         let v = method(p.days)
+        if (e.lowerBound..<min(totalDays, e.upperBound + 7)).filter({ v[$0].new }).count > 1 { s.twice += 1 }
         if let fired = e.first(where: { v[$0].new }) {
             s.found += 1
             s.fireDays.append(fired - e.lowerBound + 1)
@@ -201,19 +204,30 @@ func score(_ method: ([NotLikeYou.Day]) -> Verdict, with: [Person], without: [Pe
 let with = (0..<peoplePerArm).map { makePerson($0, withEpisode: true) }
 let without = (0..<peoplePerArm).map { makePerson($0, withEpisode: false) }
 print("\(peoplePerArm) people with an episode, \(peoplePerArm) without, \(totalDays) days each, seed \(seed)")
-print("method                          found   median day   false alert-days/yr   false alerts/yr")
-func row(_ name: String, _ s: Score) { print(name.padding(toLength: 30, withPad: " ", startingAt: 0) + "  " + s.line) }
-for k in [1.0, 1.25, 1.5, 1.75, 2.0] {
-    for h in [2.0, 3.0, 4.0, 6.0] {
-        var p = NotLikeYou.Parameters.default
-        p.allowance = k
-        p.threshold = h
-        row("not like you, k \(k) h \(h)", score({ detector($0, p) }, with: with, without: without))
+print("method                                      found   median day   false alert-days/yr   false alerts/yr   told twice")
+func row(_ name: String, _ s: Score) { print(name.padding(toLength: 42, withPad: " ", startingAt: 0) + "  " + s.line) }
+// The detector: its normal's length (Mishra et al.'s 28 days, the box's 60), the allowance k, the threshold h,
+// and how many mornings back inside the normal end an episode.
+for normal in [28, 60] {
+    for end in [2, 1] {
+        for k in [1.0, 1.25, 1.5, 2.0] {
+            for h in [3.0, 4.0, 6.0] {
+                var p = NotLikeYou.Parameters.default
+                p.baselineDays = normal
+                p.insideMorningsToEnd = end
+                p.allowance = k
+                p.threshold = h
+                let name = "not like you, \(normal) d, end \(end), k \(k) h \(h)"
+                row(p == .default ? name + " *" : name, score({ detector($0, p) }, with: with, without: without))
+            }
+        }
     }
 }
 for k in [0.5, 1.0, 1.5] {
     for h in [2.0, 3.0, 4.0, 6.0] {
+        // Mishra et al.'s 28-day baseline, the episode ended as the box's is.
         var p = NotLikeYou.Parameters.default
+        p.baselineDays = 28
         p.allowance = k
         p.threshold = h
         row("RHR-CuSum, k \(k) h \(h)", score({ rhrCuSum($0, p) }, with: with, without: without))
