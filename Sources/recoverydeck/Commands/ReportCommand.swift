@@ -45,7 +45,9 @@ struct ReportCommand: Command {
         let last = context.today
         // The band of the first charted day looks 60 days further back.
         let from = LocalDate(dayNumber: last.dayNumber - days - Baselines.normDays)
-        let records = try store.days(from: from, through: last)
+        // One read: the chart's days, and every day for the not-like-you detector (its normal and past episodes).
+        let stored = try store.allDays()
+        let records = stored.filter { $0.date >= from && $0.date <= last }
         guard let svg else {
             for line in Sparkline.lines(days: records, through: last, count: days) { context.out(line) }
             let weeks = (0..<days).map { LnRMSSDWeek(days: records, through: last.adding(days: $0 - days + 1)) }
@@ -53,12 +55,12 @@ struct ReportCommand: Command {
             let latest = means.last.flatMap { $0 }.map { Formatting.fixed($0, digits: 3) } ?? ReportWording.dash
             context.out("ln 7-day   \(Sparkline.render(means))  \(latest)")
             for line in ReadoutFigures.lines(weeks.last!) { context.out(line) }
-            for line in NotLikeYouFigures.reportLines(try store.allDays(), through: last, count: days) {
+            for line in NotLikeYouFigures.reportLines(stored, through: last, count: days) {
                 context.out(line)
             }
             return
         }
-        let flagged = NotLikeYouFigures.episodeDays(NotLikeYou.run(days: try store.allDays(), through: last))
+        let flagged = NotLikeYouFigures.episodeDays(NotLikeYou.run(days: stored, through: last))
         let text = ReportChart.svg(
             days: records, through: last, count: days, edges: try store.lightEdges(), notLikeYou: Set(flagged.keys))
         if svg == "-" {
