@@ -73,15 +73,6 @@ enum SysfsFiles {
 
     /// Names in a directory, without "." and "..", or none when it cannot be opened.
     static func entries(of path: String) -> [String] {
-        guard let dir = opendir(path) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
+        ((try? DirectoryEntries.names(in: path)) ?? []).sorted()
     }
 }

@@ -271,18 +271,12 @@ public final class MorningSpool {
     private func path(_ name: String) -> String { directory + "/" + name }
 
     private func fileNames(temporariesToo: Bool = false) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let item = readdir(dir) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name.hasSuffix(".json") && !name.hasPrefix(".") { names.append(name) }
+        let all = (try? DirectoryEntries.names(in: directory)) ?? []
+        return all.filter { name in
             // `.<name>.tmp` from keep(_:recordedAt:) can hold a whole morning.
-            if temporariesToo && name.hasPrefix(".") && name.hasSuffix(".json.tmp") { names.append(name) }
-        }
-        return names.sorted()
+            (name.hasSuffix(".json") && !name.hasPrefix("."))
+                || (temporariesToo && name.hasPrefix(".") && name.hasSuffix(".json.tmp"))
+        }.sorted()
     }
 
     /// fsync(2) on the directory: makes a rename or unlink in it durable.

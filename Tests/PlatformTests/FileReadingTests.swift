@@ -196,7 +196,7 @@ private struct Interruption {
 }
 
 /// A fresh folder under /tmp, removed with everything in it.
-private struct TemporaryFolder {
+struct TemporaryFolder {
     let path: String
 
     init() throws {
@@ -217,14 +217,7 @@ private struct TemporaryFolder {
     }
 
     func remove() {
-        guard let dir = opendir(path) else { return }
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != ".", name != ".." { unlink(path + "/" + name) }
-        }
-        closedir(dir)
+        for name in (try? DirectoryEntries.names(in: path)) ?? [] { unlink(path + "/" + name) }
         rmdir(path)
     }
 }

@@ -3,8 +3,8 @@ import Testing
 
 /// `Platform` is where the product opens a file and puts an errno into words (swift-system's shape:
 /// `FileDescriptor.open` with typed options and `O_CLOEXEC` always, `Errno.message`). This scans every product
-/// source file outside it for a raw `open(` / `openat(` call given `O_` flags and for `strerror`, and names
-/// each by file and line.
+/// source file outside it for a raw `open(` / `openat(` call given `O_` flags, for `strerror` and for `opendir`
+/// (folders are listed by `DirectoryEntries`), and names each by file and line.
 ///
 /// Allowed: `Sources/Platform` itself and `Sources/CPlatform`, Platform's own C half (its `narrow_mode` opens a
 /// file with `O_PATH`, which only C can do without a descriptor that would release SQLite's locks). The other C
@@ -78,6 +78,9 @@ struct PlatformBoundaryTests {
                     found.append("line \(line): strerror")
                 }
             }
+            if word(at: i, "opendir(") || word(at: i, "fdopendir(") {
+                found.append("line \(line): opendir (use DirectoryEntries.names)")
+            }
             for call in ["openat(", "open("] where word(at: i, call) {
                 // The argument list, to the matching parenthesis.
                 var depth = 0
@@ -112,13 +115,14 @@ struct PlatformBoundaryTests {
         #expect(Self.violations(in: "String(cString: strerror(errno))") == ["line 1: strerror"])
         #expect(Self.violations(in: "int fd = open(path, O_PATH | O_NOFOLLOW); /* C */").count == 1)
         #expect(Self.violations(in: "try FileDescriptor.open(path, .readOnly, options: [.noFollow])").isEmpty)
-        #expect(Self.violations(in: "fopen(path, \"wx\"); opendir(path); reopen(O_RDONLY)").isEmpty)
+        #expect(Self.violations(in: "fopen(path, \"wx\"); closedir(dir); reopen(O_RDONLY)").isEmpty)
         #expect(Self.violations(in: "// open(path, O_RDONLY) and strerror\n/* strerror */ let s = \"// x\"").isEmpty)
         #expect(Self.violations(in: "let mystrerror = 1; x.strerror_text").isEmpty)
         #expect(Self.violations(in: "strerror_r(e, buffer, 64)") == ["line 1: strerror"])
+        #expect(Self.violations(in: "guard let dir = opendir(path) else { return [] }") == ["line 1: opendir (use DirectoryEntries.names)"])
     }
 
-    @Test("no product source outside Platform opens a file with raw O_ flags or calls strerror")
+    @Test("no product source outside Platform opens a file with raw O_ flags, lists a folder or calls strerror")
     func productGoesThroughPlatform() throws {
         let root = Self.repositoryRoot
         let sources = root.appendingPathComponent("Sources")

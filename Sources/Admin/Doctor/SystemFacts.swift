@@ -265,16 +265,7 @@ public struct SystemFacts {
     // MARK: Files
 
     func entries(_ directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names
+        (try? DirectoryEntries.names(in: directory)) ?? []
     }
 
     /// A small system file (sysfs, /proc, /etc) as text, or nil when it cannot be read or exceeds 1 MiB:

@@ -60,20 +60,14 @@ public enum ImportFiles {
 
     /// The regular files of a folder, by name, without hidden ones. The corresponding C function is `readdir`.
     public static func files(inDirectory path: String) throws(ImportError) -> [RRHistory.File] {
-        guard let dir = opendir(path) else {
-            throw ImportError("cannot open the folder \(path): \(Errno.current.message).")
+        let all: [String]
+        do throws(Errno) { all = try DirectoryEntries.names(in: path) } catch {
+            throw ImportError("cannot open the folder \(path): \(error.message).")
         }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasPrefix(".") { continue }
+        let names = all.filter { name in
             var info = stat()
-            guard stat(path + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-            names.append(name)
+            return !name.hasPrefix(".") && stat(path + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
         }
-        closedir(dir)
         var files: [RRHistory.File] = []
         for name in names.sorted() {
             let full = path + "/" + name

@@ -49,15 +49,7 @@ public struct GPIOChipDevice: Hashable, Sendable {
     /// Every `gpiochip*` entry under `directory`, in name order (gpiochip2 before gpiochip10), each opened,
     /// asked and closed. A directory that cannot be listed has none.
     public static func all(in directory: String = "/dev") -> [GPIOChipDevice] {
-        guard let dir = opendir(directory) else { return [] }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasPrefix("gpiochip") { names.append(name) }
-        }
-        closedir(dir)
+        var names = ((try? DirectoryEntries.names(in: directory)) ?? []).filter { $0.hasPrefix("gpiochip") }
         names.sort { ($0.count, $0) < ($1.count, $1) }
         return names.map { name in
             let path = directory + "/" + name
