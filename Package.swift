@@ -104,7 +104,9 @@ let package = Package(
         .testTarget(name: "LocalClockTests", dependencies: ["LocalClock", "Platform", "RecoveryCore"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "JSON", "RecoveryCore", "CSQLite", "TestSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "HeartRateProtocol", "Platform", "h10sim", "TestSupport"]),
-        .testTarget(name: "PanelTests", dependencies: ["Panel", "Platform", "RecoveryCore"]),
+        // The panel's code on the simulated chip behind the same interface as the libgpiod backend.
+        .testTarget(name: "PanelTests", dependencies: ["Panel", "Platform", "RecoveryCore", "Simulation"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "ControlProtocol", "JSON", "Panel", "RecoveryCore"]),
         .testTarget(
             name: "ApplianceTests",
             dependencies: [
@@ -115,7 +117,7 @@ let package = Package(
             name: "CLITests", dependencies: ["Store", "RecoveryCore", "Insights", "LocalClock", "Platform", "recoverydeck"],
             exclude: ["HelpSnapshots"]),
         .testTarget(name: "ProjectTests"),
-        .testTarget(name: "AdminTests", dependencies: ["Admin", "RecoveryCore", "Panel", "Store"]),
+        .testTarget(name: "AdminTests", dependencies: ["Admin", "RecoveryCore", "Panel", "Store", "Simulation"]),
     ],
     swiftLanguageModes: [.v6]
 )

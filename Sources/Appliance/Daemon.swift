@@ -59,6 +59,9 @@ public final class Daemon {
         /// The strap to use instead of the one the configuration names: `strap = simulated` needs one (a
         /// simulated box's virtual strap); tests hand in their own.
         public var strap: (any StrapSource)?
+        /// Opens the panel on the configuration's pin map instead of the GPIO chip: `panel = simulated` needs it
+        /// (a simulated box's panel).
+        public var openPanel: ((PinMap) throws(PanelError) -> any PanelSource)?
         /// Opens the Bluetooth management socket (tests hand in a stand-in for the kernel's).
         public var openManagement: () throws(BlueZError) -> ManagementSocket = { () throws(BlueZError) in
             try ManagementSocket()
@@ -126,7 +129,23 @@ public final class Daemon {
     let extraRequests: ExtraRequests?
     private var isShutDown = false
 
+    /// Why the daemon cannot run `configuration` with `options`, nil when it can: the simulated panel or strap
+    /// named where nothing hands one in. A box has neither; they run on a simulated box only.
+    public static func refusal(of configuration: DaemonConfiguration, _ options: Options) -> DaemonError? {
+        if configuration.panel == .simulated && options.openPanel == nil {
+            return .configuration(
+                "panel = simulated: the simulated panel runs only on a simulated box (recoverydeck demo, recoverydeckd-sim).")
+        }
+        if configuration.strap == .simulated && options.strap == nil {
+            return .configuration(
+                "strap = simulated: the virtual strap runs only on a simulated box (recoverydeck demo, recoverydeckd-sim).")
+        }
+        return nil
+    }
+
     public init(configuration: DaemonConfiguration, options: Options = Options()) throws(DaemonError) {
+        // Refused before anything is opened or written.
+        if let refusal = Daemon.refusal(of: configuration, options) { throw refusal }
         self.configuration = configuration
         var logger = options.logger
         logger.minimumLevel = configuration.logLevel
@@ -183,30 +202,28 @@ public final class Daemon {
         routine = MorningRoutine(configuration: routineConfiguration, day: day, reminderFiredOn: firedOn)
 
         do {
-            switch configuration.panel {
-            case .gpio:
+            let source: any PanelSource
+            if let openPanel = options.openPanel {
+                source = try openPanel(configuration.pins)
+            } else {
                 let chip = try LibgpiodChip(labels: configuration.pins.chipLabels)
                 logger.info(
                     "gpio chip \(chip.label) at \(chip.path), \(chip.lineCount) lines",
                     ["library": LibgpiodChip.libraryDescription])
-                panel = try PanelDevice(gpio: chip, pins: configuration.pins, buzzerEnabled: configuration.buzzer)
-            case .simulated:
-                panel = try PanelDevice(simulatedWith: configuration.pins, buzzerEnabled: configuration.buzzer)
+                source = try Panel(chip: chip, pins: configuration.pins)
             }
+            panel = PanelDevice(source, buzzerEnabled: configuration.buzzer)
         } catch {
             throw .startup("The panel could not be opened: \(error)")
         }
         let panelClock = self.clock
         panel.panel.writeClock = { panelClock.monotonicMs() }
 
-        switch configuration.strap {
-        case _ where options.strap != nil:
-            strap = options.strap!
-        case .simulated:
-            throw .configuration(
-                "strap = simulated: the virtual strap runs only on a simulated box (recoverydeck demo, recoverydeckd-sim).")
-        case .bluetooth:
-            // Its refusal keeps its own exit status: a bad `adapter` is a configuration error (78).
+        if let given = options.strap {
+            strap = given
+        } else {
+            // `refusal` left the Bluetooth strap. Its refusal keeps its own exit status: a bad `adapter` is a
+            // configuration error (78).
             strap = try BluetoothStrap(
                 configuration: configuration, logger: logger, nowMs: clock.monotonicMs(),
                 openManagement: options.openManagement)

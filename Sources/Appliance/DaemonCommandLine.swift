@@ -119,6 +119,11 @@ public enum DaemonCommandLine {
             fail(error.description, variant.name)
             return 78
         }
+        // What the program cannot run (recoverydeckd: the simulated panel and strap) is refused by --check-config too.
+        if let refusal = Daemon.refusal(of: configuration, options) {
+            fail(refusal.description, variant.name)
+            return refusal.exitCode
+        }
         if checkOnly {
             let checked = [path] + variant.pathOptions.compactMap { paths[$0] }
             print(checked.map { "\($0): ok" }.joined(separator: "\n"))

@@ -8,46 +8,34 @@ public enum PanelInput: Hashable, Sendable {
     case key(KeypadKey)
 }
 
-/// The panel as the daemon uses it: the GPIO panel or the simulated one behind the same calls. It turns
-/// the panel's debounced edges into presses, shows whole `PanelDisplay`s and plays `Sound`s, and keeps
-/// what each lamp shows for `watch` and the demo.
+/// The panel as the daemon uses it: the GPIO panel, or the one a simulated box hands in, behind the same
+/// calls. It turns the panel's debounced edges into presses, shows whole `PanelDisplay`s and plays `Sound`s,
+/// and keeps what each lamp shows for `watch` and the demo.
 public final class PanelDevice {
     public let panel: Panel
-    /// Present for `panel = simulated`: its hands press keys for the control socket and scripts.
-    public let simulated: SimulatedPanel?
+    private let source: any PanelSource
     public var buzzerEnabled: Bool
     public private(set) var display = PanelDisplay.dark
     public private(set) var lastSound: Sound?
 
-    public init(gpio chip: any GPIOChip, pins: PinMap, buzzerEnabled: Bool) throws(PanelError) {
-        panel = try Panel(chip: chip, pins: pins)
-        simulated = nil
-        self.buzzerEnabled = buzzerEnabled
-    }
-
-    public init(simulatedWith pins: PinMap, buzzerEnabled: Bool) throws(PanelError) {
-        // The simulated panel records every lamp and buzzer change, keeping the latest few thousand: a
-        // daemon that runs it for months (the soak test's year of mornings) stays the same size.
-        let sim = try SimulatedPanel(pins: pins)
-        simulated = sim
-        panel = sim.panel
+    public init(_ source: any PanelSource, buzzerEnabled: Bool) {
+        self.source = source
+        panel = source.panel
         self.buzzerEnabled = buzzerEnabled
     }
 
     // MARK: Event-loop contract
 
-    public var descriptors: [FileDescriptor] { panel.descriptors }
+    public var descriptors: [FileDescriptor] { source.descriptors }
 
     public func onReadable(_ fd: FileDescriptor, nowMs: Int64) -> [PanelInput] {
-        let events = simulated?.onReadable(fd, nowMs: nowMs) ?? panel.onReadable(fd, nowMs: nowMs)
-        return inputs(from: events)
+        inputs(from: source.onReadable(fd, nowMs: nowMs))
     }
 
-    public var nextDeadlineMs: Int64? { simulated?.nextDeadlineMs ?? panel.nextDeadlineMs }
+    public var nextDeadlineMs: Int64? { source.nextDeadlineMs }
 
     public func onDeadline(nowMs: Int64) -> [PanelInput] {
-        let events = simulated?.onDeadline(nowMs: nowMs) ?? panel.onDeadline(nowMs: nowMs)
-        return inputs(from: events)
+        inputs(from: source.onDeadline(nowMs: nowMs))
     }
 
     /// Faults the panel reported since last asked (a line that could not be read or set).
@@ -97,40 +85,6 @@ public final class PanelDevice {
     public func darken(nowMs: Int64) {
         display = .dark
         do { try panel.darken(nowMs: nowMs) } catch { faults.append(error.description) }
-    }
-
-    // MARK: Hands (simulated panel only)
-
-    /// Schedules presses on the simulated panel at times from `startMs`: `go` (held 150 ms), `go-long`
-    /// (held 2.5 s) or a key by its label (100 ms). False on the GPIO panel, or for an unknown key.
-    public func schedule(presses: [(atMs: Int64, what: String)], startMs: Int64) -> Bool {
-        guard let simulated else { return false }
-        var entries: [PanelScript.Entry] = []
-        for (at, what) in presses {
-            switch what {
-            case "go":
-                entries += [.init(atMs: at, action: .goDown), .init(atMs: at + PanelScript.goHoldMs, action: .goUp)]
-            case "go-long":
-                entries += [
-                    .init(atMs: at, action: .goDown), .init(atMs: at + PanelScript.goLongHoldMs, action: .goUp),
-                ]
-            default:
-                guard let key = KeypadKey(label: what) else { return false }
-                entries += [
-                    .init(atMs: at, action: .keyDown(key)),
-                    .init(atMs: at + PanelScript.keyHoldMs, action: .keyUp(key)),
-                ]
-            }
-        }
-        simulated.schedule(PanelScript(entries: entries), startMs: startMs)
-        return true
-    }
-
-    /// Schedules a whole script on the simulated panel, its t=0 at `startMs`.
-    public func schedule(_ script: PanelScript, startMs: Int64) -> Bool {
-        guard let simulated else { return false }
-        simulated.schedule(script, startMs: startMs)
-        return true
     }
 
     public func close() { panel.close() }

@@ -15,8 +15,8 @@ public final class Panel {
     private var outputs: [PanelOutput: OutputChannel] = [:]
     private var released = false
 
-    /// Called for every change of an output's level, with the time: the simulated panel's timeline, and a
-    /// debug log on real hardware.
+    /// Called for every change of an output's level, with the time: a record of what the lamps and buzzer
+    /// did, for whoever drives the panel.
     public var onOutputChange: ((_ output: PanelOutput, _ on: Bool, _ atMs: Int64) -> Void)?
 
     /// The owner's monotonic clock, read just after a timed pattern's first edge is written: the pattern's

@@ -12,8 +12,6 @@ public enum PanelError: Error, Hashable, Sendable, CustomStringConvertible {
     case lineFailed(offset: UInt32, Errno)
     /// The pin map assigns one GPIO to two parts, or has the wrong number of keypad lines.
     case invalidPinMap(String)
-    /// A line of a simulation script that cannot be understood.
-    case invalidScript(line: Int, String)
 
     public var description: String {
         switch self {
@@ -33,8 +31,6 @@ public enum PanelError: Error, Hashable, Sendable, CustomStringConvertible {
             return "GPIO\(offset) could not be read or set: \(errno)."
         case .invalidPinMap(let reason):
             return "The pin map is not usable: \(reason)."
-        case .invalidScript(let line, let reason):
-            return "Panel script line \(line): \(reason)."
         }
     }
 }

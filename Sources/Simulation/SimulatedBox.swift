@@ -3,19 +3,23 @@ import BoxConfiguration
 import ControlProtocol
 import JSON
 import LocalClock
+import Panel
 import Platform
 import RecoveryCore
 
 /// The box's own daemon on a simulated box (`recoverydeck demo`, `recoverydeckd-sim`, the tests): it hands
-/// the daemon the simulation's clock, the virtual strap and a panel script, and answers the requests only a
-/// simulated box has (`SimulationRequest`: presses, clock moves, stop). The daemon itself asks nothing about
-/// it.
+/// the daemon the simulation's clock, the virtual strap and the simulated panel with its script, and answers
+/// the requests only a simulated box has (`SimulationRequest`: presses, clock moves, stop). The daemon itself
+/// asks nothing about it.
 public final class SimulatedBox {
     public let simulation: Simulation
     /// The clock the daemon is given.
     public let clock: any DaemonClock
     /// The daemon made with `options`, once `attach` is called.
     public private(set) weak var daemon: Daemon?
+    /// The simulated panel the daemon opened (`panel = simulated`): its hands press for `press` requests and the
+    /// panel script, and it records each lamp and buzzer change. Nil on the GPIO panel.
+    public private(set) var panel: SimulatedPanel?
     private let logger: Logger
 
     /// `clock`: a test's own instead of the one the simulation names.
@@ -40,10 +44,19 @@ public final class SimulatedBox {
         }
     }
 
-    /// The daemon's options on this box: its clock, the virtual strap where the configuration names the
-    /// simulated one, and the simulation's requests.
+    /// The daemon's options on this box: its clock, the simulated panel and the virtual strap where the
+    /// configuration names them, and the simulation's requests.
     public func prepare(_ options: inout Daemon.Options, for configuration: DaemonConfiguration) {
         options.clock = clock
+        if configuration.panel == .simulated && options.openPanel == nil {
+            // It records every lamp and buzzer change, keeping the latest few thousand: a daemon that runs it for
+            // months (the soak test's year of mornings) stays the same size.
+            options.openPanel = { [unowned self] (pins) throws(PanelError) in
+                let panel = try SimulatedPanel(pins: pins)
+                self.panel = panel
+                return panel
+            }
+        }
         if configuration.strap == .simulated && options.strap == nil {
             var strap = VirtualStrap.Options()
             strap.seed = simulation.simulatedSeed
@@ -65,7 +78,7 @@ public final class SimulatedBox {
     public func attach(_ daemon: Daemon) throws(DaemonConfiguration.ValueError) {
         self.daemon = daemon
         if let script = try simulation.loadPanelScript() {
-            _ = daemon.panel.schedule(script, startMs: clock.monotonicMs())
+            panel?.schedule(script, startMs: clock.monotonicMs())
         }
         if daemon.configuration.strap == .bluetooth && clock.speed != 1 {
             logger.warning(
@@ -85,11 +98,11 @@ public final class SimulatedBox {
         let now = clock.monotonicMs()
         switch request {
         case .press(let presses):
-            guard daemon.panel.simulated != nil else {
+            guard let panel else {
                 return ControlRefusal(code: .notSimulated, message: "Presses can be sent to a simulated panel only.")
                     .json
             }
-            guard daemon.panel.schedule(presses: presses.map { ($0.afterMs, $0.button) }, startMs: now) else {
+            guard panel.schedule(presses, startMs: now) else {
                 return ControlRefusal(code: .badButton, message: "Press go, go-long, or a key 0-9, * or #.").json
             }
             return ControlReply.ok([("session_ms", .integer(now))])

@@ -1,5 +1,4 @@
 import BoxConfiguration
-import Panel
 import Platform
 import RecoveryCore
 
@@ -82,10 +81,7 @@ public struct Simulation: Hashable, Sendable {
         do {
             return try PanelScript(parsing: text)
         } catch {
-            if case .invalidScript(let line, let reason) = error {
-                throw ValueError(reason: "panel_script: \(path):\(line): \(reason)", key: "panel_script")
-            }
-            throw ValueError(reason: "panel_script: \(path): \(error)", key: "panel_script")
+            throw ValueError(reason: "panel_script: \(path):\(error.line): \(error.reason)", key: "panel_script")
         }
     }
 

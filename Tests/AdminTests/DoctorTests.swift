@@ -1,5 +1,6 @@
 import Foundation
 import Panel
+import Simulation
 import Testing
 
 @testable import Admin

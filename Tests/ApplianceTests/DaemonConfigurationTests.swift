@@ -268,6 +268,33 @@ struct DaemonConfigurationTests {
         #expect(DaemonCommandLine.main(["--config", path + ".missing"]) == 78)
         #expect(DaemonCommandLine.main(["--frobnicate"]) == 64)
     }
+
+    @Test(
+        "recoverydeckd refuses the simulated panel or strap in one sentence, exit 78, --check-config too, touching nothing; recoverydeckd-sim runs them",
+        arguments: [
+            ("panel = simulated\nstrap = bluetooth\n", "panel = simulated: the simulated panel runs only on a simulated box"),
+            ("panel = gpio\nstrap = simulated\n", "strap = simulated: the virtual strap runs only on a simulated box"),
+        ])
+    func simulatedPartsRefusedByTheBox(parts: String, says: String) throws {
+        let directory = NSTemporaryDirectory() + "recoverydeck-parts-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/recoverydeck.conf"
+        try "database = \(directory)/recoverydeck.db\ncontrol_socket = \(directory)/control.sock\n\(parts)".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        #expect(DaemonCommandLine.main(["--check-config", "--config", path]) == 78)
+        #expect(DaemonCommandLine.main(["--config", path]) == 78)
+        let configuration = try DaemonConfiguration.load(path: path, required: true)
+        let refusal = Daemon.refusal(of: configuration, Daemon.Options())
+        #expect(refusal?.exitCode == 78)
+        #expect(refusal?.description.hasPrefix(says) == true, "\(String(describing: refusal))")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/recoverydeck.db"), "nothing was touched")
+        // A simulated box hands the part in.
+        #expect(SimulatedDaemonCommandLine.main(["--check-config", "--config", path]) == 0)
+        var options = Daemon.Options()
+        SimulatedBox(simulation: Simulation()).prepare(&options, for: configuration)
+        #expect(Daemon.refusal(of: configuration, options) == nil)
+    }
 }
 
 /// The daemon reads its configuration and panel script through Platform's one file reader.

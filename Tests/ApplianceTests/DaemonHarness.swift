@@ -114,7 +114,8 @@ final class DaemonHarness {
 
     /// Presses on the simulated panel, from now.
     func press(_ presses: [(atMs: Int64, what: String)]) {
-        #expect(daemon.panel.schedule(presses: presses, startMs: daemon.clock.monotonicMs()))
+        let scheduled = box.panel?.schedule(presses.map { Press($0.what, afterMs: $0.atMs) }, startMs: daemon.clock.monotonicMs())
+        #expect(scheduled == true)
     }
 
     /// Keys a whole questionnaire (wake key, five scores, #).

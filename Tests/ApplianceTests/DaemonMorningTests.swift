@@ -74,7 +74,7 @@ struct DaemonMorningTests {
         #expect(try h.store.events().contains { $0.kind.rawValue == "orthostatic_skipped" })
         // The simulated panel recorded every lamp change: the question's yellow fast blink (125 ms steps) for
         // the 2 s between the long press and the confirmation, then dark.
-        let yellow = try #require(h.daemon.panel.simulated?.timeline).filter { $0.output == .yellow }
+        let yellow = try #require(h.box.panel?.timeline).filter { $0.output == .yellow }
         #expect((14...18).contains(yellow.count) && yellow.first?.on == true && yellow.last?.on == false)
         #expect(zip(yellow, yellow.dropFirst()).allSatisfy { $1.atMs - $0.atMs == 125 })
     }
@@ -108,7 +108,7 @@ struct DaemonMorningTests {
         #expect(abs(over - lit - 30_000) <= 5, "readout shown \(over - lit) ms")
         // The lamps follow from that instant: every readout edge on the pattern's grid from `lit` (none cut
         // from its front), and none as it goes dark (no flash of an edge due at the same instant).
-        let timeline = try #require(h.daemon.panel.simulated?.timeline)
+        let timeline = try #require(h.box.panel?.timeline)
         let edges = timeline.filter { $0.output != .buzzer && $0.atMs >= lit && $0.atMs <= over }
         #expect(edges.count >= 20)
         #expect(edges.allSatisfy { ($0.atMs - lit) % 1000 == 0 && $0.atMs < over }, "\(edges.suffix(3))")

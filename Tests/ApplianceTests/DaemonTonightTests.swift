@@ -4,6 +4,7 @@ import Store
 import Testing
 
 @testable import Appliance
+import Simulation
 @testable import RecoveryCore
 
 /// Key 9 in the evening through the whole box: the daemon reads tonight's arm from the store's experiments,

@@ -1,4 +1,5 @@
 import Panel
+import Simulation
 import Testing
 
 private func panelWith(_ script: [(Int64, PanelAction)]) throws -> SimulatedPanel {

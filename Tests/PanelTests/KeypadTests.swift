@@ -1,5 +1,6 @@
 import Panel
 import RecoveryCore
+import Simulation
 import Testing
 
 @Suite("Keypad: 3×4 matrix scanned only while a key is down (DESIGN §2)")

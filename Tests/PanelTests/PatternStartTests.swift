@@ -1,6 +1,7 @@
 import Panel
 import Platform
 import RecoveryCore
+import Simulation
 import Testing
 
 /// A hand-moved monotonic clock, read when a line is written (as ftrace's `gpio_value` timestamps a

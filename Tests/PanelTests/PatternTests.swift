@@ -1,5 +1,6 @@
 import Panel
 import RecoveryCore
+import Simulation
 import Testing
 
 /// Runs the panel on a hand-moved clock: jump to each deadline up to `untilMs` and let it act.

@@ -40,8 +40,8 @@ public struct EdgeEvent: Hashable, Sendable {
 }
 
 /// A GPIO chip as the panel needs it: input lines with bias and edge events, each with a descriptor the
-/// daemon's event loop watches, and output lines it sets. Implemented over libgpiod (`LibgpiodChip`) and in
-/// memory (`SimulatedChip`); the panel code above is the same for both.
+/// daemon's event loop watches, and output lines it sets. Implemented over libgpiod (`LibgpiodChip`) on a box;
+/// a simulated box and the tests implement it in memory, and the panel code above is the same for both.
 public protocol GPIOChip: AnyObject {
     /// The label the chip is found by.
     var label: String { get }

@@ -1,3 +1,4 @@
+import Panel
 import Platform
 
 /// An in-memory GPIO chip with the wiring of a panel: inputs with pull-ups, outputs, and switches that

@@ -42,6 +42,19 @@ public struct PanelScript: Hashable, Sendable {
         }
     }
 
+    /// A line of the text form that cannot be understood: its number from 1 and what is wrong with it.
+    public struct BadLine: Error, Hashable, Sendable, CustomStringConvertible {
+        public var line: Int
+        public var reason: String
+
+        public init(line: Int, _ reason: String) {
+            self.line = line
+            self.reason = reason
+        }
+
+        public var description: String { "Panel script line \(line): \(reason)." }
+    }
+
     /// How long the composite commands hold.
     public static let keyHoldMs: Int64 = 100
     public static let goHoldMs: Int64 = 150
@@ -56,54 +69,48 @@ public struct PanelScript: Hashable, Sendable {
     }
 
     /// Parses the text form; the first bad line is named with its number and what is wrong with it.
-    public init(parsing text: String) throws(PanelError) {
+    public init(parsing text: String) throws(BadLine) {
         var entries: [Entry] = []
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let lineNumber = index + 1
             let words = rawLine.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
             if words.isEmpty || words[0].hasPrefix("#") { continue }
             guard words[0].hasPrefix("t="), let at = PanelScript.parseTime(String(words[0].dropFirst(2))) else {
-                throw .invalidScript(
+                throw BadLine(
                     line: lineNumber, "expected a time such as t=1000 or t=2.5s, found \"\(words[0])\"")
             }
             guard words.count >= 2, !words[1].hasPrefix("#") else {
-                throw .invalidScript(line: lineNumber, "no action after the time")
+                throw BadLine(line: lineNumber, "no action after the time")
             }
             let command = words[1]
             // The words after the action's own (its key, for the key actions) must be a comment.
-            func end(after used: Int) throws(PanelError) {
+            func end(after used: Int) throws(BadLine) {
                 let rest = words.dropFirst(used)
                 guard let extra = rest.first, !extra.hasPrefix("#") else { return }
                 if used == 2 {
-                    throw .invalidScript(line: lineNumber, "\"\(command)\" takes no argument, found \"\(extra)\"")
+                    throw BadLine(line: lineNumber, "\"\(command)\" takes no argument, found \"\(extra)\"")
                 }
-                throw .invalidScript(line: lineNumber, "unexpected \"\(extra)\" after the action")
+                throw BadLine(line: lineNumber, "unexpected \"\(extra)\" after the action")
             }
-            func key() throws(PanelError) -> KeypadKey {
+            func key() throws(BadLine) -> KeypadKey {
                 let argument = words.count >= 3 ? words[2] : nil
                 guard let argument, let key = PanelScript.key(named: argument) else {
-                    throw .invalidScript(
+                    throw BadLine(
                         line: lineNumber, "\"\(command)\" needs a key: 0-9, * or #, found \"\(argument ?? "")\"")
                 }
                 try end(after: 3)
                 return key
             }
             switch command {
-            case "key":
-                let k = try key()
-                entries += [
-                    Entry(atMs: at, action: .keyDown(k)), Entry(atMs: at + PanelScript.keyHoldMs, action: .keyUp(k)),
-                ]
+            case "key": entries += PanelScript.entries(.key(try key()), atMs: at)
             case "key-down": entries.append(Entry(atMs: at, action: .keyDown(try key())))
             case "key-up": entries.append(Entry(atMs: at, action: .keyUp(try key())))
             case "go":
                 try end(after: 2)
-                entries += [Entry(atMs: at, action: .goDown), Entry(atMs: at + PanelScript.goHoldMs, action: .goUp)]
+                entries += PanelScript.entries(.go, atMs: at)
             case "go-long":
                 try end(after: 2)
-                entries += [
-                    Entry(atMs: at, action: .goDown), Entry(atMs: at + PanelScript.goLongHoldMs, action: .goUp),
-                ]
+                entries += PanelScript.entries(.goLong, atMs: at)
             case "go-down":
                 try end(after: 2)
                 entries.append(Entry(atMs: at, action: .goDown))
@@ -111,12 +118,39 @@ public struct PanelScript: Hashable, Sendable {
                 try end(after: 2)
                 entries.append(Entry(atMs: at, action: .goUp))
             default:
-                throw .invalidScript(
+                throw BadLine(
                     line: lineNumber,
                     "unknown action \"\(command)\" (known: key, key-down, key-up, go, go-long, go-down, go-up)")
             }
         }
         self.init(entries: entries)
+    }
+
+    /// A whole press: down, then up after its hold.
+    public enum Tap: Hashable, Sendable {
+        case go
+        case goLong
+        case key(KeypadKey)
+
+        /// The tap a `press` request's button names: `go`, `go-long` or a key by its label; nil for anything else.
+        public init?(button: String) {
+            switch button {
+            case "go": self = .go
+            case "go-long": self = .goLong
+            default:
+                guard let key = KeypadKey(label: button) else { return nil }
+                self = .key(key)
+            }
+        }
+    }
+
+    /// `tap` at `atMs`: GO held `goHoldMs`, or `goLongHoldMs`, a key `keyHoldMs`.
+    public static func entries(_ tap: Tap, atMs at: Int64) -> [Entry] {
+        switch tap {
+        case .go: [Entry(atMs: at, action: .goDown), Entry(atMs: at + goHoldMs, action: .goUp)]
+        case .goLong: [Entry(atMs: at, action: .goDown), Entry(atMs: at + goLongHoldMs, action: .goUp)]
+        case .key(let k): [Entry(atMs: at, action: .keyDown(k)), Entry(atMs: at + keyHoldMs, action: .keyUp(k))]
+        }
     }
 
     /// A key by its printed label, or `star` / `hash` for the two that are not digits.

@@ -1,3 +1,5 @@
+import Appliance
+import Panel
 import Platform
 import RecoveryCore
 
@@ -31,11 +33,12 @@ public struct TimedPanelEvent: Hashable, Sendable, CustomStringConvertible {
 
 /// The real `Panel` code on a `SimulatedChip`, with hands: it presses GO and keypad keys (now, or from a
 /// script at their times) and records every light and buzzer change. It keeps the event-loop contract, so
-/// a daemon runs it like the hardware panel; `run(untilMs:)` drives it on a virtual clock for tests.
+/// a daemon runs it like the hardware panel (a `PanelSource` a simulated box hands in for `panel = simulated`);
+/// `run(untilMs:)` drives it on a virtual clock for tests.
 ///
 /// The records keep the latest `recordCapacity` entries each (a ring): a daemon on the simulated panel runs
 /// for months (the soak test: a year of mornings) and must not grow with every press and blink.
-public final class SimulatedPanel {
+public final class SimulatedPanel: PanelSource {
     /// Entries kept of each record: a whole morning's presses and lamp changes many times over.
     public static let defaultRecordCapacity = 4096
 
@@ -96,6 +99,18 @@ public final class SimulatedPanel {
     public func schedule(_ script: PanelScript, startMs: Int64) {
         pending += script.entries.map { PanelScript.Entry(atMs: $0.atMs + startMs, action: $0.action) }
         pending = PanelScript(entries: pending).entries
+    }
+
+    /// Queues the presses of a `press` request, each `afterMs` from `startMs`. False, and nothing queued, when
+    /// one names no button of the panel.
+    public func schedule(_ presses: [Press], startMs: Int64) -> Bool {
+        var entries: [PanelScript.Entry] = []
+        for press in presses {
+            guard let tap = PanelScript.Tap(button: press.button) else { return false }
+            entries += PanelScript.entries(tap, atMs: press.afterMs)
+        }
+        schedule(PanelScript(entries: entries), startMs: startMs)
+        return true
     }
 
     /// The time of the next scripted action, if any.
