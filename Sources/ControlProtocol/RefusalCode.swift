@@ -27,7 +27,4 @@ public enum RefusalCode: String, CaseIterable, Hashable, Sendable {
     case bluetooth
     /// A simulated strap: there is no radio to scan.
     case notBluetooth = "not_bluetooth"
-    /// Presses and clock jumps are for a simulated panel and clock only.
-    case notSimulated = "not_simulated"
-    case badButton = "bad_button"
 }

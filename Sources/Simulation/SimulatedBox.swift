@@ -99,16 +99,16 @@ public final class SimulatedBox {
         switch request {
         case .press(let presses):
             guard let panel else {
-                return ControlRefusal(code: .notSimulated, message: "Presses can be sent to a simulated panel only.")
+                return SimulationRefusal(code: .notSimulated, message: "Presses can be sent to a simulated panel only.")
                     .json
             }
             guard panel.schedule(presses, startMs: now) else {
-                return ControlRefusal(code: .badButton, message: "Press go, go-long, or a key 0-9, * or #.").json
+                return SimulationRefusal(code: .badButton, message: "Press go, go-long, or a key 0-9, * or #.").json
             }
             return ControlReply.ok([("session_ms", .integer(now))])
         case .advance(let seconds):
             guard let stepped = clock as? SteppedClock else {
-                return ControlRefusal(code: .notSimulated, message: "Only a simulated clock can be moved.").json
+                return SimulationRefusal(code: .notSimulated, message: "Only a simulated clock can be moved.").json
             }
             guard !daemon.routine.session.isMeasuring else {
                 return ControlRefusal(code: .busy, message: "The clock cannot jump during a session.").json

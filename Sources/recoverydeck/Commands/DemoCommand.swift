@@ -86,8 +86,8 @@ struct DemoCommand: Command {
             "\(DemoCommand.historyDays) earlier mornings are in a temporary database; times below are session time.")
         context.out("")
 
-        // A simulated box: the panel and the strap in the daemon; the simulation its clock, starting at this
-        // minute, its speed and the virtual strap's person.
+        // A simulated box: the configuration names the simulated panel and strap, which the simulated box hands
+        // the daemon; the simulation its clock, starting at this minute, its speed and the virtual strap's person.
         try DemoCommand.write(
             """
             database = \(path)
@@ -245,7 +245,7 @@ final class DemoDaemon {
         let reply: JSONValue
         let client = try connect()
         do { reply = try client.send(json: request.json) } catch { throw .failure(error.description) }
-        if let refusal = ControlRefusal(reply: reply) { throw .failure(refusal.message) }
+        if let sentence = SimulationRefusal.sentence(in: reply) { throw .failure(sentence) }
         return reply
     }
 
