@@ -32,8 +32,9 @@ extension DaemonConfiguration {
             .text("control_socket", "the control socket `recoverydeck measure/cancel/watch` talk to", \.controlSocket),
             .text("control_group", "group allowed on the control socket besides root", \.controlGroup),
             .choice(
-                "panel", "`gpio` (the real panel) or `simulated` (in-process, driven by the control socket)", \.panel),
-            .choice("strap", "`bluetooth` (the paired H10) or `simulated` (a seeded virtual strap)", \.strap),
+                "panel", "`gpio`, the real panel (`simulated`: only on a simulated box, recoverydeckd-sim)", \.panel),
+            .choice(
+                "strap", "`bluetooth`, the paired H10 (`simulated`: only on a simulated box, recoverydeckd-sim)", \.strap),
             .optionalText(
                 "adapter", "Bluetooth controller `hciN` or its address; empty: the first powered one", \.adapter,
                 use: "a controller name such as hci0 or its address such as 00:1A:7D:DA:71:13"

@@ -8,6 +8,8 @@ import RecoveryCore
 /// `recoverydeckd --print-config`). A line that is not a known key with a valid value is named with its
 /// number, and the daemon exits 78 (EX_CONFIG) having touched nothing.
 public struct DaemonConfiguration: Hashable, Sendable {
+    /// The panel and strap the daemon runs. A box runs `gpio` and `bluetooth` only; `simulated` names the parts a
+    /// simulated box hands the daemon (the demo, recoverydeckd-sim), which the box's daemon refuses with exit 78.
     public enum PanelKind: String, Hashable, Sendable { case gpio, simulated }
     public enum StrapKind: String, Hashable, Sendable { case bluetooth, simulated }
 
