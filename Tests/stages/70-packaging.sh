@@ -174,10 +174,11 @@ done
 [ $failures = "$before" ] && pass "deploy/recoverydeck.conf and recoverydeck.conf(5) match the daemon's $(grep -c . <<<"$defaults") keys"
 
 # The released daemon holds only the product: none of the simulation module's symbols (its stepped clock, virtual
-# strap, press and advance requests) in the release build the package strips (ProjectTests checks the debug one).
+# strap, simulated panel, chip and script, press and advance requests) in the release build the package strips
+# (ProjectTests checks the debug one).
 release_daemon=.build/release/recoverydeckd
 [ "$(nm "$release_daemon" | wc -l)" -gt 1000 ] || fail "nm lists too few symbols of $release_daemon to judge"
-found=$(nm "$release_daemon" | grep -E '10Simulation|SteppedClock|ScaledClock|VirtualStrap|SimulationRequest' | head -3 || true)
+found=$(nm "$release_daemon" | grep -E '10Simulation|SteppedClock|ScaledClock|VirtualStrap|SimulatedPanel|SimulatedChip|PanelScript' | head -3 || true)
 [ -z "$found" ] && pass "the release recoverydeckd holds none of the simulation's symbols" \
     || fail "the release recoverydeckd holds the simulation: $found"
 
