@@ -24,21 +24,6 @@ public enum EdgeDetection: Hashable, Sendable {
     case both
 }
 
-/// One level change of an input line.
-public struct EdgeEvent: Hashable, Sendable {
-    public var offset: UInt32
-    /// True when the line went high.
-    public var rising: Bool
-    /// Monotonic timestamp of the change in nanoseconds (the kernel's for hardware lines).
-    public var timestampNs: UInt64
-
-    public init(offset: UInt32, rising: Bool, timestampNs: UInt64) {
-        self.offset = offset
-        self.rising = rising
-        self.timestampNs = timestampNs
-    }
-}
-
 /// A GPIO chip as the panel needs it: input lines with bias and edge events, each with a descriptor the
 /// daemon's event loop watches, and output lines it sets. Implemented over libgpiod (`LibgpiodChip`) on a box;
 /// a simulated box and the tests implement it in memory, and the panel code above is the same for both.
@@ -58,23 +43,4 @@ extension GPIOChip {
     {
         try requestOutput(offset: offset, initiallyHigh: initiallyHigh, drive: .pushPull, consumer: consumer)
     }
-}
-
-/// A requested input line.
-public protocol GPIOInput: AnyObject {
-    var offset: UInt32 { get }
-    /// Readable while edge events are pending.
-    var descriptor: FileDescriptor { get }
-    /// The line's level now (true = high).
-    func read() throws(PanelError) -> Bool
-    /// The pending edge events, oldest first; empty when none (never blocks).
-    func readEvents() throws(PanelError) -> [EdgeEvent]
-    func release()
-}
-
-/// A requested output line.
-public protocol GPIOOutput: AnyObject {
-    var offset: UInt32 { get }
-    func set(high: Bool) throws(PanelError)
-    func release()
 }

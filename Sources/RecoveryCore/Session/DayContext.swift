@@ -25,34 +25,3 @@ public struct DayContext: Hashable, Sendable {
         Gate.canStartMeasurement(today: today, questionnaire: DayRecord(date: today, questionnaire: questionnaire))
     }
 }
-
-/// What one night of a running experiment asks at the bedside: do the habit this evening, or leave it
-/// out (raw values as the store keeps them).
-public enum TonightArm: String, Hashable, Sendable, CaseIterable {
-    case habit
-    case without
-}
-
-/// "Now" for the session: the monotonic clock drives every timer; the wall clock only dates the morning.
-public struct SessionTime: Hashable, Sendable {
-    public var monotonicMs: Int64
-    public var epochSeconds: Int64
-
-    public init(monotonicMs: Int64, epochSeconds: Int64) {
-        self.monotonicMs = monotonicMs
-        self.epochSeconds = epochSeconds
-    }
-}
-
-/// One local analytics event (spec §7.3), for the store's analytics table.
-public struct AnalyticsRecord: Hashable, Sendable {
-    public var name: String
-    public var value: Double?
-    public var detail: String?
-
-    public init(_ name: String, value: Double? = nil, detail: String? = nil) {
-        self.name = name
-        self.value = value
-        self.detail = detail
-    }
-}
