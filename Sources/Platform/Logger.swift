@@ -2,49 +2,6 @@
     import Glibc
 #endif
 
-/// Syslog severities, as journald reads them from a `<N>` line prefix (sd-daemon(3)).
-public enum LogLevel: Int, Comparable, Sendable, CaseIterable {
-    case error = 3
-    case warning = 4
-    case notice = 5
-    case info = 6
-    case debug = 7
-
-    /// More severe sorts first: `.error < .debug`.
-    public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
-
-    /// The level's name, as the configuration's `log_level` writes it.
-    public var name: String {
-        switch self {
-        case .error: "error"
-        case .warning: "warning"
-        case .notice: "notice"
-        case .info: "info"
-        case .debug: "debug"
-        }
-    }
-
-    /// The level named `name`; nil for any other word.
-    public init?(name: String) {
-        guard let level = LogLevel.allCases.first(where: { $0.name == name }) else { return nil }
-        self = level
-    }
-}
-
-/// Where finished log lines go.
-public struct LogSink: Sendable {
-    public let write: @Sendable (String) -> Void
-
-    public init(_ write: @escaping @Sendable (String) -> Void) { self.write = write }
-
-    /// Standard error, one `write` per line so concurrent writers do not interleave within a line.
-    public static let standardError = LogSink { line in
-        var bytes = Array(line.utf8)
-        bytes.append(0x0A)
-        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
-    }
-}
-
 /// A logger value handed to whoever logs (after swift-log: never a global a library creates). Lines
 /// are `<priority>message key=value …` with dotted keys (`ble.address=…`) for journald on stderr.
 public struct Logger: Sendable {

@@ -4,43 +4,6 @@ import CPlatform
     import Glibc
 #endif
 
-/// A POSIX signal number.
-public struct Signal: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: CInt
-
-    public init(rawValue: CInt) { self.rawValue = rawValue }
-
-    public static let terminate = Signal(rawValue: SIGTERM)
-    public static let interrupt = Signal(rawValue: SIGINT)
-    public static let hangup = Signal(rawValue: SIGHUP)
-    public static let user1 = Signal(rawValue: SIGUSR1)
-    public static let user2 = Signal(rawValue: SIGUSR2)
-
-    public var description: String {
-        switch self {
-        case .terminate: "SIGTERM"
-        case .interrupt: "SIGINT"
-        case .hangup: "SIGHUP"
-        case .user1: "SIGUSR1"
-        case .user2: "SIGUSR2"
-        default: "signal \(rawValue)"
-        }
-    }
-}
-
-/// One signal read from a `SignalFD`, with its sender where the kernel names one (`kill`, `sigqueue`).
-public struct SignalInfo: Hashable, Sendable {
-    public var signal: Signal
-    public var senderPID: Int32
-    public var senderUID: UInt32
-
-    public init(signal: Signal, senderPID: Int32, senderUID: UInt32) {
-        self.signal = signal
-        self.senderPID = senderPID
-        self.senderUID = senderUID
-    }
-}
-
 /// Signals delivered as readable records on a descriptor, so SIGTERM reaches the event loop as an event
 /// between two steps rather than interrupting one (DESIGN §4; a SIGTERM mid-session must leave nothing
 /// half-written). The signals are blocked in the calling thread: create it on the daemon's one thread

@@ -1,18 +1,5 @@
 import RecoveryCore
 
-/// A morning metric a finding is about: the five baseline channels (spec §5.4), through RecoveryCore's
-/// `Channel` so the values are exactly the ones the lights use (quality-passed rMSSD, completed orthostatic).
-public typealias Outcome = Channel
-
-/// When a questionnaire answer happened relative to the morning it was entered on.
-public enum FeatureTiming: String, Sendable {
-    /// Habit tags, caffeine and last meal entered on morning d describe the evening or day before it
-    /// ("alcohol last night", "hard training yesterday"): they happen before morning d's measurement.
-    case eveningBefore
-    /// The five scores describe the morning itself, a few minutes before the measurement.
-    case sameMorning
-}
-
 /// A habit or input a finding is about (DESIGN §6: habit tags, caffeine, last meal, subjective scores), or a
 /// morning metric tested against another one.
 public enum Feature: Hashable, Sendable, Comparable {
@@ -91,30 +78,6 @@ public enum Feature: Hashable, Sendable, Comparable {
         case .lastMealTime: 3
         case .score(let item): 4 + (SubjectiveItem.allCases.firstIndex(of: item) ?? 0)
         case .metric(let channel): 4 + SubjectiveItem.allCases.count + (Channel.allCases.firstIndex(of: channel) ?? 0)
-        }
-    }
-}
-
-/// Which morning's outcome a feature is paired with.
-///
-/// - lag 0: the feature entered on morning d against the outcome measured on morning d. For habits, caffeine
-///   and meals that is already "the night before": alcohol tagged on morning d was drunk the evening before
-///   the measurement it is paired with. For scores it is the same morning (concurrent, no order in time).
-/// - lag 1: the feature entered on morning d against the outcome on morning d + 1: an evening's habit against
-///   the second morning after it (a carried-over effect); a morning's score against the next morning.
-public enum Lag: Int, CaseIterable, Sendable, Comparable {
-    case zero = 0
-    case one = 1
-
-    public static func < (a: Lag, b: Lag) -> Bool { a.rawValue < b.rawValue }
-
-    /// Words for the pairing, used in the findings' templates.
-    public func phrase(for feature: Feature) -> String {
-        switch (self, feature.timing) {
-        case (.zero, .eveningBefore): "the next morning"
-        case (.one, .eveningBefore): "two mornings later"
-        case (.zero, .sameMorning): "the same morning"
-        case (.one, .sameMorning): "the next morning"
         }
     }
 }
