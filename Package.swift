@@ -64,17 +64,33 @@ let package = Package(
             ],
             swiftSettings: strict),
 
-        // Executables.
-        .executableTarget(
-            name: "recoverydeck",
+        // The command line: every command and the program that runs them, given its clock and what the Bluetooth
+        // commands load for a strap by the executable that links it.
+        .target(
+            name: "RecoveryDeckCommands",
             dependencies: [
                 "RecoveryCore", "HeartRateProtocol", "Insights", "JSON", "ControlProtocol", "BoxConfiguration", "Store",
                 "Platform", "LocalClock", "BlueZ", "Admin", "Appliance", "Simulation",
             ],
-            swiftSettings: strict),
+            path: "Sources/recoverydeck", swiftSettings: strict),
+        // A stated clock for the command line, never on a real box: only recoverydeck-fixture and the tests link it.
+        .target(
+            name: "RecoveryDeckCommandsTesting",
+            dependencies: ["RecoveryDeckCommands", "LocalClock", "Platform", "RecoveryCore"], swiftSettings: strict),
+
+        // Executables.
+        .executableTarget(
+            name: "recoverydeck", dependencies: ["RecoveryDeckCommands", "HeartRateProtocol"],
+            path: "Sources/recoverydeck-main", swiftSettings: strict),
         .executableTarget(name: "recoverydeckd", dependencies: ["Appliance"], swiftSettings: strict),
         // recoverydeckd on a simulated box, for the stages that drive a daemon process (torture, soak, reliability).
         .executableTarget(name: "recoverydeckd-sim", dependencies: ["Simulation"], swiftSettings: strict),
+        // recoverydeck at a stated time, or without loading a strap's connection parameters, for the tests and the
+        // stages that need either (`recoverydeck-fixture --now YYYY-MM-DDTHH:MM COMMAND …`).
+        .executableTarget(
+            name: "recoverydeck-fixture",
+            dependencies: ["RecoveryDeckCommands", "RecoveryDeckCommandsTesting", "HeartRateProtocol"],
+            swiftSettings: strict),
         .executableTarget(
             name: "h10sim", dependencies: ["RecoveryCore", "HeartRateProtocol", "Platform", "BlueZ"],
             swiftSettings: strict),
@@ -114,7 +130,11 @@ let package = Package(
                 "LocalClock", "TestSupport", "Simulation",
             ]),
         .testTarget(
-            name: "CLITests", dependencies: ["Store", "RecoveryCore", "Insights", "LocalClock", "Platform", "recoverydeck"],
+            name: "CLITests",
+            dependencies: [
+                "Store", "RecoveryCore", "Insights", "LocalClock", "Platform", "RecoveryDeckCommands",
+                "RecoveryDeckCommandsTesting", "recoverydeck", "recoverydeck-fixture",
+            ],
             exclude: ["HelpSnapshots"]),
         .testTarget(name: "ProjectTests"),
         .testTarget(name: "AdminTests", dependencies: ["Admin", "RecoveryCore", "Panel", "Store", "Simulation"]),

@@ -9,10 +9,12 @@ struct BadInputTests {
         let status: Int32
         /// A part of the sentence the person must see.
         let says: String
+        /// The local time the command runs at (`recoverydeck-fixture --now`).
+        var now = BadInputTests.now
         var testDescription: String { arguments.joined(separator: " ") }
     }
 
-    static let now = ["--now", "2026-03-10T07:00"]
+    static let now = "2026-03-10T07:00"
     static let scores = ["--fatigue", "5", "--mood", "6", "--soreness", "4", "--stress", "5", "--sleep", "6"]
 
     static func checkin(replacing option: String, with value: String) -> [String] {
@@ -129,8 +131,8 @@ struct BadInputTests {
             says: "unknown subcommand 'analyse'; expected one of analyze."),
         Case(arguments: [], status: 64, says: "missing command."),
         Case(
-            arguments: ["--now", "yesterday", "status"], status: 64,
-            says: "--now must be a local time written YYYY-MM-DDTHH:MM"),
+            arguments: ["status"], status: 64, says: "--now must be a local time written YYYY-MM-DDTHH:MM",
+            now: "yesterday"),
         Case(arguments: ["--db", "", "status"], status: 64, says: "--db needs a file path."),
     ]
 
@@ -138,7 +140,7 @@ struct BadInputTests {
     static func prepared() throws -> RecoveryDeckProcess {
         let cli = try RecoveryDeckProcess()
         for day in ["2026-03-09", "2026-03-10"] {
-            let outcome = try cli.run(["checkin", "--now", "\(day)T07:00"] + scores + ["--note", "baseline day"])
+            let outcome = try cli.run(["checkin"] + scores + ["--note", "baseline day"], at: "\(day)T07:00")
             #expect(outcome.status == 0, "setup check-in failed: \(outcome.stderr)")
         }
         let files: [String: String] = [
@@ -164,7 +166,7 @@ struct BadInputTests {
         let cli = try Self.prepared()
         defer { cli.remove() }
         let before = try Data(contentsOf: URL(fileURLWithPath: cli.databasePath))
-        let outcome = try cli.run(c.arguments.contains("--now") ? c.arguments : c.arguments + Self.now)
+        let outcome = try cli.run(c.arguments, at: c.now)
         #expect(outcome.status == c.status, "stderr: \(outcome.stderr)")
         #expect(outcome.stdout.isEmpty, "bad input wrote data: \(outcome.stdout)")
         #expect(outcome.stderr.contains(c.says), "stderr: \(outcome.stderr)")

@@ -7,7 +7,7 @@ import Testing
 /// `history --json`, run as a person would against a hand-built history.
 struct BandEdgesCommandTests {
     static let today = LocalDate(year: 2026, month: 3, day: 31)!
-    static let now = ["--now", "2026-03-31T08:00"]
+    static let now = "2026-03-31T08:00"
 
     /// A complete morning `offset` days from 2026-03-31: the given rMSSD, lying HR 55, standing 70, peak 85,
     /// every score 5. Every channel but rMSSD is constant, so its SD is floored and its z is 0: green.
@@ -57,7 +57,7 @@ struct BandEdgesCommandTests {
     }
 
     func rmssdLight(_ cli: RecoveryDeckProcess) throws -> String? {
-        let status = try cli.run(["status", "--json"] + Self.now)
+        let status = try cli.run(["status", "--json"], at: Self.now)
         #expect(status.status == 0, "\(status.stderr)")
         let channels = try #require(try json(status.stdout)["channels"] as? [[String: Any]])
         return channels.first { $0["channel"] as? String == "rmssd" }?["light"] as? String
@@ -68,14 +68,14 @@ struct BandEdgesCommandTests {
         let cli = try Self.seeded()
         defer { cli.remove() }
         #expect(try rmssdLight(cli) == "yellow")
-        let text = try cli.run(["status"] + Self.now).stdout
+        let text = try cli.run(["status"], at: Self.now).stdout
         #expect(text.contains("rMSSD low"), "\(text)")
         #expect(text.contains("Band edges    yellow / red beyond 1.0 / 1.5 SD (the spec's)"), "\(text)")
 
         let set = try cli.run(["settings", "--band-edges", "1.2,1.8"])
         #expect(set.status == 0, "\(set.stderr)")
         #expect(try rmssdLight(cli) == "green")
-        let after = try cli.run(["status"] + Self.now).stdout
+        let after = try cli.run(["status"], at: Self.now).stdout
         #expect(after.contains("rMSSD normal"), "\(after)")
         #expect(after.contains("Band edges    yellow / red beyond 1.2 / 1.8 SD"), "\(after)")
         let settings = try json(try cli.run(["settings", "--json"]).stdout)
@@ -126,12 +126,12 @@ struct BandEdgesCommandTests {
             #expect(out.status == 64, "\(bad): \(out.stderr)")
             #expect(out.stderr.hasPrefix("recoverydeck settings: --band-edges: "), "\(bad): \(out.stderr)")
             #expect(out.stderr.split(separator: "\n").count <= 2, "\(out.stderr)")
-            let tried = try cli.run(["lights", "--try", bad] + Self.now)
+            let tried = try cli.run(["lights", "--try", bad], at: Self.now)
             #expect(tried.status == 64, "\(bad): \(tried.stderr)")
         }
         #expect(try cli.run(["settings", "--band-edges", "pulse=1,2"]).stderr.contains("\"pulse\" is not a channel"))
-        #expect(try cli.run(["lights"] + Self.now).status == 64)
-        #expect(try cli.run(["lights", "--try", "1.2,1.8", "--days", "0"] + Self.now).status == 64)
+        #expect(try cli.run(["lights"], at: Self.now).status == 64)
+        #expect(try cli.run(["lights", "--try", "1.2,1.8", "--days", "0"], at: Self.now).status == 64)
         #expect(snapshot(cli) == before, "bad input changed the database")
     }
 
@@ -140,7 +140,7 @@ struct BandEdgesCommandTests {
         let cli = try Self.seeded()
         defer { cli.remove() }
         let before = snapshot(cli)
-        let out = try cli.run(["lights", "--try", "1.2,1.8", "--days", "7"] + Self.now)
+        let out = try cli.run(["lights", "--try", "1.2,1.8", "--days", "7"], at: Self.now)
         #expect(out.status == 0, "\(out.stderr)")
         for line in [
             "Band edges in use: 1.0 / 1.5 SD (the spec's); tried: 1.2 / 1.8 SD.",
@@ -158,7 +158,7 @@ struct BandEdgesCommandTests {
         #expect(snapshot(cli) == before, "lights changed the database")
 
         let doc = try json(
-            try cli.run(["lights", "--try", "rmssd=0.5,1.1", "--days", "7", "--json"] + Self.now).stdout)
+            try cli.run(["lights", "--try", "rmssd=0.5,1.1", "--days", "7", "--json"], at: Self.now).stdout)
         let series = try #require(doc["series"] as? [[String: Any]])
         let rmssd = try #require(series.first { $0["series"] as? String == "rmssd" })
         // Under rmssd 0.5 / 1.1: 03-25 (|z| 0.4696) stays green; 03-26 (0.5042), 03-27 (0.7865) and 03-28 (0.8192)
@@ -177,7 +177,7 @@ struct BandEdgesCommandTests {
     func lnFigures() throws {
         let cli = try Self.seeded()
         defer { cli.remove() }
-        let status = try json(try cli.run(["status", "--json"] + Self.now).stdout)
+        let status = try json(try cli.run(["status", "--json"], at: Self.now).stdout)
         let week = try #require(status["lnRMSSDWeek"] as? [String: Any])
         // ln 47 = 3.850148; the 7 days are all 47: mean ln 47, CV 0. SWC: 0.5 × sample SD of the 60 ln values
         // 03-01…03-31 (26 × ln 50, 26 × ln 70, 8 × ln 47) = 0.5 × 0.176544 = 0.088272.
@@ -187,14 +187,14 @@ struct BandEdgesCommandTests {
         #expect(abs((week["smallestWorthwhileChange"] as? Double ?? 0) - 0.088272) < 5e-6)
         #expect(week["validMornings"] as? Int == 7)
         #expect(week["rollingMeanUnreliable"] as? Bool == false)
-        let text = try cli.run(["status"] + Self.now).stdout
+        let text = try cli.run(["status"], at: Self.now).stdout
         #expect(
             text.contains(
                 "ln rMSSD      today 3.850, 7-day mean 3.850, 7-day CV 0.0 %, smallest worthwhile change 0.088 "
                     + "(0.5 × 60-day SD)"), "\(text)")
         #expect(text.contains("              7 of the last 7 mornings valid\n"), "\(text)")
 
-        let history = try json(try cli.run(["history", "--json", "--days", "3"] + Self.now).stdout)
+        let history = try json(try cli.run(["history", "--json", "--days", "3"], at: Self.now).stdout)
         let days = try #require(history["days"] as? [[String: Any]])
         #expect(days.count == 3)
         for day in days {
@@ -208,16 +208,16 @@ struct BandEdgesCommandTests {
     func unreliableWeek() throws {
         let cli = try Self.seeded(skipping: Set(-6 ... -2))
         defer { cli.remove() }
-        let status = try json(try cli.run(["status", "--json"] + Self.now).stdout)
+        let status = try json(try cli.run(["status", "--json"], at: Self.now).stdout)
         let week = try #require(status["lnRMSSDWeek"] as? [String: Any])
         #expect(week["validMornings"] as? Int == 2)
         #expect(week["rollingMeanUnreliable"] as? Bool == true)
         #expect(abs((week["rollingMean7"] as? Double ?? 0) - log(47)) < 1e-12)
-        let text = try cli.run(["status"] + Self.now).stdout
+        let text = try cli.run(["status"], at: Self.now).stdout
         #expect(text.contains("7-day mean 3.850 (unreliable)"), "\(text)")
         #expect(
             text.contains("2 of the last 7 mornings valid; the 7-day mean is unreliable (fewer than 3)"), "\(text)")
-        let history = try json(try cli.run(["history", "--json", "--days", "1"] + Self.now).stdout)
+        let history = try json(try cli.run(["history", "--json", "--days", "1"], at: Self.now).stdout)
         let day = try #require((history["days"] as? [[String: Any]])?.first)
         #expect((day["lnRMSSDWeek"] as? [String: Any])?["rollingMeanUnreliable"] as? Bool == true)
     }
@@ -228,7 +228,7 @@ struct BandEdgesCommandTests {
         defer { cli.remove() }
         #expect(try cli.run(["settings", "--band-edges", "rmssd=1.2,1.8"]).status == 0)
         let file = cli.directory.appendingPathComponent("backup.json").path
-        let exported = try cli.run(["export", "--full", "-o", file] + Self.now)
+        let exported = try cli.run(["export", "--full", "-o", file], at: Self.now)
         #expect(exported.status == 0, "\(exported.stderr)")
         let doc = try json(try String(contentsOfFile: file, encoding: .utf8))
         #expect(

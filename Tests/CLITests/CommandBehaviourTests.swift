@@ -13,16 +13,16 @@ struct CommandBehaviourTests {
     func gate() throws {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
-        let now = ["--now", "2026-03-10T07:00"]
+        let now = "2026-03-10T07:00"
         for command in ["status", "history"] {
-            let refused = try cli.run([command] + now)
+            let refused = try cli.run([command], at: now)
             #expect(refused.status == 1)
             #expect(refused.stdout.isEmpty)
             #expect(refused.stderr.hasPrefix("recoverydeck \(command): Today's check-in comes first"))
         }
         #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "a refusal creates no database")
-        #expect(try cli.run(["checkin"] + Self.scores + ["--habit", "alcohol", "--note", "fine"] + now).status == 0)
-        let status = try cli.run(["status"] + now)
+        #expect(try cli.run(["checkin"] + Self.scores + ["--habit", "alcohol", "--note", "fine"], at: now).status == 0)
+        let status = try cli.run(["status"], at: now)
         #expect(status.status == 0)
         #expect(status.stdout.contains("Today: Tuesday 2026-03-10."))
         #expect(
@@ -35,7 +35,7 @@ struct CommandBehaviourTests {
         #expect(status.stdout.contains("Composite     building (rough signal — not medical)"))
         #expect(status.stdout.contains("Baselines     building: 0 of 14 complete days"))
         // The next local day the gate is closed again; yesterday's check-in does not open it.
-        let tomorrow = try cli.run(["history", "--now", "2026-03-11T00:05"])
+        let tomorrow = try cli.run(["history"], at: "2026-03-11T00:05")
         #expect(tomorrow.status == 1)
     }
 
@@ -44,12 +44,12 @@ struct CommandBehaviourTests {
         var cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         // 2026-03-10 23:30 in Stockholm (UTC+1) is 22:30 UTC; in Auckland (UTC+13) it is 11:30 on the 11th.
-        #expect(try cli.run(["checkin", "--now", "2026-03-10T23:30"] + Self.scores).status == 0)
+        #expect(try cli.run(["checkin"] + Self.scores, at: "2026-03-10T23:30").status == 0)
         cli.environment["TZ"] = "Pacific/Auckland"
         let export = try json(try cli.run(["export"]).stdout)
         let days = try #require(export["days"] as? [[String: Any]])
         #expect(days.map { $0["date"] as? String } == ["2026-03-10"])
-        // Without --now, today comes from the clock: check-in and status agree on the day.
+        // Without a stated time, today comes from the clock: check-in and status agree on the day.
         let fresh = try RecoveryDeckProcess()
         defer { fresh.remove() }
         #expect(try fresh.run(["checkin"] + Self.scores).status == 0)
@@ -60,8 +60,8 @@ struct CommandBehaviourTests {
     func statusJSON() throws {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
-        #expect(try cli.run(["checkin", "--now", "2026-03-10T07:00"] + Self.scores).status == 0)
-        let status = try json(try cli.run(["status", "--json", "--now", "2026-03-10T07:00"]).stdout)
+        #expect(try cli.run(["checkin"] + Self.scores, at: "2026-03-10T07:00").status == 0)
+        let status = try json(try cli.run(["status", "--json"], at: "2026-03-10T07:00").stdout)
         #expect(status["compositeLabel"] as? String == "rough signal — not medical")
         #expect(status["composite"] as? String == "building")
         #expect(status["completeDaysInNorm"] as? Int == 0)
@@ -75,13 +75,13 @@ struct CommandBehaviourTests {
     func history() throws {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
-        #expect(try cli.run(["checkin", "--now", "2026-03-07T07:00"] + Self.scores).status == 0)
+        #expect(try cli.run(["checkin"] + Self.scores, at: "2026-03-07T07:00").status == 0)
         #expect(
-            try cli.run([
-                "checkin", "--now", "2026-03-10T07:00", "--fatigue", "1", "--mood", "2", "--soreness", "3", "--stress",
-                "4", "--sleep", "5",
-            ]).status == 0)
-        let outcome = try cli.run(["history", "--days", "5", "--now", "2026-03-10T07:00"])
+            try cli.run(
+                ["checkin", "--fatigue", "1", "--mood", "2", "--soreness", "3", "--stress", "4", "--sleep", "5"],
+                at: "2026-03-10T07:00"
+            ).status == 0)
+        let outcome = try cli.run(["history", "--days", "5"], at: "2026-03-10T07:00")
         #expect(outcome.status == 0)
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 6)
@@ -91,7 +91,7 @@ struct CommandBehaviourTests {
         #expect(lines[3] == "2026-03-08  no record")
         #expect(lines[5].hasPrefix("2026-03-10  3.0 "))
         let days = try #require(
-            try json(try cli.run(["history", "--json", "--days", "2", "--now", "2026-03-10T07:00"]).stdout)["days"]
+            try json(try cli.run(["history", "--json", "--days", "2"], at: "2026-03-10T07:00").stdout)["days"]
                 as? [[String: Any]])
         #expect(days.count == 2)
         #expect(days[0]["stored"] as? Bool == false)
@@ -224,7 +224,7 @@ struct CommandBehaviourTests {
         defer { cli.remove() }
         for day in ["2026-03-08", "2026-03-09"] {
             #expect(
-                try cli.run(["checkin", "--now", "\(day)T07:00", "--note", "a, \"quoted\" note"] + Self.scores).status
+                try cli.run(["checkin", "--note", "a, \"quoted\" note"] + Self.scores, at: "\(day)T07:00").status
                     == 0)
         }
         let plain = try cli.run(["export"])
@@ -254,7 +254,7 @@ struct CommandBehaviourTests {
         defer { cli.remove() }
         let note = "PANGOLIN-4411-distinctive"
         for day in ["2026-03-08", "2026-03-09", "2026-03-10"] {
-            #expect(try cli.run(["checkin", "--now", "\(day)T07:00", "--note", note] + Self.scores).status == 0)
+            #expect(try cli.run(["checkin", "--note", note] + Self.scores, at: "\(day)T07:00").status == 0)
         }
         let one = try cli.run(["delete", "--day", "2026-03-09", "--yes"])
         #expect(one.status == 0 && one.stderr == "Deleted everything stored for 2026-03-09.\n")
@@ -279,13 +279,13 @@ struct CommandBehaviourTests {
     func analytics() throws {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
-        #expect(try cli.run(["checkin", "--now", "2026-03-09T07:00"] + Self.scores).status == 0)
+        #expect(try cli.run(["checkin"] + Self.scores, at: "2026-03-09T07:00").status == 0)
         #expect(
-            try cli.run([
-                "checkin", "--now", "2026-03-10T07:00", "--fatigue", "7", "--mood", "6", "--soreness", "4", "--stress",
-                "5", "--sleep", "6",
-            ]).status == 0)
-        let summary = try json(try cli.run(["analytics", "--json", "--now", "2026-03-10T08:00"]).stdout)
+            try cli.run(
+                ["checkin", "--fatigue", "7", "--mood", "6", "--soreness", "4", "--stress", "5", "--sleep", "6"],
+                at: "2026-03-10T07:00"
+            ).status == 0)
+        let summary = try json(try cli.run(["analytics", "--json"], at: "2026-03-10T08:00").stdout)
         #expect(summary["checkins"] as? Int == 2)
         let distribution = try #require(summary["distribution"] as? [String: [Int]])
         #expect(distribution["fatigue"] == [0, 0, 0, 0, 1, 0, 1])
@@ -326,11 +326,11 @@ struct CommandBehaviourTests {
     func checkinReplaces() throws {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
-        let now = ["--now", "2026-03-10T07:00"]
-        let first = try cli.run(["checkin"] + Self.scores + now)
+        let now = "2026-03-10T07:00"
+        let first = try cli.run(["checkin"] + Self.scores, at: now)
         #expect(first.stderr.hasPrefix("Saved the check-in for 2026-03-10"))
         let second = try cli.run(
-            ["checkin", "--fatigue", "1", "--mood", "1", "--soreness", "1", "--stress", "1", "--sleep", "1"] + now)
+            ["checkin", "--fatigue", "1", "--mood", "1", "--soreness", "1", "--stress", "1", "--sleep", "1"], at: now)
         #expect(
             second.stderr
                 == "Replaced the check-in for 2026-03-10: fatigue 1, mood 1, soreness 1, life stress 1, "
@@ -348,7 +348,7 @@ struct CommandBehaviourTests {
         let scratch = cli.directory.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         cli.environment["TMPDIR"] = scratch.path
-        let outcome = try cli.run(["demo", "--now", "2026-03-10T07:00"])
+        let outcome = try cli.run(["demo"], at: "2026-03-10T07:00")
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("Today: Tuesday 2026-03-10."))
         #expect(outcome.stdout.contains("(rough signal — not medical)"))
@@ -362,7 +362,7 @@ struct CommandBehaviourTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "the person's database is not touched")
         // The same seed gives the same person.
-        let again = try cli.run(["demo", "--now", "2026-03-10T07:00"])
+        let again = try cli.run(["demo"], at: "2026-03-10T07:00")
         #expect(again.stdout == outcome.stdout)
     }
 }

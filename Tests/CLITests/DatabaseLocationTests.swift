@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import recoverydeck
+@testable import RecoveryDeckCommands
 
 /// Where the database is: --db, else RECOVERYDECK_DB, else the system database when writable, else
 /// $XDG_DATA_HOME/recoverydeck/recoverydeck.db (default ~/.local/share).
@@ -49,7 +49,8 @@ struct DatabaseLocationTests {
 struct SystemDatabaseUnderRootTests {
     static func context(root: String, environment: [String: String] = [:], db: String? = nil) -> Context {
         Context(
-            commandName: "checkin", environment: { environment[$0] }, databaseOption: db, nowOption: nil, root: root)
+            commandName: "checkin", environment: { environment[$0] }, databaseOption: db, clock: SystemCommandClock(),
+            root: root)
     }
 
     @Test("a writable var/lib/recoverydeck holds the database (0600); RECOVERYDECK_DB and --db come before it")
@@ -148,14 +149,14 @@ let privateMountNamespaceAvailable: Bool = {
 }()
 
 /// Runs `script` (sh) in a private mount namespace with a tmpfs over /var/lib, so the host's /var/lib is never
-/// touched: root here as in CI, a user namespace otherwise. `$1` is the built binary, then `arguments`.
-/// Returns the exit status and what the script printed on standard output.
+/// touched: root here as in CI, a user namespace otherwise. `$1` is `recoverydeck-fixture` (the scripts state the
+/// time with `--now`), then `arguments`. Returns the exit status and what the script printed on standard output.
 func runWithPrivateVarLib(_ script: String, arguments: [String], environment: [String: String]) throws -> (
     Int32, String
 ) {
     var words = ["-m", "--propagation", "private", "sh", "-c", "set -u\n" + script, "sh"]
     if getuid() != 0 { words.insert("-r", at: 0) }
-    words += [try RecoveryDeckProcess.executable.path] + arguments
+    words += [try RecoveryDeckProcess.fixture.path] + arguments
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
     process.arguments = words
@@ -174,7 +175,7 @@ func runWithPrivateVarLib(_ script: String, arguments: [String], environment: [S
 /// allowed, SystemDatabaseUnderRootTests covers the order.
 @Suite(.enabled(if: privateMountNamespaceAvailable, "needs a private mount namespace (unshare -m)"))
 struct SystemDatabaseLocationTests {
-    static let checkin = ["checkin", "--now", "2026-03-10T07:00"] + DatabaseLocationTests.scores
+    static let checkin = ["--now", "2026-03-10T07:00", "checkin"] + DatabaseLocationTests.scores
 
     @Test(
         "an installed box's database is used, RECOVERYDECK_DB beats it, a read-only one fails instead of giving way, and without a box the personal one is said")
@@ -184,6 +185,7 @@ struct SystemDatabaseLocationTests {
         let xdg = cli.directory.appendingPathComponent("xdg").path
         let fromEnvironment = cli.directory.appendingPathComponent("env.db").path
         let quotedCheckin = Self.checkin.joined(separator: " ")
+        let scores = DatabaseLocationTests.scores.joined(separator: " ")
         // Each step prints what a person would check; the expected transcript is below.
         let script = """
             mount -t tmpfs -o mode=0755 tmpfs /var/lib || exit 90
@@ -196,7 +198,7 @@ struct SystemDatabaseLocationTests {
             stat -c 'box database mode %a' /var/lib/recoverydeck/recoverydeck.db
             RECOVERYDECK_DB="$3" "$1" \(quotedCheckin) 2>/dev/null; echo "environment: exit $?"
             [ -e "$3" ] && echo "environment database created"
-            RECOVERYDECK_DB="$3" "$1" --db "$3.option" \(quotedCheckin) 2>/dev/null; echo "option: exit $?"
+            RECOVERYDECK_DB="$3" "$1" --now 2026-03-10T07:00 --db "$3.option" checkin \(scores) 2>/dev/null; echo "option: exit $?"
             [ -e "$3.option" ] && echo "option database created"
             echo "box database days: $("$1" export --format csv | tail -n +2 | wc -l)"
             rm -f "$2/recoverydeck/recoverydeck.db"*

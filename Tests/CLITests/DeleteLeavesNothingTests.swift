@@ -31,7 +31,7 @@ struct DeleteLeavesNothingTests {
         let scores = DatabaseLocationTests.scores
         for day in 1...5 {
             let now = String(format: "2026-03-%02dT07:00", day)
-            let outcome = try cli.run(["checkin", "--now", now] + scores + ["--note", "\(Self.marker) day \(day)"])
+            let outcome = try cli.run(["checkin"] + scores + ["--note", "\(Self.marker) day \(day)"], at: now)
             #expect(outcome.status == 0, "\(outcome.stderr)")
         }
         // A record waiting in the spool, and a temporary a crash left half-written, both holding the marker.
@@ -107,7 +107,7 @@ struct ReplacedNoteTests {
         let db = cli.databasePath
         let scores = DatabaseLocationTests.scores
         let old = "first-note-e41d"
-        #expect(try cli.run(["checkin", "--now", "2026-03-10T07:00"] + scores + ["--note", old]).status == 0)
+        #expect(try cli.run(["checkin"] + scores + ["--note", old], at: "2026-03-10T07:00").status == 0)
         // Another connection holds the log open (not a read transaction), as the daemon does.
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
@@ -127,7 +127,7 @@ struct ReplacedNoteTests {
             holder.waitUntilExit()
         }
         #expect(said.fileHandleForReading.availableData.starts(with: Array("open".utf8)))
-        let replaced = try cli.run(["checkin", "--now", "2026-03-10T07:10"] + scores + ["--note", "second-note"])
+        let replaced = try cli.run(["checkin"] + scores + ["--note", "second-note"], at: "2026-03-10T07:10")
         #expect(replaced.status == 0, "\(replaced.stderr)")
         #expect(DeleteLeavesNothingTests.placesHolding(old, database: db) == [])
         #expect(DeleteLeavesNothingTests.placesHolding("second-note", database: db) != [])

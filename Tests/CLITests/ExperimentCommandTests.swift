@@ -57,9 +57,8 @@ struct ExperimentCommandTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         try history(cli)
-        let out = try cli.run([
-            "experiment", "plan", "alcohol", "--days", "28", "--change", "5", "--now", Self.startEvening,
-        ])
+        let out = try cli.run(
+            ["experiment", "plan", "alcohol", "--days", "28", "--change", "5"], at: Self.startEvening)
         #expect(out.status == 0, "\(out.stderr)")
         #expect(out.stdout.contains("From your last 88 mornings with a value: rMSSD "))
         let detect = try #require(
@@ -78,9 +77,7 @@ struct ExperimentCommandTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         try history(cli)
-        let started = try cli.run([
-            "experiment", "start", "alcohol", "--days", "28", "--now", Self.startEvening,
-        ])
+        let started = try cli.run(["experiment", "start", "alcohol", "--days", "28"], at: Self.startEvening)
         #expect(started.status == 0, "\(started.stderr)")
         let store = try Store(path: cli.databasePath)
         let e = try #require(try store.experiments().first)
@@ -93,14 +90,14 @@ struct ExperimentCommandTests {
         // The box drew the schedule; its seed is stored and shown, and draws the stored schedule again.
         #expect(started.stdout.contains("The draw's seed, stored with the schedule: \(e.seed)."))
         #expect(RandomisationScheme(mornings: 28).draw(seed: e.seed).map(\.rawValue) == e.arms)
-        let tonight = try cli.run(["experiment", "tonight", "--now", "2026-04-02T20:00"])  // before morning 5
+        let tonight = try cli.run(["experiment", "tonight"], at: "2026-04-02T20:00")  // before morning 5
         #expect(tonight.stdout == "Tonight, night 5 of 28: \(word(e.arms[4])).\n")
         try mornings(cli, count: 4, effect: 0)
-        let status = try cli.run(["status", "--now", "2026-04-02T20:00"])
+        let status = try cli.run(["status"], at: "2026-04-02T20:00")
         #expect(status.stdout.contains("Experiment with alcohol: tonight, night 5 of 28: \(word(e.arms[4]))."))
 
         let before = try Data(contentsOf: URL(fileURLWithPath: cli.databasePath))
-        let second = try cli.run(["experiment", "start", "late-caffeine", "--days", "8", "--now", "2026-04-02T20:00"])
+        let second = try cli.run(["experiment", "start", "late-caffeine", "--days", "8"], at: "2026-04-02T20:00")
         #expect(second.status == 1)
         #expect(
             second.stderr.hasPrefix("recoverydeck experiment start: an experiment with alcohol runs until 2026-04-26"))
@@ -122,14 +119,14 @@ struct ExperimentCommandTests {
             (["experiment", "plan", "alcohol", "--metric", "vo2max"], "--metric must be one of"),
             (["experiment", "plan", "alcohol", "--change", "x"], "--change must be a number"),
         ] {
-            let out = try cli.run(args + ["--now", Self.startEvening])
+            let out = try cli.run(args, at: Self.startEvening)
             #expect(out.status == 64, "\(args)")
             let lines = out.stderr.split(separator: "\n")
             #expect(lines.count == 2, "one sentence and a hint: \(out.stderr)")
             #expect(lines.first?.contains(": " + start) == true, "\(out.stderr)")
         }
         #expect(try Store(path: cli.databasePath).experiments().isEmpty)
-        let none = try cli.run(["experiment", "tonight", "--now", Self.startEvening])
+        let none = try cli.run(["experiment", "tonight"], at: Self.startEvening)
         #expect(none.status == 1)
         #expect(none.stderr.hasPrefix("recoverydeck experiment tonight: no experiment is running"))
     }
@@ -140,15 +137,15 @@ struct ExperimentCommandTests {
         defer { cli.remove() }
         try history(cli)
         try start(cli, seed: 9)
-        let early = try cli.run(["experiment", "result", "--now", "2026-04-10T20:00"])
+        let early = try cli.run(["experiment", "result"], at: "2026-04-10T20:00")
         #expect(early.status == 1)
         #expect(early.stderr.contains("its result comes from 2026-04-27"))
         try mornings(cli, count: 28, effect: 15, ignored: [3, 10])
-        let out = try cli.run(["experiment", "result", "--now", "2026-04-27T08:00"])
+        let out = try cli.run(["experiment", "result"], at: "2026-04-27T08:00")
         #expect(out.status == 0, "\(out.stderr)")
         #expect(out.stdout.hasPrefix("T4  In your own test, alcohol lowered your rMSSD by "), "\(out.stdout)")
         #expect(out.stdout.contains("14 vs 14 mornings"))
-        let doc = try json(try cli.run(["experiment", "result", "--json", "--now", "2026-04-27T08:00"]).stdout)
+        let doc = try json(try cli.run(["experiment", "result", "--json"], at: "2026-04-27T08:00").stdout)
         let itt = try #require(doc["by_assignment"] as? [String: Any])
         let pp = try #require(doc["per_protocol"] as? [String: Any])
         let p = try #require(itt["p"] as? Double)
@@ -173,19 +170,19 @@ struct ExperimentCommandTests {
         try history(cli)
         try start(cli, seed: 3)
         try mornings(cli, count: 12, effect: 0)
-        let stop = try cli.run(["experiment", "stop", "--now", "2026-04-10T20:00"])
+        let stop = try cli.run(["experiment", "stop"], at: "2026-04-10T20:00")
         #expect(
             stop.stdout
                 == "Stopped the experiment with alcohol after 12 of 28 mornings; 'recoverydeck experiment result' analyses them.\n"
         )
-        #expect(try cli.run(["experiment", "tonight", "--now", "2026-04-10T20:00"]).status == 1)
-        let doc = try json(try cli.run(["experiment", "result", "--json", "--now", "2026-04-10T20:00"]).stdout)
+        #expect(try cli.run(["experiment", "tonight"], at: "2026-04-10T20:00").status == 1)
+        let doc = try json(try cli.run(["experiment", "result", "--json"], at: "2026-04-10T20:00").stdout)
         #expect(doc["mornings_run"] as? Int == 12)
         #expect(doc["stopped_early"] as? Bool == true)
         let itt = try #require(doc["by_assignment"] as? [String: Any])
         #expect((itt["habit_mornings"] as? Int ?? 0) + (itt["without_mornings"] as? Int ?? 0) == 12)
         #expect(doc["tier"] is NSNull, "no planted effect: no T4 claim")
-        let again = try cli.run(["experiment", "stop", "--now", "2026-04-10T21:00"])
+        let again = try cli.run(["experiment", "stop"], at: "2026-04-10T21:00")
         #expect(again.status == 1)
         #expect(
             again.stderr == "recoverydeck experiment stop: no experiment is running, so there is nothing to stop.\n")

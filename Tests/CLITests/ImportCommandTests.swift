@@ -19,11 +19,8 @@ struct ImportCommandTests {
         let cli = try RecoveryDeckProcess()
         // A box questionnaire on 2026-03-02 (the person's own record).
         let checkin = try cli.run(
-            [
-                "checkin", "--now", "2026-03-02T07:00", "--fatigue", "4", "--mood", "4", "--soreness", "4", "--stress",
-                "4",
-                "--sleep", "4",
-            ])
+            ["checkin", "--fatigue", "4", "--mood", "4", "--soreness", "4", "--stress", "4", "--sleep", "4"],
+            at: "2026-03-02T07:00")
         #expect(checkin.status == 0, "\(checkin.stderr)")
         return cli
     }
@@ -151,18 +148,16 @@ struct ImportCommandTests {
         let map = "date=Date,rmssd=rMSSD,fatigue=Fatigue,mood=Mood,soreness=Soreness,stress=Stress,sleep=Sleep"
         #expect(try cli.run(["import", "csv", file, "--map", map]).status == 0)
         let checkin = try cli.run(
-            [
-                "checkin", "--now", "2026-03-02T07:00", "--fatigue", "6", "--mood", "6", "--soreness", "6",
-                "--stress", "6", "--sleep", "6",
-            ])
+            ["checkin", "--fatigue", "6", "--mood", "6", "--soreness", "6", "--stress", "6", "--sleep", "6"],
+            at: "2026-03-02T07:00")
         #expect(checkin.status == 0, "\(checkin.stderr)")
         let again = try cli.run(["import", "csv", file, "--map", map])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.contains("2026-03-02  keep the box's record"), "\(again.stdout)")
-        let history = try cli.run(["history", "--days", "2", "--now", "2026-03-02T08:00", "--json"])
+        let history = try cli.run(["history", "--days", "2", "--json"], at: "2026-03-02T08:00")
         #expect(history.status == 0, "\(history.stderr)")
         #expect(history.stdout.contains("\"subjectiveMean\": 6"), "the person's own check-in survived the import")
-        let text = try cli.run(["history", "--days", "2", "--now", "2026-03-02T08:00"])
+        let text = try cli.run(["history", "--days", "2"], at: "2026-03-02T08:00")
         let rows = text.stdout.split(separator: "\n").filter { $0.hasPrefix("2026-03-0") }
         #expect(rows.count == 2)
         #expect(rows.first?.hasSuffix("import") == true, "\(text.stdout)")
@@ -204,11 +199,11 @@ struct ImportCommandTests {
         let real = try cli.run(["import", "csv", file, "--map", map])
         #expect(real.status == 0 && real.stderr.contains("Came across: lying_hr"), "\(real.stderr)")
         #expect(
-            try cli.run([
-                "checkin", "--now", "2026-03-03T07:00", "--fatigue", "4", "--mood", "4", "--soreness", "4",
-                "--stress", "4", "--sleep", "4",
-            ]).status == 0)
-        let history = try cli.run(["history", "--days", "3", "--now", "2026-03-03T08:00", "--json"])
+            try cli.run(
+                ["checkin", "--fatigue", "4", "--mood", "4", "--soreness", "4", "--stress", "4", "--sleep", "4"],
+                at: "2026-03-03T07:00"
+            ).status == 0)
+        let history = try cli.run(["history", "--days", "3", "--json"], at: "2026-03-03T08:00")
         #expect(
             history.stdout.contains("\"lyingHR\":52") || history.stdout.contains("\"lyingHR\": 52"), "\(history.stdout)"
         )
@@ -240,7 +235,7 @@ struct ImportCommandTests {
         #expect(hrv?["grade"] as? String == "fair")
         let note = try #require(hrv?["gradeNote"] as? String)
         #expect(note.hasPrefix("fair (") && note.hasSuffix(" % of beats rejected)"))
-        let status = try cli.run(["status", "--now", "2026-03-02T09:00"])
+        let status = try cli.run(["status"], at: "2026-03-02T09:00")
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains("quality ok") && status.stdout.contains("; " + note), "\(status.stdout)")
         // How the beats were judged: the rule, its version, and the reason for every rejected beat.
@@ -256,15 +251,15 @@ struct ImportCommandTests {
         // Another rule chosen: the morning judged by the pattern rule is said, not mixed in silently.
         let chosen = try cli.run(["settings", "--artifact-rule", "spec-20"])
         #expect(chosen.status == 0, "\(chosen.stderr)")
-        let mixed = try cli.run(["status", "--now", "2026-03-02T09:00"])
+        let mixed = try cli.run(["status"], at: "2026-03-02T09:00")
         #expect(mixed.stdout.contains("1 of the 1 mornings with rMSSD in the last 60 days were judged by another rule"),
             "\(mixed.stdout)")
         _ = try cli.run(["settings", "--artifact-rule", "pattern"])
         let share = note.dropFirst("fair (".count).prefix { $0 != "%" } + "%"
-        let history = try cli.run(["history", "--days", "3", "--now", "2026-03-02T09:00"])
+        let history = try cli.run(["history", "--days", "3"], at: "2026-03-02T09:00")
         let line = history.stdout.split(separator: "\n").first { $0.hasPrefix("2026-03-02") } ?? ""
         #expect(line.contains("ok, fair " + share), "\(history.stdout)")
-        let json = try cli.run(["history", "--days", "3", "--now", "2026-03-02T09:00", "--json"])
+        let json = try cli.run(["history", "--days", "3", "--json"], at: "2026-03-02T09:00")
         let days = (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["days"]
         let entry = (days as? [[String: Any]] ?? []).first { $0["date"] as? String == "2026-03-02" }
         #expect(entry?["grade"] as? String == "fair" && entry?["quality"] as? String == "ok")
@@ -294,12 +289,12 @@ struct ImportCommandTests {
         try writer.run()
         writer.waitUntilExit()
         #expect(writer.terminationStatus == 0)
-        let history = try cli.run(["history", "--days", "3", "--now", "2026-03-02T09:00"])
+        let history = try cli.run(["history", "--days", "3"], at: "2026-03-02T09:00")
         #expect(history.status == 0, "\(history.stderr)")
         #expect(
             history.stdout.contains("2026-03-02  rMSSD 40.0 → 44.0 ms (+10.0 %), 14 → 2 beats rejected (pattern rule)"),
             "\(history.stdout)")
-        let json = try cli.run(["history", "--days", "3", "--now", "2026-03-02T09:00", "--json"])
+        let json = try cli.run(["history", "--days", "3", "--json"], at: "2026-03-02T09:00")
         let days = (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["days"]
         let entries = days as? [[String: Any]] ?? []
         let moved = entries.first { $0["date"] as? String == "2026-03-02" }?["recomputed"] as? [String: Any]

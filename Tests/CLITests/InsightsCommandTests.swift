@@ -28,7 +28,7 @@ struct InsightsCommandTests {
     func gate() throws {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
-        let refused = try cli.run(["findings", "--now", "2026-03-10T07:00"])
+        let refused = try cli.run(["findings"], at: "2026-03-10T07:00")
         #expect(refused.status == 1)
         #expect(refused.stdout.isEmpty)
         #expect(refused.stderr.hasPrefix("recoverydeck findings: Today's check-in comes first"))
@@ -39,7 +39,7 @@ struct InsightsCommandTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         try fill(cli, person: SyntheticPerson(seed: 1), count: 20)  // 2026-01-01 … 2026-01-20
-        let out = try cli.run(["findings", "--now", "2026-01-20T08:00"])
+        let out = try cli.run(["findings"], at: "2026-01-20T08:00")
         #expect(out.status == 0)
         let lines = out.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first == "0 tested, 0 survived")
@@ -56,13 +56,13 @@ struct InsightsCommandTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         try fill(cli, person: SyntheticPerson(seed: 3), count: 120)  // through 2026-04-30
-        let now = ["--now", "2026-04-30T08:00", "--resamples", "500"]
-        let text = try cli.run(["findings"] + now)
+        let now = "2026-04-30T08:00"
+        let text = try cli.run(["findings", "--resamples", "500"], at: now)
         #expect(text.status == 0)
         let first = String(text.stdout.split(separator: "\n").first ?? "")
         #expect(first.range(of: #"^\d+ tested, \d+ survived$"#, options: .regularExpression) != nil, "\(first)")
         #expect(text.stdout.contains("alcohol × rMSSD, lag 0: r = -0."))
-        let doc = try json(try cli.run(["findings", "--json"] + now).stdout)
+        let doc = try json(try cli.run(["findings", "--json", "--resamples", "500"], at: now).stdout)
         let findings = try #require(doc["findings"] as? [[String: Any]])
         let alcohol = try #require(
             findings.first { $0["feature"] as? String == "habit:alcohol" && $0["outcome"] as? String == "rmssd" })
@@ -87,7 +87,7 @@ struct InsightsCommandTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         try fill(cli, person: SyntheticPerson(seed: 2), count: 40) { mean in 0.6 * mean }  // through 2026-02-09
-        let out = try cli.run(["status", "--now", "2026-02-09T08:00"])
+        let out = try cli.run(["status"], at: "2026-02-09T08:00")
         #expect(out.status == 0)
         #expect(out.stdout.contains("T0            Your rMSSD was 40 % below baseline."), "\(out.stdout)")
     }

@@ -38,15 +38,15 @@ struct NotLikeYouCommandTests {
     func flagged() throws {
         let cli = try filled(episodeDays: 3)
         defer { cli.remove() }
-        let now = ["--now", "2026-05-02T09:00"]
-        let status = try cli.run(["status"] + now)
+        let now = "2026-05-02T09:00"
+        let status = try cli.run(["status"], at: now)
         #expect(status.status == 0, "\(status.stderr)")
         let line = try #require(status.stdout.split(separator: "\n").first { $0.hasPrefix("Not like you") })
         #expect(line.contains("T0: the last "))
         #expect(line.contains("the last 3 mornings: lying HR 7 bpm above your normal and ln rMSSD 0."))
         #expect(line.contains("not a diagnosis"))
 
-        let json = try cli.run(["status", "--json"] + now)
+        let json = try cli.run(["status", "--json"], at: now)
         let doc = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         let flag = try #require(doc?["notLikeYou"] as? [String: Any])
         #expect(flag["status"] as? String == "flagged")
@@ -56,24 +56,24 @@ struct NotLikeYouCommandTests {
         #expect(abs((episode["lnRMSSDBelow"] as? Double ?? 0) - 0.288) < 0.03)
         #expect(abs((episode["lyingHRAboveBpm"] as? Double ?? 0) - 7) < 0.7)
 
-        let history = try cli.run(["history", "--days", "5"] + now)
+        let history = try cli.run(["history", "--days", "5"], at: now)
         // The three mornings of the stretch, the one before the flag was raised included.
         let marked = history.stdout.split(separator: "\n").filter { $0.hasSuffix("◆ not like you") }
         #expect(marked.map { String($0.prefix(10)) } == ["2026-04-30", "2026-05-01", "2026-05-02"])
         #expect(history.stdout.contains("◆ not like you (2026-05-02, T0): "))
 
-        let report = try cli.run(["report", "--days", "10"] + now)
+        let report = try cli.run(["report", "--days", "10"], at: now)
         let row = try #require(report.stdout.split(separator: "\n").first { $0.hasPrefix("unlike you ") })
         #expect(row.hasSuffix("··◆◆◆  3 days"), "\(row)")
         // The chart marks the same three days, the last three of its ten columns.
-        let chart = try cli.run(["report", "--days", "10", "--svg", "-"] + now)
+        let chart = try cli.run(["report", "--days", "10", "--svg", "-"], at: now)
         let diamonds = chart.stdout.components(separatedBy: "class=\"not-like-you\" points=\"").dropFirst()
         let columns = diamonds.compactMap { Double($0.prefix { $0 != "," }) }
         #expect(columns.count == 3, "\(chart.stdout.suffix(800))")
         let spacing = columns.count == 3 ? columns[2] - columns[1] : 0
         #expect(spacing > 0 && abs((columns[1] - columns[0]) - spacing) < 0.01)
 
-        let export = try cli.run(["export"] + now)
+        let export = try cli.run(["export"], at: now)
         let exported = try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: Any]
         let days = try #require((exported?["readout"] as? [String: Any])?["notLikeYou"] as? [[String: Any]])
         #expect(days.count == 63)
@@ -102,7 +102,7 @@ struct NotLikeYouCommandTests {
                 """)
             defer { server.stop() }
             #expect(server.firstLine() == "LISTENING\n", "the server did not start")
-            let watch = try cli.run(["watch", "--socket", socket, "--now", now])
+            let watch = try cli.run(["watch", "--socket", socket], at: now)
             #expect(watch.status == 0, "\(watch.stderr)")
             let line = watch.stdout.split(separator: "\n").first { $0.hasPrefix("Not like you") }
             #expect((line != nil) == expected, "\(watch.stdout)")
@@ -114,11 +114,11 @@ struct NotLikeYouCommandTests {
     func steady() throws {
         let cli = try filled(episodeDays: 0)
         defer { cli.remove() }
-        let now = ["--now", "2026-04-29T09:00"]
-        let status = try cli.run(["status"] + now)
+        let now = "2026-04-29T09:00"
+        let status = try cli.run(["status"], at: now)
         #expect(status.status == 0, "\(status.stderr)")
         #expect(!status.stdout.contains("Not like you"))
-        let history = try cli.run(["history", "--days", "60"] + now)
+        let history = try cli.run(["history", "--days", "60"], at: now)
         #expect(!history.stdout.contains("not like you"))
     }
 }

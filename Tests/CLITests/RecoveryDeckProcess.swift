@@ -3,7 +3,7 @@ import Testing
 
 /// Runs the built `recoverydeck` binary as a person would, in a fresh temporary directory with a
 /// controlled environment (no inherited database path, HOME and XDG_DATA_HOME inside the directory,
-/// a fixed time zone).
+/// a fixed time zone); at a stated local time, `recoverydeck-fixture`, the same program on a stated clock.
 struct RecoveryDeckProcess {
     struct Outcome {
         let status: Int32
@@ -34,33 +34,41 @@ struct RecoveryDeckProcess {
         environment["RECOVERYDECK_DB"] = databasePath
     }
 
-    /// The `recoverydeck` executable beside the test bundle in the build products directory.
-    static var executable: URL {
-        get throws {
-            let bundle = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            var directory = bundle.deletingLastPathComponent()
-            // The runner may live inside the .xctest bundle directory.
-            for _ in 0..<3 {
-                let candidate = directory.appendingPathComponent("recoverydeck")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                directory = directory.deletingLastPathComponent()
-            }
-            throw BinaryMissing()
+    /// The shipped `recoverydeck` executable beside the test bundle in the build products directory.
+    static var executable: URL { get throws { try product("recoverydeck") } }
+
+    /// `recoverydeck-fixture`, which takes `--now YYYY-MM-DDTHH:MM` before the command's words.
+    static var fixture: URL { get throws { try product("recoverydeck-fixture") } }
+
+    /// The executable `name` in the build products directory.
+    static func product(_ name: String) throws -> URL {
+        let bundle = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var directory = bundle.deletingLastPathComponent()
+        // The runner may live inside the .xctest bundle directory.
+        for _ in 0..<3 {
+            let candidate = directory.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
         }
+        throw BinaryMissing(name: name)
     }
 
     struct BinaryMissing: Error, CustomStringConvertible {
+        let name: String
         var description: String {
-            "the recoverydeck binary is not in the build products; run `swift build --build-tests`"
+            "the \(name) binary is not in the build products; run `swift build --build-tests`"
         }
     }
 
-    /// Runs `recoverydeck arguments…` with `input` on standard input (empty and not a terminal by default).
+    /// Runs `recoverydeck arguments…` with `input` on standard input (empty and not a terminal by default);
+    /// given `now` (YYYY-MM-DDTHH:MM, local), `recoverydeck-fixture --now NOW arguments…`.
     @discardableResult
-    func run(_ arguments: [String], input: String = "", stdinDescriptor: Int32? = nil) throws -> Outcome {
+    func run(_ arguments: [String], at now: String? = nil, input: String = "", stdinDescriptor: Int32? = nil) throws
+        -> Outcome
+    {
         let process = Process()
-        process.executableURL = try Self.executable
-        process.arguments = arguments
+        process.executableURL = try now == nil ? Self.executable : Self.fixture
+        process.arguments = now.map { ["--now", $0] + arguments } ?? arguments
         process.environment = environment
         process.currentDirectoryURL = directory
         // Output goes to files, not pipes, so a large export can never fill a pipe and stall the child.

@@ -33,7 +33,7 @@ struct ReportCommandTests {
         let cli = try imported()
         defer { cli.remove() }
         let svg = cli.directory.appendingPathComponent("r.svg").path
-        let written = try cli.run(["report", "--now", "2026-04-09T08:00", "--days", "14", "--svg", svg])
+        let written = try cli.run(["report", "--days", "14", "--svg", svg], at: "2026-04-09T08:00")
         #expect(written.status == 0, "\(written.stderr)")
         #expect(written.stderr.contains("Wrote \(svg): 14 days through 2026-04-09."))
         let text = try String(contentsOfFile: svg, encoding: .utf8)
@@ -45,7 +45,7 @@ struct ReportCommandTests {
         #expect(text.components(separatedBy: "class=\"ln-series\"").count - 1 == 1)
         #expect(text.components(separatedBy: "class=\"ln-day\"").count - 1 == 13)
 
-        let lines = try cli.run(["report", "--now", "2026-04-09T08:00", "--days", "14"]).stdout.split(separator: "\n")
+        let lines = try cli.run(["report", "--days", "14"], at: "2026-04-09T08:00").stdout.split(separator: "\n")
         #expect(lines.count == 9)
         #expect(lines[8].hasPrefix("unlike you ") && lines[8].hasSuffix("  none"), "\(lines[8])")
         // 14 marks, the tenth (2026-04-05) a gap, then the latest value.
@@ -66,7 +66,7 @@ struct ReportCommandTests {
     func statusSparklines() throws {
         let cli = try imported()
         defer { cli.remove() }
-        let status = try cli.run(["status", "--now", "2026-04-09T08:00"])
+        let status = try cli.run(["status"], at: "2026-04-09T08:00")
         #expect(status.status == 0, "\(status.stderr)")
         let text = status.stdout.components(separatedBy: "The last four weeks")
         #expect(text.count == 2, "\(status.stdout)")

@@ -15,16 +15,19 @@ struct RestoreCommandTests {
     /// A box with a check-in (habit, caffeine, meal, note), an imported morning from RR, and settings.
     func filled() throws -> RecoveryDeckProcess {
         let cli = try RecoveryDeckProcess()
-        let steps: [[String]] = [
-            ["settings", "--habits", "alcohol,sauna", "--display-name", "Zach", "--reminder", "06:45"],
-            [
-                "checkin", "--now", "2026-03-02T07:00", "--fatigue", "4", "--mood", "5", "--soreness", "3", "--stress",
-                "6", "--sleep", "2", "--habit", "sauna", "--caffeine-time", "14:30", "--caffeine-mg", "120",
-                "--last-meal", "19:45", "--note", "slept badly, \"noisy\"",
-            ],
+        let steps: [(words: [String], at: String?)] = [
+            (["settings", "--habits", "alcohol,sauna", "--display-name", "Zach", "--reminder", "06:45"], nil),
+            (
+                [
+                    "checkin", "--fatigue", "4", "--mood", "5", "--soreness", "3", "--stress", "6", "--sleep", "2",
+                    "--habit", "sauna", "--caffeine-time", "14:30", "--caffeine-mg", "120", "--last-meal", "19:45",
+                    "--note", "slept badly, \"noisy\"",
+                ],
+                "2026-03-02T07:00"
+            ),
         ]
-        for words in steps {
-            let outcome = try cli.run(words)
+        for (words, now) in steps {
+            let outcome = try cli.run(words, at: now)
             #expect(outcome.status == 0, "\(words[0]): \(outcome.stderr)")
         }
         let folder = cli.directory.appendingPathComponent("rr")
@@ -43,18 +46,18 @@ struct RestoreCommandTests {
         defer { cli.remove() }
         let now = "2026-03-02T09:00"
         let first = path("first.json", cli)
-        #expect(try cli.run(["export", "--full", "-o", first, "--now", now]).status == 0)
+        #expect(try cli.run(["export", "--full", "-o", first], at: now).status == 0)
         #expect(try cli.run(["delete", "--all", "--yes"]).status == 0)
         let restored = try cli.run(["restore", first])
         #expect(restored.status == 0, "\(restored.stderr)")
         #expect(restored.stderr.contains("Restored 2 days, 120 RR intervals"), "\(restored.stderr)")
         let second = path("second.json", cli)
-        #expect(try cli.run(["export", "--full", "-o", second, "--now", now]).status == 0)
+        #expect(try cli.run(["export", "--full", "-o", second], at: now).status == 0)
         let a = try String(contentsOfFile: first, encoding: .utf8)
         let b = try String(contentsOfFile: second, encoding: .utf8)
         #expect(a == b)
         #expect(a.contains("\"display_name\": \"Zach\"") && a.contains("\"sauna\"") && a.contains("noisy"))
-        let history = try cli.run(["history", "--days", "2", "--now", now, "--json"])
+        let history = try cli.run(["history", "--days", "2", "--json"], at: now)
         let days = try #require(JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [String: Any])
         let list = try #require(days["days"] as? [[String: Any]])
         #expect(list.map { $0["imported"] as? Bool } == [true, false], "\(history.stdout)")
@@ -92,10 +95,10 @@ struct RestoreCommandTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         let scores = ["--fatigue", "4", "--mood", "4", "--soreness", "4", "--stress", "4", "--sleep", "4"]
-        let future = try cli.run(["checkin", "--now", "2999-01-01T07:00"] + scores)
+        let future = try cli.run(["checkin"] + scores, at: "2999-01-01T07:00")
         #expect(future.status == 1)
         #expect(future.stderr.contains("2999-01-01 is after today"), "\(future.stderr)")
-        let unset = try cli.run(["checkin", "--now", "1970-01-01T00:05"] + scores)
+        let unset = try cli.run(["checkin"] + scores, at: "1970-01-01T00:05")
         #expect(unset.status == 1)
         #expect(unset.stderr.contains("1970-01-01 is before 2000-01-01"), "\(unset.stderr)")
         #expect(!FileManager.default.fileExists(atPath: cli.databasePath))
@@ -131,7 +134,7 @@ struct RestoreCommandTests {
         defer { cli.remove() }
         let now = "2026-03-02T09:00"
         let file = path("backup.json", cli)
-        #expect(try cli.run(["export", "--full", "-o", file, "--now", now]).status == 0)
+        #expect(try cli.run(["export", "--full", "-o", file], at: now).status == 0)
         let text = try String(contentsOfFile: file, encoding: .utf8)
         let cases: [(String, String, String)] = [
             (#""startedAt": \d+"#, #""startedAt": 9223372036854775807"#, "startedAt is 9223372036854775807"),
@@ -144,7 +147,7 @@ struct RestoreCommandTests {
             ),
         ]
         let exportBefore = path("before.json", cli)
-        #expect(try cli.run(["export", "--full", "-o", exportBefore, "--now", now]).status == 0)
+        #expect(try cli.run(["export", "--full", "-o", exportBefore], at: now).status == 0)
         for (pattern, replacement, sentence) in cases {
             let bad = path("crafted.json", cli)
             try crafted(text, pattern, replacement).write(toFile: bad, atomically: true, encoding: .utf8)
@@ -157,7 +160,7 @@ struct RestoreCommandTests {
                 #expect(outcome.stderr.contains("(the morning of 2026-03-0"), "\(outcome.stderr)")
             }
             let exportAfter = path("after.json", cli)
-            #expect(try cli.run(["export", "--full", "-o", exportAfter, "--now", now]).status == 0)
+            #expect(try cli.run(["export", "--full", "-o", exportAfter], at: now).status == 0)
             #expect(
                 try String(contentsOfFile: exportAfter, encoding: .utf8)
                     == String(contentsOfFile: exportBefore, encoding: .utf8))
@@ -177,8 +180,8 @@ struct RestoreCommandTests {
         try sqlite.run()
         sqlite.waitUntilExit()
         #expect(sqlite.terminationStatus == 0)
-        for words in [["status", "--now", "2026-03-02T09:00"], ["report", "--now", "2026-03-02T09:00"], ["history", "--days", "3", "--now", "2026-03-02T09:00", "--json"]] {
-            let outcome = try cli.run(words)
+        for words in [["status"], ["report"], ["history", "--days", "3", "--json"]] {
+            let outcome = try cli.run(words, at: "2026-03-02T09:00")
             #expect(outcome.status == 0, "\(words[0]): \(outcome.stderr)")
             #expect(!outcome.stdout.contains("e+308") && !outcome.stdout.contains("inf"), "\(outcome.stdout)")
         }

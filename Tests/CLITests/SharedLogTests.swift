@@ -26,7 +26,7 @@ import Testing
         try daemon.saveQuestionnaire(Questionnaire(date: earlier, scores: SubjectiveScores([4, 4, 4, 4, 4])!), recordedAt: 1)
         let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.systemFileNumber] as? UInt64
 
-        let checkin = try cli.run(["checkin", "--now", "2026-03-10T07:00"] + Self.scores)
+        let checkin = try cli.run(["checkin"] + Self.scores, at: "2026-03-10T07:00")
         #expect(checkin.status == 0, "\(checkin.stderr)")
         let after = try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.systemFileNumber] as? UInt64
         #expect(after == log, "the CLI's close replaced the log the daemon still has open (inode \(String(describing: log)) → \(String(describing: after)))")
@@ -36,7 +36,7 @@ import Testing
 
         let later = LocalDate(year: 2026, month: 3, day: 11)!
         try daemon.saveQuestionnaire(Questionnaire(date: later, scores: SubjectiveScores([6, 6, 6, 6, 6])!), recordedAt: 2)
-        let status = try cli.run(["status", "--now", "2026-03-11T07:05"])
+        let status = try cli.run(["status"], at: "2026-03-11T07:05")
         #expect(!status.stdout.contains("check-in comes first"), "a CLI does not see what the daemon wrote: \(status.stdout)")
         let reopened = try Store(path: path)
         for day in [earlier, today, later] {

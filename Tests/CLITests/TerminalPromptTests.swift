@@ -8,8 +8,8 @@ import Testing
 /// On a terminal, `checkin` asks for the scores left out (it "prompts for what is missing when on
 /// a terminal"); a wrong answer is asked again, and nothing is saved until all five are in.
 struct TerminalPromptTests {
-    /// Runs `recoverydeck arguments…` with a pseudo-terminal as standard input, typing `typed` into it.
-    func runOnTerminal(_ cli: RecoveryDeckProcess, _ arguments: [String], typed: String) throws
+    /// Runs `recoverydeck arguments…` at `now` with a pseudo-terminal as standard input, typing `typed` into it.
+    func runOnTerminal(_ cli: RecoveryDeckProcess, _ arguments: [String], at now: String, typed: String) throws
         -> RecoveryDeckProcess.Outcome
     {
         // posix_openpt and friends are not visible to Swift's Glibc module; these are their Linux ioctls
@@ -25,7 +25,7 @@ struct TerminalPromptTests {
         #expect(terminal >= 0)
         // Canonical mode delivers one line per read, as a person typing would.
         _ = typed.utf8CString.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count - 1) }
-        let outcome = try cli.run(arguments, stdinDescriptor: terminal)
+        let outcome = try cli.run(arguments, at: now, stdinDescriptor: terminal)
         close(terminal)
         return outcome
     }
@@ -35,7 +35,7 @@ struct TerminalPromptTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         let outcome = try runOnTerminal(
-            cli, ["checkin", "--fatigue", "5", "--mood", "6", "--now", "2026-03-10T07:00"], typed: "4\n9\nabc\n5\n6\n")
+            cli, ["checkin", "--fatigue", "5", "--mood", "6"], at: "2026-03-10T07:00", typed: "4\n9\nabc\n5\n6\n")
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("soreness (1 very sore … 7 none): "))
         #expect(outcome.stderr.contains("life stress (1 very high … 7 very low): "))
@@ -50,7 +50,7 @@ struct TerminalPromptTests {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
         // Ctrl-D (EOF) after one answer.
-        let outcome = try runOnTerminal(cli, ["checkin", "--now", "2026-03-10T07:00"], typed: "4\n\u{04}")
+        let outcome = try runOnTerminal(cli, ["checkin"], at: "2026-03-10T07:00", typed: "4\n\u{04}")
         #expect(outcome.status == 1)
         #expect(outcome.stderr.hasSuffix("recoverydeck checkin: the check-in was abandoned; nothing was saved.\n"))
         #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "not even an empty database")

@@ -28,15 +28,15 @@ struct WayInTests {
         chmod(work, 0o777)
         let script =
             Self.preamble + """
-                owner "$1" checkin --now 2026-03-10T07:00 \(Self.scores) 2>/dev/null; echo "owner checkin: exit $?"
+                owner "$1" --now 2026-03-10T07:00 checkin \(Self.scores) 2>/dev/null; echo "owner checkin: exit $?"
                 stat -c 'database owner %u group %g mode %a' /var/lib/recoverydeck/recoverydeck.db
-                member "$1" status --now 2026-03-10T07:05 >"$2/member.txt" 2>&1; echo "member status: exit $?"
-                "$1" status --now 2026-03-10T07:05 >"$2/root.txt" 2>&1; echo "root status: exit $?"
+                member "$1" --now 2026-03-10T07:05 status >"$2/member.txt" 2>&1; echo "member status: exit $?"
+                "$1" --now 2026-03-10T07:05 status >"$2/root.txt" 2>&1; echo "root status: exit $?"
                 cmp -s "$2/member.txt" "$2/root.txt" && echo "member and root see the same day"
                 grep -c 'check-in comes first' "$2/member.txt"
-                member "$1" checkin --now 2026-03-11T07:00 \(Self.scores) --note member-note 2>/dev/null
+                member "$1" --now 2026-03-11T07:00 checkin \(Self.scores) --note member-note 2>/dev/null
                 echo "member checkin: exit $?"
-                "$1" checkin --now 2026-03-12T07:00 \(Self.scores) 2>/dev/null; echo "root checkin: exit $?"
+                "$1" --now 2026-03-12T07:00 checkin \(Self.scores) 2>/dev/null; echo "root checkin: exit $?"
                 echo "days: $(owner "$1" export --format csv | tail -n +2 | wc -l)"
                 find /var/lib/recoverydeck -mindepth 1 ! -group 100 -printf 'not the group: %p\\n'
                 find /var/lib/recoverydeck -mindepth 1 -user 0 -printf 'root owns: %p\\n'
@@ -44,7 +44,7 @@ struct WayInTests {
                 outsider "$1" status 2>"$2/outsider.txt"; echo "outsider status: exit $?"
                 grep -c 'open only to root and the users group' "$2/outsider.txt"
                 grep -c 'sudo adduser outsider users' "$2/outsider.txt"
-                outsider "$1" checkin --now 2026-03-12T07:00 \(Self.scores) 2>/dev/null; echo "outsider checkin: exit $?"
+                outsider "$1" --now 2026-03-12T07:00 checkin \(Self.scores) 2>/dev/null; echo "outsider checkin: exit $?"
                 ls "$2/home/.local/share/recoverydeck" "$2/xdg/recoverydeck" 2>/dev/null && echo "a personal database"
                 true
                 """
@@ -78,15 +78,15 @@ struct WayInTests {
             Self.preamble + """
                 mkdir -m 0700 /var/lib/secret /var/lib/rootonly
                 owner ln -s /var/lib/secret/target /var/lib/recoverydeck/recoverydeck.db
-                "$1" checkin --now 2026-03-10T07:00 \(Self.scores) 2>"$2.said"; echo "checkin over a planted link: exit $?"
+                "$1" --now 2026-03-10T07:00 checkin \(Self.scores) 2>"$2.said"; echo "checkin over a planted link: exit $?"
                 [ -e /var/lib/secret/target ] && echo "the link's target was created"
                 grep -c 'symbolic link' "$2.said"
                 rm /var/lib/recoverydeck/recoverydeck.db
-                "$1" checkin --now 2026-03-10T07:00 \(Self.scores) 2>/dev/null; echo "root checkin: exit $?"
+                "$1" --now 2026-03-10T07:00 checkin \(Self.scores) 2>/dev/null; echo "root checkin: exit $?"
                 find /var/lib/recoverydeck -mindepth 1 -user 0 -printf 'root owns: %p\\n'
                 "$1" export -o /var/lib/rootonly/export.json 2>/dev/null; echo "root export: exit $?"
                 stat -c 'export owner %u mode %a' /var/lib/rootonly/export.json
-                "$1" report --now 2026-03-10T08:00 --svg /var/lib/rootonly/report.svg 2>/dev/null; echo "report: exit $?"
+                "$1" --now 2026-03-10T08:00 report --svg /var/lib/rootonly/report.svg 2>/dev/null; echo "report: exit $?"
                 stat -c 'report owner %u mode %a' /var/lib/rootonly/report.svg
                 true
                 """

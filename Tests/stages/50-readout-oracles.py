@@ -3,11 +3,11 @@ ln rMSSD, the 7-day mean of the valid days, the 7-day CV (sample SD / mean × 10
 sample SD) and the count of valid days in the last 7. The engine answers through `insights-bench oracle`
 ("lnweek" lines), one line per prefix of each series.
 
-Then, through the `recoverydeck` binary (second argument) on a seeded history with missing mornings imported
-with `import csv`: `history --json`'s per-day `lnRMSSDWeek` against pandas over calendar days, and
-`lights --try`'s rMSSD counts under 1.0/1.5 and under the tried edges against a pandas restatement of the
-Couzens rule (7-day mean of at least 4 values against the 60 days before, sample SD floored at 1 ms, at
-least 14 values and 14 complete days). Exits non-zero on any mismatch."""
+Then, through `recoverydeck-fixture` (second argument: the command line at a stated time) on a seeded history
+with missing mornings imported with `import csv`: `history --json`'s per-day `lnRMSSDWeek` against pandas over
+calendar days, and `lights --try`'s rMSSD counts under 1.0/1.5 and under the tried edges against a pandas
+restatement of the Couzens rule (7-day mean of at least 4 values against the 60 days before, sample SD floored
+at 1 ms, at least 14 values and 14 complete days). Exits non-zero on any mismatch."""
 import json
 import os
 import subprocess
@@ -71,7 +71,7 @@ def through_the_binary(cli):
             f.write("\n".join(rows) + "\n")
         env = dict(os.environ, RECOVERYDECK_DB=os.path.join(tmp, "r.db"), SWIFT_BACKTRACE="enable=no")
         now = ["--now", "2026-06-30T08:00"]
-        run = lambda args: subprocess.run([cli] + args + now, env=env, capture_output=True, text=True, check=True).stdout
+        run = lambda args: subprocess.run([cli] + now + args, env=env, capture_output=True, text=True, check=True).stdout
         run(["import", "csv", path, "--map", "date=date,rmssd=rmssd,lying_hr=lying_hr,standing_hr=standing_hr,"
              "peak_hr=peak_hr,fatigue=fatigue,mood=mood,soreness=soreness,stress=stress,sleep=sleep"])
 

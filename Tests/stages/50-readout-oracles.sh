@@ -10,6 +10,6 @@ if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
 echo "50-readout-oracles: checking $venv against $here/50-readout-oracles.requirements.txt" >&2
 "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/50-readout-oracles.requirements.txt"
 swift build --product insights-bench >&2
-swift build --product recoverydeck >&2
+swift build --product recoverydeck-fixture >&2
 bin="$(swift build --show-bin-path)"
-"$venv/bin/python" "$here/50-readout-oracles.py" "$bin/insights-bench" "$bin/recoverydeck"
+"$venv/bin/python" "$here/50-readout-oracles.py" "$bin/insights-bench" "$bin/recoverydeck-fixture"

@@ -8,7 +8,10 @@
 # plan's promise (insights-bench experiment; the release build stage 51 made). About 1.5 min on 2 cores.
 . "$(dirname "$0")/preamble.bash"
 swift build --product recoverydeck >&2
+swift build --product recoverydeck-fixture >&2
 cli="$(swift build --show-bin-path)/recoverydeck"
+# findings at a stated time: the command line built for the tests, never shipped.
+fixture="$(swift build --show-bin-path)/recoverydeck-fixture"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 map=date=date,rmssd=rmssd,fatigue=fatigue,mood=mood,soreness=soreness,stress=stress,sleep=sleep
@@ -24,7 +27,7 @@ map=date=date,rmssd=rmssd,fatigue=fatigue,mood=mood,soreness=soreness,stress=str
             db="$work/$kind/person-$k.db"
             "$cli" --db "$db" import csv "$work/$kind/person-$k.csv" --map "$map" >/dev/null 2>&1
             printf '%s %s ' "$kind" "$k"
-            "$cli" --db "$db" findings --json --now 2026-11-30T08:00 \
+            "$fixture" --now 2026-11-30T08:00 --db "$db" findings --json \
                 | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)))'
         done
     done

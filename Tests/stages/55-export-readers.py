@@ -1,5 +1,6 @@
 """Reads the box's exports for other tools with pandas, each column as docs/exports.md types it, and checks the
-values against what was imported (Tests/stages/55-export-readers.sh; argument: the `recoverydeck` binary).
+values against what was imported (Tests/stages/55-export-readers.sh; argument: `recoverydeck-fixture`, the command
+line at a stated time).
 
 A seeded history goes in through `import csv` (rMSSD, lying HR, the orthostatic part, the five answers) and one
 morning of RR through `import rr`; then:
@@ -50,7 +51,7 @@ with tempfile.TemporaryDirectory() as tmp:
     now = ["--now", "2026-04-01T08:00"]
 
     def run(args, use_now=True):
-        done = subprocess.run([cli] + args + (now if use_now else []), env=env, capture_output=True, text=True)
+        done = subprocess.run([cli] + (now if use_now else []) + args, env=env, capture_output=True, text=True)
         if done.returncode != 0:
             sys.exit(f"recoverydeck {' '.join(args)} failed: {done.stderr}")
         return done

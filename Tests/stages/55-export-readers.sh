@@ -9,6 +9,6 @@ venv=.build/venv-exports
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
 echo "55-export-readers: checking $venv against $here/55-export-readers.requirements.txt" >&2
 "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/55-export-readers.requirements.txt"
-swift build --product recoverydeck >&2
+swift build --product recoverydeck-fixture >&2
 bin="$(swift build --show-bin-path)"
-"$venv/bin/python" "$here/55-export-readers.py" "$bin/recoverydeck"
+"$venv/bin/python" "$here/55-export-readers.py" "$bin/recoverydeck-fixture"

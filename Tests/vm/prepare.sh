@@ -16,9 +16,10 @@ if ! .venv-vm/bin/python -c 'import virtme_ng' 2>/dev/null \
     cp Tests/vm/requirements.txt .venv-vm/requirements.txt
 fi
 
-echo "prepare: building h10sim, recoverydeck, recoverydeckd and recoverydeckd-sim" >&2
+echo "prepare: building h10sim, recoverydeck, recoverydeck-fixture, recoverydeckd and recoverydeckd-sim" >&2
 swift build --product h10sim >&2
 swift build --product recoverydeck >&2
+swift build --product recoverydeck-fixture >&2
 swift build --product recoverydeckd >&2
 swift build --product recoverydeckd-sim >&2
 bin=$(swift build --show-bin-path)

@@ -36,18 +36,6 @@ enum AdapterOption {
     }
 }
 
-/// What the Bluetooth commands load for a strap (mgmt Load Connection Parameters): `LEConnectionParameters.strap`,
-/// or nothing when `RECOVERYDECK_TEST_SKIP_CONNECTION_PARAMETERS=1` is in the command's environment, so the
-/// Bluetooth VM stage can show what a strap does with the kernel's defaults (its request refused, the 0x3B
-/// drop). The daemon always loads them; this is read here, at the command line's edge, and nowhere else.
-enum StrapParameters {
-    static let switchOffVariable = "RECOVERYDECK_TEST_SKIP_CONNECTION_PARAMETERS"
-
-    static func toLoad(_ context: Context) -> LEConnectionParameters? {
-        context.environment(switchOffVariable) == "1" ? nil : .strap
-    }
-}
-
 /// The address options of `strap` and `pair`.
 enum StrapAddressOption {
     static let typeSpec = OptionSpec.value(

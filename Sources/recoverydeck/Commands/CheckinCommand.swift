@@ -93,8 +93,8 @@ struct CheckinCommand: Command {
             throw CommandError.failure("a score is outside 1 to 7.")
         }
         let day = context.today
-        // A check-in opens its day's gate: a day not yet come (--now ahead of the clock) or a clock never set
-        // (1970 on a box without a real-time clock) would open the wrong one.
+        // A check-in opens its day's gate: a day not yet come (the program's clock ahead of the system's) or a
+        // clock never set (1970 on a box without a real-time clock) would open the wrong one.
         if let problem = day.morningDateProblem(today: LocalTime.now().date) {
             throw CommandError.failure("\(problem) Set the clock (timedatectl) if it is wrong; nothing was saved.")
         }

@@ -84,8 +84,8 @@ struct DoctorCommand: Command {
         guard let store = try? context.store(), let text = (try? store.setting(.strapAddress)) ?? nil,
             let address = BluetoothAddress(text)
         else { return .unknown }
-        guard let parameters = StrapParameters.toLoad(context) else {
-            return .notInPlace("loading is switched off (\(StrapParameters.switchOffVariable))")
+        guard let parameters = context.strapParameters else {
+            return .notInPlace("this program loads none")
         }
         let type =
             StrapAddressOption.type(settingValue: (try? store.setting(.strapAddressType)) ?? nil)

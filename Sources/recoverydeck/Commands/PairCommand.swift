@@ -79,7 +79,7 @@ struct PairCommand: Command {
     static func loadConnectionParameters(
         adapter: String?, strap: BluetoothAddress, type: BluetoothAddressType, context: Context
     ) {
-        guard let parameters = StrapParameters.toLoad(context), let (socket, controller) = try? AdapterOption.open(adapter)
+        guard let parameters = context.strapParameters, let (socket, controller) = try? AdapterOption.open(adapter)
         else { return }
         let entry = DeviceConnectionParameters(address: strap, addressType: type, parameters: parameters)
         if (try? socket.loadConnectionParameters([entry], controller: controller.index)) != nil {

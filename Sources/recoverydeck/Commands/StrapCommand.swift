@@ -50,7 +50,7 @@ struct StrapCommand: Command {
         let (_, controller) = try AdapterOption.open(adapter)
         var configuration = StrapLink.Configuration(adapter: controller.address, strap: strap, strapType: type)
         configuration.controller = controller.index
-        configuration.connectionParameters = StrapParameters.toLoad(context)
+        configuration.connectionParameters = context.strapParameters
         let link = try StrapLink(configuration)
         let signals = try SignalFD(signals: [.interrupt, .terminate])
         defer { signals.close() }

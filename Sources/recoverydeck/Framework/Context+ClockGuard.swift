@@ -3,20 +3,13 @@ import RecoveryCore
 import Store
 
 /// The clock guard for what the CLI files (RecoveryCore `ClockGuard`), with the facts the daemon weighs: the
-/// kernel's (or those a test hands the command, `Context.statedGuardFacts`), the newest stored day, and whether this
-/// boot recorded it. A Pi without a real-time clock may boot with yesterday's date; a check-in then would
-/// silently replace yesterday's answers.
+/// program's clock's (the kernel's in `recoverydeck`), the newest stored day, and whether this boot recorded it.
+/// A Pi without a real-time clock may boot with yesterday's date; a check-in then would silently replace
+/// yesterday's answers.
 extension Context {
-    /// Throws the guard's sentence (exit 1) when a record dated `date` may not be filed now. `--now` is a stated
-    /// time and trusted, as the daemon trusts a simulated box's clock, unless the facts are stated with it.
+    /// Throws the guard's sentence (exit 1) when a record dated `date` may not be filed now.
     func requireClockAllowsFiling(on date: LocalDate, in store: Store) throws {
-        let facts: SystemClock.GuardFacts
-        if let stated = statedGuardFacts {
-            facts = stated
-        } else {
-            guard !hasStatedNow else { return }
-            facts = SystemClock.guardFacts()
-        }
+        let facts = clock.guardFacts()
         guard facts.synchronised != true else { return }
         let newest = try store.lastDay()
         var filedThisBoot: LocalDate?

@@ -1,4 +1,5 @@
 import BoxConfiguration
+import HeartRateProtocol
 import LocalClock
 import Platform
 import RecoveryCore
@@ -9,46 +10,41 @@ import Store
 #endif
 
 /// What a running command may use: the global options, the environment, the clock, the terminal and
-/// the database. Commands read "now" only from here, so `--now` moves every command's clock at once.
+/// the database. Commands read "now" only from here, so the clock the program was given is every command's.
 final class Context {
     let commandName: String
     /// Reads an environment variable (a function so the program passes `getenv` and nothing is copied).
     let environment: (String) -> String?
     private let databaseOption: String?
-    private let nowOption: LocalTime?
-    /// What the clock guard is told about the clock instead of asking the kernel (a test calling a command
-    /// with a clock of its own); nil asks the kernel.
-    let statedGuardFacts: SystemClock.GuardFacts?
+    /// The clock the program was given: the system's in `recoverydeck`.
+    let clock: any CommandClock
+    /// What the Bluetooth commands load for a strap before they connect (mgmt Load Connection Parameters):
+    /// `LEConnectionParameters.strap` in `recoverydeck`; nil loads nothing.
+    let strapParameters: LEConnectionParameters?
     private var openedStore: Store?
     /// Where the system's files are: "/" on the box; a folder laid out alike in tests (as doctor's
     /// `SystemFacts.root`), so the database order is tested without touching the host's /var/lib.
     let root: String
 
     init(
-        commandName: String, environment: @escaping (String) -> String?, databaseOption: String?, nowOption: LocalTime?,
-        root: String = "/", statedGuardFacts: SystemClock.GuardFacts? = nil
+        commandName: String, environment: @escaping (String) -> String?, databaseOption: String?,
+        clock: any CommandClock, strapParameters: LEConnectionParameters? = .strap, root: String = "/"
     ) {
-        self.statedGuardFacts = statedGuardFacts
         self.commandName = commandName
         self.environment = environment
         self.databaseOption = databaseOption
-        self.nowOption = nowOption
+        self.clock = clock
+        self.strapParameters = strapParameters
         self.root = root.hasSuffix("/") ? root : root + "/"
     }
 
     // MARK: Clock
 
-    /// The local time now: the system clock in the system time zone (TZ, /etc/localtime), or `--now`.
-    var now: LocalTime { nowOption ?? LocalTime.now() }
-
-    /// True when `--now` stated the time (the system clock is not read).
-    var hasStatedNow: Bool { nowOption != nil }
+    /// The local time now, by the program's clock, in the system time zone (TZ, /etc/localtime).
+    var now: LocalTime { clock.now() }
 
     /// Seconds since the Unix epoch matching `now`.
-    var nowEpochSeconds: Int64 {
-        guard let nowOption else { return SystemClock.epochSeconds() }
-        return LocalTime.epochSeconds(of: nowOption.date, at: nowOption.minuteOfDay) + Int64(nowOption.second)
-    }
+    var nowEpochSeconds: Int64 { clock.epochSeconds() }
 
     /// The person's local calendar day: the unit of the gate and of every day's record (spec §6.3).
     var today: LocalDate { now.date }

@@ -47,7 +47,7 @@ struct ParsedArguments {
                 if let inlineValue {
                     value = inlineValue
                 } else if i < words.count, !(words[i].hasPrefix("--") && words[i].count > 2) {
-                    // "--fatigue --now …" is a missing value, not a fatigue of "--now"; "--note=--x" still works.
+                    // "--fatigue --mood …" is a missing value, not a fatigue of "--mood"; "--note=--x" still works.
                     value = words[i]
                     i += 1
                 } else {

@@ -1,12 +1,25 @@
-import LocalClock
+import HeartRateProtocol
 import Platform
-import RecoveryCore
-import Store
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The `recoverydeck` program: finds the command the words name, parses its options, and turns
 /// every outcome into an exit status (0 ok, 1 failure, 64 usage) and at most one line plus a hint
-/// on standard error.
-enum Program {
+/// on standard error. What the words do not say, the executable that runs it gives: the clock the
+/// commands read and what the Bluetooth commands load for a strap.
+public struct Program {
+    let clock: any CommandClock
+    let strapParameters: LEConnectionParameters?
+
+    /// A program reading `clock`, whose Bluetooth commands load `strapParameters` for a strap before they
+    /// connect (nil: nothing, the kernel's defaults stand).
+    public init(clock: any CommandClock, strapParameters: LEConnectionParameters?) {
+        self.clock = clock
+        self.strapParameters = strapParameters
+    }
+
     static let about =
         "RecoveryDeck is a bedside box that measures morning heart-rate variability (rMSSD) and a short "
         + "orthostatic test with a Polar H10 chest strap, and says how today compares with your own normal. "
@@ -19,13 +32,19 @@ enum Program {
             help: "The database file. Default: $RECOVERYDECK_DB, else the box's /var/lib/recoverydeck/recoverydeck.db "
                 + "(for root and the recoverydeck group), else, with no box installed, "
                 + "$XDG_DATA_HOME/recoverydeck/recoverydeck.db (~/.local/share when unset)."),
-        // Test hook: the local date and time the command takes as now, YYYY-MM-DDTHH:MM, read in the
-        // system time zone. Lets tests and demonstrations set "today" without touching the clock.
-        .value("now", "YYYY-MM-DDTHH:MM", help: "Take this local time as now (for tests).", hidden: true),
         .flag("help", short: "h", help: "Show help."),
     ]
 
-    static func run(arguments words: [String], environment: @escaping (String) -> String?) -> Int32 {
+    /// Sets up the process before any command runs. Everything this program writes holds health data: files it
+    /// creates are the person's alone (an export redirected with `>` included), and a crash leaves no core dump
+    /// with RR intervals in it.
+    public static func protectWhatItWrites() {
+        umask(0o077)
+        ProcessIdentity.refuseCoreDumps()
+    }
+
+    /// Runs the command `words` name (the program's arguments, without its own name) and returns the exit status.
+    public func run(arguments words: [String], environment: @escaping (String) -> String?) -> Int32 {
         let commands = Registry.commands
         var leading: [String] = []
         var i = 0
@@ -35,7 +54,7 @@ enum Program {
             leading.append(word)
             i += 1
             let name = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
-            if let option = globalOptions.first(where: { "--" + $0.long == name }), option.kind != .flag,
+            if let option = Self.globalOptions.first(where: { "--" + $0.long == name }), option.kind != .flag,
                 !word.contains("="), i < words.count
             {
                 leading.append(words[i])
@@ -69,7 +88,7 @@ enum Program {
                 }
                 if !leading.isEmpty || !rest.isEmpty {
                     do {
-                        _ = try ParsedArguments(leading + rest, options: globalOptions, arguments: [])
+                        _ = try ParsedArguments(leading + rest, options: Self.globalOptions, arguments: [])
                     } catch {
                         return usage("recoverydeck", error.message, hint: "recoverydeck --help")
                     }
@@ -100,19 +119,11 @@ enum Program {
         let instance: any Command
         do throws(CommandError) {
             let parsed = try ParsedArguments(
-                leading + rest, options: command.options + globalOptions, arguments: command.arguments)
-            var nowOption: LocalTime?
-            if let text = parsed.value("now") {
-                guard let now = parseNow(text) else {
-                    throw CommandError.usage(
-                        "--now must be a local time written YYYY-MM-DDTHH:MM, not \(quoted(text)).")
-                }
-                nowOption = now
-            }
+                leading + rest, options: command.options + Self.globalOptions, arguments: command.arguments)
             if let db = parsed.value("db"), db.isEmpty { throw CommandError.usage("--db needs a file path.") }
             context = Context(
                 commandName: command.name, environment: environment, databaseOption: parsed.value("db"),
-                nowOption: nowOption)
+                clock: clock, strapParameters: strapParameters)
             instance = try command.init(parsed)
             try instance.validate()
         } catch {
@@ -134,21 +145,12 @@ enum Program {
         }
     }
 
-    private static func usage(_ title: String, _ message: String, hint: String) -> Int32 {
+    private func usage(_ title: String, _ message: String, hint: String) -> Int32 {
         Context.write(TerminalText.escaped("\(title): \(message)\nTry '\(hint)'.\n"), to: 2)
         return ExitCode.usage
     }
 
-    private static func sentence(_ text: String) -> String {
+    private func sentence(_ text: String) -> String {
         text.hasSuffix(".") ? text : text + "."
-    }
-
-    /// `YYYY-MM-DDTHH:MM` as a local time in the system time zone.
-    static func parseNow(_ text: String) -> LocalTime? {
-        let parts = text.split(separator: "T", omittingEmptySubsequences: false)
-        guard parts.count == 2, let date = LocalDate(iso: parts[0]), let minute = MinuteOfDay(hhmm: parts[1]) else {
-            return nil
-        }
-        return LocalTime(epochSeconds: LocalTime.epochSeconds(of: date, at: minute))
     }
 }

@@ -1,7 +1,8 @@
 # The strap's request for a slower interval (DESIGN §5). h10sim asks as Polar straps do (min 250, max
 # 400 ×1.25 ms, latency 0, timeout 600 ×10 ms), here 2 s after notifications start instead of ~30 s.
-# 1, the negative control: with the box's loading switched off (test-only setting) the kernel refuses
-#    the link-layer request (Negative Reply) and the strap drops the link with 0x3B; both must happen.
+# 1, the negative control: with the box's loading switched off (recoverydeck-fixture, the command line built
+#    for the tests, never shipped) the kernel refuses the link-layer request (Negative Reply) and the strap
+#    drops the link with 0x3B; both must happen.
 # 2: with the parameters loaded the same request is accepted (Reply, mgmt New Connection Parameter)
 #    and the link stays up; a drop-out then measures strap advertising again → RR flowing.
 # 3: the L2CAP procedure (CID 5) is accepted too. Each outcome asserted from btmon's trace.
@@ -22,7 +23,7 @@ sim_pid=$bg_pid
 wait_for_line sim1.log '^advertising' 20
 strap=$(sim_address sim1.log)
 [[ "$strap" =~ ^[C-F] ]] || fail "h10sim's default address $strap is not random static"
-spawn client1 env RECOVERYDECK_TEST_SKIP_CONNECTION_PARAMETERS=1 "$BIN/recoverydeck" strap --adapter "$HCI_BOX" \
+spawn client1 "$BIN/recoverydeck-fixture" --skip-connection-parameters strap --adapter "$HCI_BOX" \
     --address "$strap" --address-type random --seconds 40 --json
 client_pid=$bg_pid
 wait_for_line sim1.log '^conn-update giving up: disconnect reason=0x3b' 60
