@@ -59,12 +59,32 @@ enum Files {
     /// beside it is created new, never through a link, and with the rights of the person who ran the command.
     static func writeAtomically(_ text: String, to path: String) throws(CommandError) {
         try ProcessIdentity.asInvoker { () throws(CommandError) in
+            sweepPartials(of: path)
             do throws(FileWriteError) {
                 try FileDescriptor.writeAtomically(
                     Array(text.utf8), to: path, temporary: path + ".partial-\(getpid())", permissions: .ownerReadWrite)
             } catch {
                 throw .failure("cannot write \(path): \(error.errno.message).")
             }
+        }
+    }
+
+    /// Removes what an earlier write of `path` left when its process was killed before the rename: a
+    /// `NAME.partial-PID` beside it whose process is gone, a regular file of the person running this command
+    /// (it holds their data, 0600, and nothing else would ever remove it). A live process's temporary, a link or
+    /// somebody else's file is left alone.
+    static func sweepPartials(of path: String) {
+        let directory = PathName.directory(of: path)
+        let prefix = String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? "") + ".partial-"
+        guard let names = try? DirectoryEntries.names(in: directory) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = pid_t(name.dropFirst(prefix.count)), pid > 0, pid != getpid() else { continue }
+            // kill(pid, 0): ESRCH only when no process has that id (EPERM: alive, somebody else's).
+            guard kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let file = directory + "/" + name
+            var info = stat()
+            guard lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else { continue }
+            _ = unlink(file)
         }
     }
 }
