@@ -81,7 +81,8 @@ _recoverydeck() {
     local opts=""
     case "$command${member:+ $member}" in
         checkin) opts="--fatigue --mood --soreness --stress --sleep --habit --caffeine-time --caffeine-mg --last-meal --note" ;;
-        doctor | status | analytics | findings) opts="--json" ;;
+        doctor | status | analytics) opts="--json" ;;
+        findings) opts="--json --resamples --seed" ;;
         calibrate) opts="--rho --n --trials --resamples --seed --effect --json" ;;
         "experiment plan") opts="--days --change --block --metric" ;;
         "experiment start") opts="--days --block --metric" ;;

@@ -38,8 +38,8 @@ struct FindingsCommand: Command {
         """
     static let options: [OptionSpec] = [
         .flag("json", help: "Print the scan as JSON: every test of the family, the findings and what waits."),
-        .value("resamples", "B", help: "Bootstrap resamples per test (default 2000).", hidden: true),
-        .value("seed", "S", help: "Seed of the resampling (default fixed).", hidden: true),
+        .value("resamples", "B", help: "Bootstrap resamples per test (100 to 100000; default 2000)."),
+        .value("seed", "S", help: "Seed of the resampling (default fixed, so a run repeats)."),
     ]
 
     let json: Bool
