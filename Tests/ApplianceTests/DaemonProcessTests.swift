@@ -58,28 +58,29 @@ struct DaemonProcessTests {
         return (store, today)
     }
 
-    /// `recoverydeckd --config config`, its journal to `stderr`.
-    static func start(_ config: String, stderr: Any) throws -> Process {
+    /// `recoverydeckd --config config`, its journal to `stderr`, telling `notify` when it is ready as systemd's
+    /// Type=notify would be told.
+    static func start(_ config: String, stderr: Any, notify: NotifyListener) throws -> Process {
         let process = Process()
         process.executableURL = try executable
         process.arguments = ["--config", config, "--simulation", simulation(config)]
-        process.environment = ["TZ": "UTC", "SWIFT_BACKTRACE": "enable=no"]
+        process.environment = ["NOTIFY_SOCKET": notify.path, "TZ": "UTC", "SWIFT_BACKTRACE": "enable=no"]
         process.standardError = stderr
         try process.run()
         return process
     }
 
-    /// The daemon answers on `socket` within 30 s. The file alone is not the sign: it appears at bind(2), and a
-    /// connect before the daemon's listen(2) is refused (seen under qemu-user on a loaded machine).
-    static func waitUntilListening(_ socket: String) -> Bool {
-        waitFor(30) { (try? ControlClient(path: socket).send(.status)) != nil }
-    }
-
-    static func waitFor(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(20_000)
+    /// The next packet of a `watch` stream whose session snapshot is in `phase`, within `seconds`: the daemon pushes
+    /// each change, so the test waits on the socket instead of asking again and again.
+    static func watch(_ socket: String, untilPhase phase: String, seconds: Int32) throws -> Bool {
+        let client = try ControlClient(path: socket)
+        _ = try client.send(.watch)
+        var deadline = Int64(seconds) * 1000
+        while deadline > 0 {
+            let started = DispatchTime.now().uptimeNanoseconds
+            guard let packet = try client.next(timeoutMs: Int32(deadline)) else { return false }
+            if (packet["snapshot"] ?? packet)["phase"]?.stringValue == phase { return true }
+            deadline -= Int64((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
         }
         return false
     }
@@ -88,38 +89,18 @@ struct DaemonProcessTests {
     func notifiesServiceManager() throws {
         let (dir, config) = try Self.box(speed: 1)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let notifyPath = dir + "/notify.sock"
-        // Our side of sd_notify: a datagram socket the daemon sends to.
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in notifyPath.utf8.enumerated() { raw[i] = b }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        #expect(bound == 0)
+        let notify = try NotifyListener(path: dir + "/notify.sock")
         let process = Process()
         process.executableURL = try Self.executable
         process.arguments = ["--config", config, "--simulation", Self.simulation(config)]
-        process.environment = ["NOTIFY_SOCKET": notifyPath, "WATCHDOG_USEC": "400000", "TZ": "UTC", "SWIFT_BACKTRACE": "enable=no"]
+        process.environment = ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "400000", "TZ": "UTC", "SWIFT_BACKTRACE": "enable=no"]
         process.standardError = FileHandle.nullDevice
         let started = Date()
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         var messages: [String] = []
-        _ = Self.waitFor(3) {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-                if n <= 0 { break }
-                messages.append(String(decoding: buffer[0..<n], as: UTF8.self))
-            }
-            return messages.filter { $0 == "WATCHDOG=1" }.count >= 3
+        while messages.filter({ $0 == "WATCHDOG=1" }).count < 3, let message = notify.next(timeoutMs: 3000) {
+            messages.append(message)
         }
         let elapsed = Date().timeIntervalSince(started)
         #expect(messages.first?.hasPrefix("READY=1\nSTATUS=") == true, "\(messages)")
@@ -140,10 +121,11 @@ struct DaemonProcessTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (store, today) = try Self.checkedIn(dir)
         let log = Pipe()
-        let daemon = try Self.start(config, stderr: log)
+        let notify = try NotifyListener(path: dir + "/notify.sock")
+        let daemon = try Self.start(config, stderr: log, notify: notify)
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         let socket = dir + "/control.sock"
-        #expect(Self.waitUntilListening(socket))
+        #expect(notify.waitForReady(timeoutMs: 30_000))
         // Past the file permissions (0660), so that only the peer-credential check stands in the way.
         chmod(dir, 0o755)
         chmod(socket, 0o666)
@@ -178,10 +160,11 @@ struct DaemonProcessTests {
         let (dir, config) = try Self.box(speed: 1)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let log = Pipe()
-        let daemon = try Self.start(config, stderr: log)
+        let notify = try NotifyListener(path: dir + "/notify.sock")
+        let daemon = try Self.start(config, stderr: log, notify: notify)
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         let socket = dir + "/control.sock"
-        #expect(Self.waitUntilListening(socket))
+        #expect(notify.waitForReady(timeoutMs: 30_000))
         let cli = Process()
         cli.executableURL = try Self.executable.deletingLastPathComponent().appendingPathComponent("recoverydeck")
         cli.arguments = ["settings", "--reminder", "off"]
@@ -209,10 +192,11 @@ struct DaemonProcessTests {
         try backup.exportDocument(full: true, generatedAt: 1).json.serialized(pretty: true).write(
             toFile: dir + "/backup.json", atomically: true, encoding: .utf8)
         let log = Pipe()
-        let daemon = try Self.start(config, stderr: log)
+        let notify = try NotifyListener(path: dir + "/notify.sock")
+        let daemon = try Self.start(config, stderr: log, notify: notify)
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         let socket = dir + "/control.sock"
-        #expect(Self.waitUntilListening(socket))
+        #expect(notify.waitForReady(timeoutMs: 30_000))
         func restore() throws -> (Int32, String) {
             let cli = Process()
             cli.executableURL = try Self.executable.deletingLastPathComponent().appendingPathComponent("recoverydeck")
@@ -250,23 +234,74 @@ struct DaemonProcessTests {
         let (dir, config) = try Self.box(speed: 20)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (store, today) = try Self.checkedIn(dir)
-        let process = try Self.start(config, stderr: FileHandle.nullDevice)
+        let notify = try NotifyListener(path: dir + "/notify.sock")
+        let process = try Self.start(config, stderr: FileHandle.nullDevice, notify: notify)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let socket = dir + "/control.sock"
-        #expect(Self.waitUntilListening(socket))
+        #expect(notify.waitForReady(timeoutMs: 30_000))
         let client = try ControlClient(path: socket)
         #expect(try client.send(.measure(overwrite: false))["ok"]?.boolValue == true)
         // Wait until it is well into the morning (standing), then stop the service.
-        #expect(
-            try Self.waitFor(30) {
-                let status = try ControlClient(path: socket).send(.status)
-                return status["snapshot"]?["phase"]?.stringValue == "captureStanding"
-            })
+        #expect(try Self.watch(socket, untilPhase: "captureStanding", seconds: 30))
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         #expect(!FileManager.default.fileExists(atPath: socket))
         #expect(try store.measurement(on: today) == nil)
         #expect(try store.questionnaire(on: today) != nil)
+    }
+}
+
+/// Our side of sd_notify(3): a datagram socket bound at `path`, which the daemon is given as `NOTIFY_SOCKET`.
+/// The daemon sends READY=1 once it listens on its control socket, so a test waits for that datagram (poll(2) on
+/// the socket, no sleeping) instead of trying to connect until it works.
+final class NotifyListener {
+    let path: String
+    private let fd: Int32
+
+    init(path: String) throws {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Errno.current }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in path.utf8.enumerated() { raw[i] = b }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard bound == 0 else {
+            let error = Errno.current
+            close(fd)
+            throw error
+        }
+    }
+
+    deinit {
+        close(fd)
+        unlink(path)
+    }
+
+    /// The next datagram, waiting up to `timeoutMs`; nil when none came.
+    func next(timeoutMs: Int32) -> String? {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, timeoutMs) == 1 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : nil
+    }
+
+    /// True once a datagram holding READY=1 arrives within `timeoutMs` (the watchdog's and status lines before it
+    /// are passed over).
+    func waitForReady(timeoutMs: Int32) -> Bool {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutMs) * 1_000_000
+        while true {
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline, let message = next(timeoutMs: Int32((deadline - now) / 1_000_000)) else { return false }
+            if message.split(separator: "\n").contains("READY=1") { return true }
+        }
     }
 }
