@@ -17,7 +17,7 @@ extension Daemon {
             case .go(let press): button = press == .long ? "go-long" : "go"
             case .key(let key): button = key.label
             }
-            control.broadcast(event("input", [("button", .string(button))]))
+            broadcast(.input(sessionMs: clock.monotonicMs(), button: button))
         }
         switch input {
         case .go(let press):
@@ -102,13 +102,12 @@ extension Daemon {
             panel.play(sound, nowMs: now)
             if sound == .standNow { strap.personStands(atMs: now) }
             observer?(.sound(sound))
-            control?.broadcast(event("sound", [("name", .string(sound.pattern.name))]))
+            broadcast(.sound(sessionMs: clock.monotonicMs(), name: sound.pattern.name))
         case .saveMorning(let morning, _):
             // Spool first, then the database (Filing): a refusal never loses the morning.
             let readout = fileMorning(morning)
             observer?(.saved(morning, readout))
-            control?.broadcast(
-                event("saved", [("date", .string(morning.date.iso)), ("raw_rr", .integer(Int64(morning.rawRR.count)))]))
+            broadcast(.saved(sessionMs: clock.monotonicMs(), date: morning.date.iso, rawRR: Int64(morning.rawRR.count)))
             queue.append(.session(.saved(readout)))
         case .saveQuestionnaire(let questionnaire):
             // Inside the routine's drain, so `.clockRefused` is queued behind this action.
@@ -135,7 +134,7 @@ extension Daemon {
             // level, which `delete` cannot reach (the unit caps the journal at info).
             logger.debug(sentence)
             observer?(.said(sentence))
-            control?.broadcast(event("say", [("text", .string(sentence))]))
+            broadcast(.say(sessionMs: clock.monotonicMs(), text: sentence))
         case .declined(let decline):
             logger.info("request declined: \(decline.sentence)")
         }

@@ -77,7 +77,7 @@ extension Daemon {
             if let decline = actions.lazy.compactMap({ if case .declined(let d) = $0 { d } else { nil } }).first {
                 return ControlRefusal(code: RefusalCode(decline), message: decline.sentence).json
             }
-            return ok([("phase", .string(routine.session.phase.rawValue)), ("date", .string(routine.day.today.iso))])
+            return MeasureStarted(phase: routine.session.phase.rawValue, date: routine.day.today.iso).json
         case .cancel:
             let before = routine.session.phase
             let measuring = routine.session.isMeasuring
@@ -87,21 +87,18 @@ extension Daemon {
                 return ControlRefusal(code: RefusalCode(decline), message: decline.sentence).json
             }
             // `cancelled` false: no session was running, only a readout or a fault code was cleared.
-            return ok([
-                ("phase", .string(routine.session.phase.rawValue)), ("was", .string(before.rawValue)),
-                ("cancelled", .bool(measuring)),
-            ])
+            return CancelOutcome(phase: routine.session.phase.rawValue, was: before.rawValue, cancelled: measuring).json
         case .watch:
             control.startWatching(client)
-            return ok([("snapshot", snapshotJSON(routine.session.snapshot(atMs: now)))])
+            return SessionStatus(snapshot: controlSnapshot(routine.session.snapshot(atMs: now))).json
         case .status:
-            return ok([("snapshot", snapshotJSON(routine.session.snapshot(atMs: now)))])
+            return SessionStatus(snapshot: controlSnapshot(routine.session.snapshot(atMs: now))).json
         case .dayChanged:
             // `delete` removes the spooled records of the days it deletes.
             filing.reload()
             refreshDay(now: now)
             publish(now: clock.monotonicMs())
-            return ok([("date", .string(routine.day.today.iso))])
+            return DayAnswer(date: routine.day.today.iso).json
         case .pauseWrites:
             if let refusal = writeAuthorityRefusal(client, control) { return refusal.json }
             // The session would save into a database being rewritten: a restore waits for it to end.
@@ -114,10 +111,10 @@ extension Daemon {
             switch writePause.pause(by: client, nowRealMs: clock.realMs()) {
             case .granted:
                 logger.info("writes paused for a restore")
-                return ok([])
+                return Acknowledged().json
             case .alreadyHeld:
                 // Its end stays where it was: asking again cannot hold the mornings past the limit.
-                return ok([])
+                return Acknowledged().json
             case .heldByAnother:
                 return ControlRefusal(
                     code: .paused,
@@ -134,7 +131,7 @@ extension Daemon {
                     code: .notHolder, message: "Only the restore that paused the writes may resume them."
                 ).json
             }
-            return ok([("date", .string(routine.day.today.iso))])
+            return DayAnswer(date: routine.day.today.iso).json
         case .scan(let seconds, let adapter):
             guard let discovery else {
                 return ControlRefusal(
@@ -215,15 +212,14 @@ extension Daemon {
         return "\(local.date.iso) \(local.minuteOfDay):\(s < 10 ? "0" : "")\(s)"
     }
 
-    func ok(_ fields: [(String, JSONValue)]) -> JSONValue { ControlReply.ok(fields) }
-
-    /// A packet of the `watch` stream, stamped with the daemon's clock so a watcher can time it in session time.
-    func event(_ name: String, _ fields: [(String, JSONValue)]) -> JSONValue {
-        .object([("event", .string(name)), ("session_ms", .integer(clock.monotonicMs()))] + fields)
+    /// Sends a packet of the `watch` stream to every watcher.
+    func broadcast(_ event: ControlEvent) {
+        guard let control, control.watcherCount > 0 else { return }
+        control.broadcast(event.json)
     }
 
     /// The snapshot as `watch` receives it (`ControlSnapshot`, the protocol's one encoding of it).
-    func snapshotJSON(_ s: SessionSnapshot) -> JSONValue {
+    func controlSnapshot(_ s: SessionSnapshot) -> ControlSnapshot {
         let display = s.indication.display
         return ControlSnapshot(
             sessionMs: clock.monotonicMs(), date: routine.day.today.iso, clock: clockText, phase: s.phase.rawValue,
@@ -235,8 +231,7 @@ extension Daemon {
             // The whole panel as it shows now (the questionnaire's blinks too), in the words of LIGHTS.md.
             display: "\(routine.indication.display)", strap: strap.statusLine, speed: clock.speed,
             // Saved records the database has not taken yet (they wait in the spool), and why.
-            waitingForDatabase: Int64(filing.waitingCount), waitingReason: filing.reason
-        ).json
+            waitingForDatabase: Int64(filing.waitingCount), waitingReason: filing.reason)
     }
 }
 

@@ -19,7 +19,7 @@ extension Daemon {
             logger.notice("the morning stopped (\(fault.code)): \(fault.sentence)")
         }
         observer?(.snapshot(snapshot))
-        if let control, control.watcherCount > 0 { control.broadcast(snapshotJSON(snapshot)) }
+        broadcast(.snapshot(controlSnapshot(snapshot)))
         serviceManager.update(status: statusText)
     }
 

@@ -125,7 +125,7 @@ final class StrapDiscovery {
         }
         let due = askers.filter { $0.value <= nowMs }.map(\.key)
         guard !due.isEmpty else { return [] }
-        let reply = ControlReply.ok([("straps", .array(found.map(\.controlJSON)))])
+        let reply = ScanFound(straps: found).json
         for client in due { askers[client] = nil }
         if askers.isEmpty { end() }
         return due.map { Answer(client: $0, reply: reply) }

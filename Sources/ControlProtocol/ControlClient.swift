@@ -87,6 +87,24 @@ public final class ControlClient {
         return reply
     }
 
+    /// Sends `request` and reads its answer as `Answer`: a refusal, an unreachable daemon and a reply out of
+    /// shape each come back as one sentence (`ControlFailure`).
+    public func ask<Answer: ControlAnswer>(
+        _ request: ControlRequest, _ answer: Answer.Type, timeoutMs: Int32 = 5000
+    ) throws(ControlFailure) -> Answer {
+        let reply: JSONValue
+        do { reply = try send(request, timeoutMs: timeoutMs) } catch { throw .unreachable(error) }
+        return try Answer.decode(reply)
+    }
+
+    /// The next packet of a `watch` stream, decoded; nil on timeout.
+    public func nextEvent(timeoutMs: Int32) throws(ControlFailure) -> ControlEvent? {
+        let packet: JSONValue?
+        do { packet = try next(timeoutMs: timeoutMs) } catch { throw .unreachable(error) }
+        guard let packet else { return nil }
+        do { return try ControlEvent(json: packet) } catch { throw .malformed(error) }
+    }
+
     /// A reply from a daemon of another protocol version is not read: its fields may mean something else.
     static func checkVersion(of reply: JSONValue) throws(Unreachable) {
         let version = reply["version"]?.int64Value

@@ -3,8 +3,8 @@ import JSON
 /// One request on the daemon's control socket. The protocol: a Unix `SOCK_SEQPACKET` socket, one JSON
 /// object per packet each way (at most 64 KiB). Requests name themselves with `"request"`; every reply
 /// has `"ok"` and `"version"` (`ControlReply`), and a refusal has `"error"` (a `RefusalCode`) and `"message"`
-/// (one sentence). `watch` is
-/// answered once, then followed by `{"event": "snapshot" | "say" | "sound", …}` packets until the client
+/// (one sentence); each request's fields are its `ControlAnswer`'s. `watch` is answered once, then followed
+/// by `ControlEvent` packets (`{"event": "snapshot" | "say" | "sound" | "input" | "saved", …}`) until the client
 /// closes. Peers must be root, the daemon's own user, or in `control_group`.
 public enum ControlRequest: Hashable, Sendable {
     /// Start a morning, as GO does; `overwrite` confirms replacing today's measurement.
@@ -109,12 +109,12 @@ public struct ControlRefusal: Error, Hashable, Sendable {
         self.message = message
     }
 
-    /// The refusal in a reply, nil when the reply is not one (`"ok": true`). An unknown code (a newer daemon)
-    /// reads as `badRequest`, its sentence kept.
-    public init?(reply: JSONValue) {
-        guard reply["ok"]?.boolValue != true else { return nil }
-        code = reply["error"]?.stringValue.flatMap(RefusalCode.init(rawValue:)) ?? .badRequest
-        message = reply["message"]?.stringValue ?? "recoverydeckd refused the request."
+    /// A refusal's fields (`"ok": false`): a code this release knows and its sentence. Both ends speak one
+    /// protocol version, so an unknown code is a malformed reply, not a guess.
+    init(_ fields: ControlFields) throws(ControlMalformed) {
+        guard let code = RefusalCode(rawValue: try fields.string("error")) else { throw fields.malformed("error") }
+        self.code = code
+        message = try fields.string("message")
     }
 
     public var json: JSONValue {
@@ -125,7 +125,8 @@ public struct ControlRefusal: Error, Hashable, Sendable {
     }
 }
 
-/// A reply that is not a refusal: `"ok": true`, the protocol's version, then the request's own fields.
+/// A reply that is not a refusal: `"ok": true`, the protocol's version, then the request's own fields (each
+/// request's `ControlAnswer` names them).
 public enum ControlReply {
     public static func ok(_ fields: [(String, JSONValue)]) -> JSONValue {
         .object([("ok", .bool(true)), ("version", .integer(ControlRequest.protocolVersion))] + fields)

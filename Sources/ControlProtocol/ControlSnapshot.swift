@@ -96,22 +96,27 @@ public struct ControlSnapshot: Hashable, Sendable {
         ])
     }
 
-    /// Reads a snapshot packet; nil for any other packet, or one without the fields every snapshot has.
-    public init?(json: JSONValue) {
-        guard json["event"]?.stringValue == "snapshot", let phase = json["phase"]?.stringValue,
-            case .object(let lampMembers)? = json["lamps"]
-        else { return nil }
+    /// Reads a snapshot packet: every field `json` writes must be there (an optional one as `null`), and the
+    /// lamps' patterns must be strings; anything else is one sentence.
+    public init(json: JSONValue) throws(ControlMalformed) {
+        let fields = try ControlFields(json, what: "session snapshot")
+        try fields.expect("event", "snapshot")
+        var lamps: [(lamp: String, pattern: String)] = []
+        for (lamp, pattern) in try fields.object("lamps") {
+            guard let pattern = pattern.stringValue else { throw fields.malformed("lamps") }
+            lamps.append((lamp, pattern))
+        }
         self.init(
-            sessionMs: json["session_ms"]?.int64Value ?? 0, date: json["date"]?.stringValue ?? "",
-            clock: json["clock"]?.stringValue ?? "", phase: phase, title: json["title"]?.stringValue ?? phase,
-            remainingMs: json["remaining_ms"]?.int64Value, phaseProgress: json["phase_progress"]?.doubleValue,
-            progress: json["progress"]?.doubleValue, bpm: json["bpm"]?.int64Value,
-            rrOK: json["rr_ok"]?.boolValue ?? false, degraded: json["degraded"]?.boolValue ?? false,
-            acceptedBeats: json["accepted_beats"]?.int64Value, acceptedSeconds: json["accepted_seconds"]?.doubleValue,
-            fault: json["fault"]?.stringValue, faultSentence: json["fault_sentence"]?.stringValue,
-            state: json["state"]?.stringValue ?? "", lamps: lampMembers.map { ($0.0, $0.1.stringValue ?? "off") },
-            display: json["display"]?.stringValue ?? "", strap: json["strap"]?.stringValue ?? "",
-            speed: json["speed"]?.doubleValue ?? 1, waitingForDatabase: json["waiting_for_database"]?.int64Value ?? 0,
-            waitingReason: json["waiting_reason"]?.stringValue)
+            sessionMs: try fields.int("session_ms"), date: try fields.string("date"), clock: try fields.string("clock"),
+            phase: try fields.string("phase"), title: try fields.string("title"),
+            remainingMs: try fields.optionalInt("remaining_ms"), phaseProgress: try fields.optionalDouble("phase_progress"),
+            progress: try fields.optionalDouble("progress"), bpm: try fields.optionalInt("bpm"),
+            rrOK: try fields.bool("rr_ok"), degraded: try fields.bool("degraded"),
+            acceptedBeats: try fields.optionalInt("accepted_beats"),
+            acceptedSeconds: try fields.optionalDouble("accepted_seconds"), fault: try fields.optionalString("fault"),
+            faultSentence: try fields.optionalString("fault_sentence"), state: try fields.string("state"), lamps: lamps,
+            display: try fields.string("display"), strap: try fields.string("strap"), speed: try fields.double("speed"),
+            waitingForDatabase: try fields.int("waiting_for_database"),
+            waitingReason: try fields.optionalString("waiting_reason"))
     }
 }

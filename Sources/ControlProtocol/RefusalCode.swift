@@ -1,5 +1,5 @@
 /// Why the daemon refused a request: the stable `"error"` code of a refusal, one vocabulary for both ends
-/// (the daemon writes it, the command line reads it back with `ControlRefusal(reply:)`).
+/// (the daemon writes it, the command line reads it back through `ControlAnswer.decode`).
 public enum RefusalCode: String, CaseIterable, Hashable, Sendable {
     /// Not a JSON object naming a request, or a request's values out of bounds.
     case badRequest = "bad_request"

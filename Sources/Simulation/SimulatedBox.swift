@@ -105,7 +105,7 @@ public final class SimulatedBox {
             guard panel.schedule(presses, startMs: now) else {
                 return SimulationRefusal(code: .badButton, message: "Press go, go-long, or a key 0-9, * or #.").json
             }
-            return ControlReply.ok([("session_ms", .integer(now))])
+            return PressesScheduled(sessionMs: now).json
         case .advance(let seconds):
             guard let stepped = clock as? SteppedClock else {
                 return SimulationRefusal(code: .notSimulated, message: "Only a simulated clock can be moved.").json
@@ -118,7 +118,7 @@ public final class SimulatedBox {
             return ControlReply.ok([("clock", .string(daemon.clockText))])
         case .stop:
             daemon.requestStop()
-            return ControlReply.ok([])
+            return Acknowledged().json
         }
     }
 }

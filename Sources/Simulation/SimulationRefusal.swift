@@ -39,6 +39,10 @@ public struct SimulationRefusal: Error, Hashable, Sendable {
 
     /// The sentence of a refusal in `reply`, the simulation's or the protocol's; nil when the request was accepted.
     public static func sentence(in reply: JSONValue) -> String? {
-        SimulationRefusal(reply: reply)?.message ?? ControlRefusal(reply: reply)?.message
+        if let refusal = SimulationRefusal(reply: reply) { return refusal.message }
+        guard reply["ok"]?.boolValue != true else { return nil }
+        // The protocol's own refusal, read by its one decoder (a reply out of shape is its sentence too).
+        do { _ = try Acknowledged.decode(reply) } catch { return error.description }
+        return nil
     }
 }

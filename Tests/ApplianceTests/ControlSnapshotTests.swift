@@ -15,15 +15,38 @@ struct ControlSnapshotTests {
     @Test("a snapshot written and read back through its JSON text is the same snapshot")
     func roundTrip() throws {
         let text = Self.measuring.json.serialized()
-        let back = try #require(ControlSnapshot(json: try JSONValue.parse(text)))
+        let back = try ControlSnapshot(json: try JSONValue.parse(text))
         #expect(back == Self.measuring)
         #expect(back.pattern(of: "blue") == "solid" && back.pattern(of: "red") == "off")
     }
 
-    @Test("a say packet, a reply and a snapshot without its lamps are not read as snapshots")
+    @Test("a say packet, a reply and a snapshot without its lamps are not read as snapshots, each with one sentence")
     func otherPackets() throws {
-        #expect(ControlSnapshot(json: .object([("event", .string("say")), ("text", .string("Hi."))])) == nil)
-        #expect(ControlSnapshot(json: ControlReply.ok([])) == nil)
-        #expect(ControlSnapshot(json: .object([("event", .string("snapshot")), ("phase", .string("idle"))])) == nil)
+        #expect(throws: ControlMalformed(what: "session snapshot", key: "event")) {
+            try ControlSnapshot(json: .object([("event", .string("say")), ("text", .string("Hi."))]))
+        }
+        #expect(throws: ControlMalformed(what: "session snapshot", key: "event")) {
+            try ControlSnapshot(json: ControlReply.ok([]))
+        }
+        #expect(throws: ControlMalformed(what: "session snapshot", key: "lamps")) {
+            try ControlSnapshot(json: .object([("event", .string("snapshot")), ("phase", .string("idle"))]))
+        }
+    }
+
+    @Test("each field a snapshot names is required: left out, or of another type, the snapshot is refused by name")
+    func everyFieldRequired() throws {
+        guard case .object(let members) = Self.measuring.json else { throw ControlMalformed(what: "test", key: nil) }
+        for (index, (key, _)) in members.enumerated() where key != "event" {
+            var without = members
+            without.remove(at: index)
+            #expect(throws: ControlMalformed(what: "session snapshot", key: key)) {
+                try ControlSnapshot(json: .object(without))
+            }
+            var mistyped = members
+            mistyped[index].1 = .array([])
+            #expect(throws: ControlMalformed(what: "session snapshot", key: key)) {
+                try ControlSnapshot(json: .object(mistyped))
+            }
+        }
     }
 }

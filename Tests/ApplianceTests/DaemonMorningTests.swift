@@ -260,58 +260,87 @@ struct DaemonMorningTests {
         #expect(refused["error"]?.stringValue == "questionnaire_missing")
         #expect(refused["message"]?.stringValue == MorningFault.questionnaireMissing.sentence)
         h.keyQuestionnaire()
+        // Every reply and packet is read through the protocol's own decoders, as the command line reads them.
         let watcher = try ControlClient(path: h.configuration.controlSocket)
-        let watching = try h.request(.watch, client: watcher)
-        #expect(watching["snapshot"]?["phase"]?.stringValue == "idle")
-        let started = try h.request(.measure(overwrite: false))
-        #expect(started["ok"]?.boolValue == true && started["phase"]?.stringValue == "connecting")
+        let watching = try SessionStatus.decode(try h.request(.watch, client: watcher))
+        #expect(watching.snapshot.phase == "idle")
+        let started = try MeasureStarted.decode(try h.request(.measure(overwrite: false)))
+        #expect(started == MeasureStarted(phase: "connecting", date: DaemonHarness.today.iso))
         #expect(try h.request(.measure(overwrite: true))["error"]?.stringValue == "busy")
         #expect(try h.request(.advance(seconds: 60))["error"]?.stringValue == "busy")
         // The watcher reads as `recoverydeck watch` does, while the session runs.
         var phases: [String] = []
-        var saved: [JSONValue] = []
-        var clock: [Int64] = []
+        var events: [ControlEvent] = []
+        var undecoded: [String] = []
         h.run {
-            while let packet = try? watcher.next(timeoutMs: 0) {
-                if let phase = packet["phase"]?.stringValue, phases.last != phase { phases.append(phase) }
-                if packet["event"]?.stringValue == "saved" { saved.append(packet) }
-                if let ms = packet["session_ms"]?.int64Value { clock.append(ms) }
+            while true {
+                do throws(ControlFailure) {
+                    guard let event = try watcher.nextEvent(timeoutMs: 0) else { break }
+                    events.append(event)
+                    if case .snapshot(let s) = event, phases.last != s.phase { phases.append(s.phase) }
+                } catch {
+                    undecoded.append(error.description)
+                    break
+                }
             }
             return phases.last == "readout"
         }
+        #expect(undecoded.isEmpty, "\(undecoded)")
         #expect(phases.first == "connecting" && phases.last == "readout")
         // The saved morning is announced once, and every packet carries the daemon's clock, never going back.
-        #expect(saved.count == 1 && saved.first?["date"]?.stringValue == DaemonHarness.today.iso)
-        #expect((saved.first?["raw_rr"]?.int64Value ?? 0) > 45)
+        let saved = events.compactMap { if case .saved(_, let date, let rr) = $0 { (date, rr) } else { nil } }
+        #expect(saved.count == 1 && saved.first?.0 == DaemonHarness.today.iso)
+        #expect((saved.first?.1 ?? 0) > 45)
+        let clock = events.map(\.sessionMs)
         #expect(clock.count > 10 && zip(clock, clock.dropFirst()).allSatisfy { $0 <= $1 })
         #expect(phases.contains("captureRMSSD") && phases.contains("captureStanding"))
+        // The stream carries the buzzer's patterns and the panel's sentences too, each as its own event.
+        #expect(events.contains { if case .sound = $0 { true } else { false } })
+        #expect(events.contains { if case .say = $0 { true } else { false } })
         // Cancel during the readout cancels no session: it darkens the panel, and the morning stays saved.
-        let cleared = try h.request(.cancel)
-        #expect(cleared["cancelled"]?.boolValue == false && cleared["was"]?.stringValue == "readout")
+        let cleared = try CancelOutcome.decode(try h.request(.cancel))
+        #expect(cleared == CancelOutcome(phase: "idle", was: "readout", cancelled: false))
         #expect(h.phase == .idle)
         #expect(try h.store.measurement(on: DaemonHarness.today) != nil)
         // Once measured: a plain measure is declined, --overwrite starts again.
         #expect(try h.request(.measure(overwrite: false))["error"]?.stringValue == "already_measured")
         #expect(try h.request(.measure(overwrite: true))["ok"]?.boolValue == true)
-        #expect(try h.request(.cancel)["cancelled"]?.boolValue == true)
-        #expect(try h.request(.cancel)["error"]?.stringValue == "nothing_to_cancel")
+        let cancelled = try CancelOutcome.decode(try h.request(.cancel))
+        #expect(cancelled.cancelled && cancelled.was != "readout")
+        let again = try h.request(.cancel)
+        do throws(ControlFailure) {
+            _ = try CancelOutcome.decode(again)
+            Issue.record("a second cancel was not refused")
+        } catch {
+            guard case .refused(let refusal) = error else { throw error }
+            #expect(refusal.code == .nothingToCancel)
+        }
+        // The daemon's other answers read back through their own types.
+        let day = try DayAnswer.decode(try h.request(.dayChanged))
+        #expect(day.date == DaemonHarness.today.iso)
+        let status = try SessionStatus.decode(try h.request(.status))
+        #expect(status.snapshot.phase == "idle" && status.snapshot.date == DaemonHarness.today.iso)
+        let restorer = try ControlClient(path: h.configuration.controlSocket)
+        _ = try Acknowledged.decode(try h.request(.pauseWrites, client: restorer))
+        #expect(try DayAnswer.decode(try h.request(.resumeWrites, client: restorer)) == day)
     }
 
     @Test("watch streams each press and the panel as shown, timed on the daemon's clock (what the demo prints)")
     func watchStreamsPresses() throws {
         let h = try DaemonHarness()
         let watcher = try ControlClient(path: h.configuration.controlSocket)
-        let first = try h.request(.watch, client: watcher)
-        #expect(first["snapshot"]?["display"]?.stringValue == "dark")
+        let first = try SessionStatus.decode(try h.request(.watch, client: watcher))
+        #expect(first.snapshot.display == "dark")
         h.press([(0, "1"), (700, "2")])
         var presses: [(button: String, ms: Int64)] = []
         var displays: [String] = []
         h.run {
-            while let packet = try? watcher.next(timeoutMs: 0) {
-                if packet["event"]?.stringValue == "input", let button = packet["button"]?.stringValue {
-                    presses.append((button, packet["session_ms"]?.int64Value ?? -1))
+            while let event = try? watcher.nextEvent(timeoutMs: 0) {
+                switch event {
+                case .input(let ms, let button): presses.append((button, ms))
+                case .snapshot(let s): if displays.last != s.display { displays.append(s.display) }
+                case .say, .sound, .saved: break
                 }
-                if let display = packet["display"]?.stringValue, displays.last != display { displays.append(display) }
             }
             return presses.count == 2 && displays.count >= 2
         }

@@ -95,8 +95,8 @@ import Testing
 
         let atFive = discovery.onDeadline(nowMs: 5000)
         #expect(atFive.map(\.client) == [first])
-        let straps = try #require(atFive.first?.reply["straps"]?.arrayValue)
-        let strap = try #require(StrapCandidate(controlJSON: straps[0], nowMs: 0))
+        let straps = try ScanFound.decode(try #require(atFive.first?.reply)).straps
+        let strap = try #require(straps.first)
         #expect(strap.address == Self.h10 && strap.addressType == .lePublic)
         #expect(strap.name == "Polar H10 12345678" && strap.rssi == -60 && strap.match == .polarH10Name)
         #expect(discovery.isRunning)

@@ -96,7 +96,13 @@ struct NotLikeYouCommandTests {
                 print('LISTENING', flush=True)
                 c, _ = s.accept()
                 request = json.loads(c.recv(65536))
-                snapshot = {"event": "snapshot", "phase": "readout", "date": "\(now.prefix(10))", "lamps": {}}
+                snapshot = {
+                    "event": "snapshot", "session_ms": 1, "date": "\(now.prefix(10))", "clock": "\(now) :00",
+                    "phase": "readout", "title": "Readout", "remaining_ms": None, "phase_progress": None,
+                    "progress": None, "bpm": None, "rr_ok": False, "degraded": False, "accepted_beats": None,
+                    "accepted_seconds": None, "fault": None, "fault_sentence": None, "state": "readout",
+                    "lamps": {}, "display": "dark", "strap": "idle", "speed": 1, "waiting_for_database": 0,
+                    "waiting_reason": None}
                 c.send(json.dumps({"ok": True, "version": request["version"], "snapshot": snapshot}).encode())
                 c.recv(65536)
                 """)

@@ -22,14 +22,14 @@ struct CancelCommand: Command {
 
     func run(_ context: Context) throws {
         let client = try SessionFollower.connect(SessionFollower.socketPath(socket, context))
-        let reply = try SessionFollower.send(client, .cancel)
-        guard reply["cancelled"]?.boolValue == false else {
+        let outcome = try SessionFollower.send(client, .cancel, CancelOutcome.self)
+        guard !outcome.cancelled else {
             context.say("Session cancelled; nothing was saved.")
             return
         }
         // A finished morning's readout (saved already) or a fault's code was showing: only the lamps change.
         let shown =
-            reply["was"]?.stringValue == "readout" ? "the readout (today's morning stays saved)" : "the fault code"
+            outcome.was == "readout" ? "the readout (today's morning stays saved)" : "the fault code"
         context.say("No session was running; \(shown) is cleared from the panel.")
     }
 }

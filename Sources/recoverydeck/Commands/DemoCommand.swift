@@ -117,12 +117,12 @@ struct DemoCommand: Command {
         defer { daemon.stop() }
 
         let watcher = try daemon.connect()
-        let first = try SessionFollower.send(watcher, .watch)
+        let first = try SessionFollower.send(watcher, .watch, SessionStatus.self)
         let questionnaire = person.day(DemoCommand.historyDays).questionnaire
         let presses = DemoCommand.presses(questionnaire, habits: habits).map { Press($0.what, afterMs: $0.atMs) }
-        let started = try daemon.send(.press(presses))
-        let timeline = DemoTimeline(context: context, startMs: started["session_ms"]?.int64Value ?? 0)
-        timeline.record(first["snapshot"] ?? first)
+        let started = try daemon.send(.press(presses), PressesScheduled.self)
+        let timeline = DemoTimeline(context: context, startMs: started.sessionMs)
+        timeline.record(.snapshot(first.snapshot))
         while !timeline.finished {
             let ready: [FileDescriptor]
             let watched = [watcher.connection.descriptor, signals.descriptor]
@@ -131,8 +131,8 @@ struct DemoCommand: Command {
             } catch { throw CommandError.failure("Waiting for recoverydeckd failed: \(error).") }
             if ready.contains(signals.descriptor) { throw DemoCommand.interrupted(signals) }
             if ready.isEmpty { throw CommandError.failure("recoverydeckd sent nothing for a minute.") }
-            let packet: JSONValue?
-            do { packet = try watcher.next(timeoutMs: 0) } catch {
+            let packet: ControlEvent?
+            do { packet = try watcher.nextEvent(timeoutMs: 0) } catch {
                 if let pending = try? signals.readPending(), !pending.isEmpty {
                     throw CommandError.failure("The demo was interrupted.")
                 }
@@ -241,19 +241,21 @@ final class DemoDaemon {
     }
 
     /// Sends one of the simulated box's own requests and returns the reply.
-    func send(_ request: SimulationRequest) throws(CommandError) -> JSONValue {
+    func send<Answer: ControlAnswer>(_ request: SimulationRequest, _ answer: Answer.Type) throws(CommandError)
+        -> Answer
+    {
         let reply: JSONValue
         let client = try connect()
         do { reply = try client.send(json: request.json) } catch { throw .failure(error.description) }
-        if let sentence = SimulationRefusal.sentence(in: reply) { throw .failure(sentence) }
-        return reply
+        if let refusal = SimulationRefusal(reply: reply) { throw .failure(refusal.message) }
+        do { return try Answer.decode(reply) } catch { throw .failure(error.description) }
     }
 
     /// Asks the daemon to stop and waits for it to finish writing.
     func stop() {
         guard let thread else { return }
         self.thread = nil
-        _ = try? send(.stop)
+        _ = try? send(.stop, Acknowledged.self)
         pthread_join(thread, nil)
     }
 }

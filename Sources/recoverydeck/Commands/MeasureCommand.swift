@@ -38,11 +38,11 @@ struct MeasureCommand: Command {
     func run(_ context: Context) throws {
         let path = SessionFollower.socketPath(socket, context)
         let client = try SessionFollower.connect(path)
-        let reply = try SessionFollower.send(client, .measure(overwrite: overwrite))
-        context.say("Morning started for \(reply["date"]?.stringValue ?? "today"): lie still with the strap on.")
+        let started = try SessionFollower.send(client, .measure(overwrite: overwrite), MeasureStarted.self)
+        context.say("Morning started for \(started.date): lie still with the strap on.")
         guard wait else { return }
         let watcher = try SessionFollower.connect(path)
-        let first = try SessionFollower.send(watcher, .watch)
+        let first = try SessionFollower.send(watcher, .watch, SessionStatus.self)
         let ending = try SessionFollower(context: context, json: json).follow(watcher, first: first, untilDone: true)
         switch ending {
         case .saved: context.say("Morning saved.")

@@ -93,11 +93,15 @@ final class DaemonWrites {
 
     /// Refuses with a sentence while a morning session runs; nil when no daemon answers.
     static func pause(_ socketPath: String) throws(CommandError) -> DaemonWrites? {
-        guard let client = try? ControlClient(path: socketPath),
-            let reply = try? client.send(.pauseWrites, timeoutMs: 2000)
-        else { return nil }
-        if let refusal = ControlRefusal(reply: reply) {
-            throw .failure("recoverydeckd: \(refusal.message) Nothing was restored.")
+        guard let client = try? ControlClient(path: socketPath) else { return nil }
+        do {
+            _ = try client.ask(.pauseWrites, Acknowledged.self, timeoutMs: 2000)
+        } catch {
+            switch error {
+            case .unreachable: return nil
+            case .refused(let refusal): throw .failure("recoverydeckd: \(refusal.message) Nothing was restored.")
+            case .malformed(let malformed): throw .failure("\(malformed) Nothing was restored.")
+            }
         }
         return DaemonWrites(client)
     }

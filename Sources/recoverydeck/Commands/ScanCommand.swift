@@ -75,15 +75,8 @@ struct ScanCommand: Command {
         do { client = try ControlClient(path: path) } catch {
             throw CommandError.failure(unaskedSentence(socket: path, context: context))
         }
-        let reply: JSONValue
-        do {
-            reply = try client.send(.scan(seconds: seconds, adapter: adapter), timeoutMs: Int32(seconds * 1000 + 10_000))
-        } catch {
-            throw CommandError.failure(error.description)
-        }
-        if let refusal = ControlRefusal(reply: reply) { throw CommandError.failure(refusal.message) }
-        let now = SystemClock.monotonicMs()
-        return (reply["straps"]?.arrayValue ?? []).compactMap { StrapCandidate(controlJSON: $0, nowMs: now) }
+        let request = ControlRequest.scan(seconds: seconds, adapter: adapter)
+        return try SessionFollower.send(client, request, ScanFound.self, timeoutMs: Int32(seconds * 1000 + 10_000)).straps
     }
 
     /// Why neither this process nor the daemon can scan, as one sentence: outside the daemon's group, or no

@@ -31,7 +31,7 @@ struct WatchCommand: Command {
 
     func run(_ context: Context) throws {
         let client = try SessionFollower.connect(SessionFollower.socketPath(socket, context))
-        let first = try SessionFollower.send(client, .watch)
+        let first = try SessionFollower.send(client, .watch, SessionStatus.self)
         let ending = try SessionFollower(context: context, json: json).follow(client, first: first, untilDone: follow)
         // After a saved morning, the stretch of mornings unlike the person, as status says it (when the database
         // can be read from here; the readout itself came from the daemon).

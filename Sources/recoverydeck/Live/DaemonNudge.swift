@@ -10,14 +10,13 @@ enum DaemonNudge {
     /// session cannot save new health data right after the delete. True when a session was cancelled.
     static func cancelSession(deleting day: LocalDate?, _ context: Context) -> Bool {
         guard let client = try? ControlClient(path: SessionFollower.socketPath(nil, context)),
-            let status = try? client.send(.status, timeoutMs: 2000),
-            let snapshot = status["snapshot"].flatMap(ControlSnapshot.init(json:)), ![
+            let snapshot = try? client.ask(.status, SessionStatus.self, timeoutMs: 2000).snapshot, ![
                 MorningSession.Phase.idle, .readout, .showingFault,
             ].map(\.rawValue).contains(snapshot.phase)
         else { return false }
         if let day, snapshot.date != day.iso { return false }
-        let reply = try? client.send(.cancel, timeoutMs: 2000)
-        return reply?["cancelled"]?.boolValue == true
+        let outcome = try? client.ask(.cancel, CancelOutcome.self, timeoutMs: 2000)
+        return outcome?.cancelled == true
     }
 
     static func storeChanged(_ context: Context) {

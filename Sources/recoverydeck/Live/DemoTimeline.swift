@@ -1,5 +1,4 @@
 import ControlProtocol
-import JSON
 
 /// The demo's running commentary: each key, lamp change, sound and phase of the live morning, one line
 /// each, timed in session seconds from the start. It reads the daemon's `watch` stream, whose packets carry
@@ -18,23 +17,21 @@ final class DemoTimeline {
         self.startMs = startMs
     }
 
-    func record(_ packet: JSONValue) {
-        let ms = packet["session_ms"]?.int64Value ?? startMs
-        switch packet["event"]?.stringValue {
-        case "input":
-            switch packet["button"]?.stringValue ?? "?" {
+    func record(_ event: ControlEvent) {
+        let ms = event.sessionMs
+        switch event {
+        case .input(_, let button):
+            switch button {
             case "go": line("GO pressed", at: ms)
             case "go-long": line("GO held 2 s", at: ms)
             case let key: line("key \(key)", at: ms)
             }
-        case "sound": line("buzzer  \(packet["name"]?.stringValue ?? "?")", at: ms)
-        case "say": line("says    \(packet["text"]?.stringValue ?? "")", at: ms)
-        case "saved":
+        case .sound(_, let name): line("buzzer  \(name)", at: ms)
+        case .say(_, let text): line("says    \(text)", at: ms)
+        case .saved(_, let date, let rawRR):
             saved = true
-            let date = packet["date"]?.stringValue ?? "today"
-            line("saved   \(date): one transaction, \(packet["raw_rr"]?.int64Value ?? 0) RR kept", at: ms)
-        case "snapshot": if let s = ControlSnapshot(json: packet) { snapshot(s, at: ms) }
-        default: break
+            line("saved   \(date): one transaction, \(rawRR) RR kept", at: ms)
+        case .snapshot(let s): snapshot(s, at: ms)
         }
     }
 

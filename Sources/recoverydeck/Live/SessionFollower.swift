@@ -1,5 +1,4 @@
 import ControlProtocol
-import JSON
 import Store
 
 #if canImport(Glibc)
@@ -22,28 +21,28 @@ struct SessionFollower {
     let json: Bool
 
     /// Watches `client` (already sent `watch`, whose reply was `first`) until the session ends.
-    func follow(_ client: ControlClient, first: JSONValue, untilDone: Bool) throws -> Ending {
+    func follow(_ client: ControlClient, first: SessionStatus, untilDone: Bool) throws -> Ending {
         let terminal = isatty(1) == 1 && !json
         var seenActive = false
         var lastLine = ""
         var lastPhase = ""
         var lastFault: String?
-        var snapshot = first["snapshot"] ?? first
+        var event = ControlEvent.snapshot(first.snapshot)
         while true {
-            if snapshot["event"]?.stringValue == "say", let text = snapshot["text"]?.stringValue {
-                if json {
-                    context.out(snapshot.serialized())
-                } else {
-                    if terminal && !lastLine.isEmpty { context.clearLine() }
-                    context.out("» \(text)")
-                    if terminal && !lastLine.isEmpty { context.outRaw(lastLine) }
+            if json {
+                switch event {
+                case .snapshot, .say: context.out(event.json.serialized())
+                case .sound, .input, .saved: break
                 }
-            } else if let state = ControlSnapshot(json: snapshot) {
+            }
+            if case .say(_, let text) = event, !json {
+                if terminal && !lastLine.isEmpty { context.clearLine() }
+                context.out("» \(text)")
+                if terminal && !lastLine.isEmpty { context.outRaw(lastLine) }
+            } else if case .snapshot(let state) = event {
                 let phase = state.phase
                 if let fault = state.fault { lastFault = fault }
-                if json {
-                    context.out(snapshot.serialized())
-                } else {
+                if !json {
                     let line = SessionView.line(state) + "  (" + SessionView.lamps(state) + ")"
                     if terminal {
                         context.clearLine()
@@ -66,10 +65,10 @@ struct SessionFollower {
                 }
                 lastPhase = phase
             }
-            guard let next = try client.next(timeoutMs: 600_000) else {
-                throw CommandError.failure("recoverydeckd sent nothing for 10 minutes.")
-            }
-            snapshot = next
+            let next: ControlEvent?
+            do { next = try client.nextEvent(timeoutMs: 600_000) } catch { throw CommandError.failure(error.description) }
+            guard let next else { throw CommandError.failure("recoverydeckd sent nothing for 10 minutes.") }
+            event = next
         }
     }
 
@@ -92,10 +91,10 @@ struct SessionFollower {
         do { return try ControlClient(path: path) } catch { throw .failure(error.description) }
     }
 
-    static func send(_ client: ControlClient, _ request: ControlRequest) throws(CommandError) -> JSONValue {
-        let reply: JSONValue
-        do { reply = try client.send(request) } catch { throw .failure(error.description) }
-        if let refusal = ControlRefusal(reply: reply) { throw .failure(refusal.message) }
-        return reply
+    /// Sends `request` and reads its answer; a refusal, no answer or a reply out of shape is one sentence.
+    static func send<Answer: ControlAnswer>(
+        _ client: ControlClient, _ request: ControlRequest, _ answer: Answer.Type, timeoutMs: Int32 = 5000
+    ) throws(CommandError) -> Answer {
+        do { return try client.ask(request, answer, timeoutMs: timeoutMs) } catch { throw .failure(error.description) }
     }
 }
