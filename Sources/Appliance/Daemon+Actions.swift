@@ -120,7 +120,7 @@ extension Daemon {
                 value: record.value.map { Int64($0.rounded()) }, payload: record.detail)
             do { try store.appendEvent(event) } catch { logger.warning("analytics event not written: \(error)") }
         case .rememberReminder(let date):
-            do { try store.setSetting(.reminderShownOn, date.iso) } catch {
+            do { try store.updateSettings([.reminderShownOn]) { $0.reminderShownOn = date } } catch {
                 logger.warning("the reminder's day was not kept: \(error)")
             }
             logger.info("morning reminder shown", ["day": date.iso])
@@ -144,19 +144,14 @@ extension Daemon {
     /// read at each connect (a new pairing needs no restart). Only a Bluetooth strap has one.
     func strapAddress() -> StrapAddress {
         guard configuration.strap == .bluetooth else { return StrapAddress(address: nil) }
-        guard let address = configuration.strapAddress ?? storedStrapSetting(.strapAddress) else {
+        var stored: Settings?
+        do { stored = try store.settings() } catch {
+            logger.warning("cannot read the paired strap from the database: \(error)")
+        }
+        guard let address = configuration.strapAddress ?? stored?.strapAddress else {
             return StrapAddress(address: nil)
         }
-        let type = configuration.strapAddressType ?? storedStrapSetting(.strapAddressType)
-        return StrapAddress(address: address, type: type)
-    }
-
-    /// A setting `recoverydeck pair` stored; nil, with a warning, when the database cannot be read.
-    private func storedStrapSetting(_ key: SettingKey) -> String? {
-        do { return try store.setting(key) } catch {
-            logger.warning("cannot read \(key.rawValue) from the database: \(error)")
-            return nil
-        }
+        return StrapAddress(address: address, type: configuration.strapAddressType ?? stored?.strapAddressType)
     }
 
     /// Reloads today's facts and the settings from the store (a check-in, a delete or `settings` over SSH

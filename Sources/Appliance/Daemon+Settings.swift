@@ -24,9 +24,10 @@ extension Daemon {
     }
 
     /// The habit keys and the reminder: the configuration file's keys where set, else the store's settings
-    /// (`recoverydeck settings`), else the defaults. A stored reminder that can never show (at or after
-    /// `reminder_window_end`) or cannot be read leaves the reminder off or at 06:30, with a warning that
-    /// says why; it never stops the daemon.
+    /// (`Settings`, which `recoverydeck settings` writes), else the defaults. A stored value that does not read is
+    /// said once in the journal by the store (its default applies); a stored reminder that can never show (at or
+    /// after `reminder_window_end`) leaves the reminder off, with a warning that says why; neither stops the
+    /// daemon.
     struct MorningSettings {
         var habits: [String]
         var reminder: MorningReminder.Schedule
@@ -37,42 +38,27 @@ extension Daemon {
     static func morningSettings(_ configuration: DaemonConfiguration, _ store: Store) throws(StoreError)
         -> MorningSettings
     {
+        let stored = try store.settings()
         let end = configuration.reminderWindowEnd
         var schedule = MorningReminder.Schedule(
             enabled: configuration.reminderEnabled, end: end, buzzer: configuration.reminderBuzzer)
         var warning: String?
         if let start = configuration.reminderTime {
             schedule.start = start
-        } else if let stored = try store.setting(.reminderTime) {
-            if stored == ReminderSetting.off {
-                schedule.enabled = false
-            } else if let start = MinuteOfDay(hhmm: stored), start < end {
-                schedule.start = start
-            } else if let start = MinuteOfDay(hhmm: stored) {
+        } else {
+            switch stored.reminder {
+            case .standard: break
+            case .off: schedule.enabled = false
+            case .at(let start) where start < end: schedule.start = start
+            case .at(let start):
                 schedule.enabled = false
                 warning =
                     "The reminder time \(start) from `recoverydeck settings` is not before reminder_window_end \(end), "
                     + "so the reminder stays off."
-            } else {
-                warning = "The stored reminder time \"\(stored)\" is not HH:MM or off, so the reminder starts at 06:30."
             }
         }
-        let habits: [String]
-        if let configured = configuration.habits { habits = configured } else { habits = try store.habitList() }
-        var settings = MorningSettings(habits: habits, reminder: schedule, warning: warning)
-        if let stored = try store.setting(.artifactRule) {
-            if let rule = ArtifactRule(rawValue: stored) {
-                settings.artifactRule = rule
-            } else {
-                settings.warning = (warning.map { $0 + " " } ?? "")
-                    + "The stored artifact rule \"\(stored)\" is not pattern or spec-20, so mornings use pattern."
-            }
-        }
-        return settings
+        return MorningSettings(
+            habits: configuration.habits ?? stored.habits, reminder: schedule, warning: warning,
+            artifactRule: stored.artifactRule)
     }
-}
-
-extension SettingKey {
-    /// The last local day the morning reminder started (spec §10: once a day, across restarts).
-    static let reminderShownOn = SettingKey(rawValue: "reminder_shown_on")
 }

@@ -178,7 +178,7 @@ public final class Daemon {
         let day: DayContext
         do {
             settings = try Daemon.morningSettings(configuration, store)
-            firedOn = try store.setting(.reminderShownOn).flatMap { LocalDate(iso: $0) }
+            firedOn = try store.settings().reminderShownOn
             day = filing.day(try Daemon.dayContext(store, today))
         } catch {
             throw .startup("Cannot read the database \(configuration.database): \(error).")

@@ -289,33 +289,14 @@ struct Field {
         return s
     }
 
-    /// A setting's value, bounded as `settings` bounds it; a key this version does not know gets the
-    /// note's limit.
+    /// A setting's value, read by `Settings`'s own codec (the bounds `settings` writes with); a key this version
+    /// does not know gets the note's limit and is kept as written.
     func setting(_ key: String) throws(ExportError) -> String {
-        switch SettingKey(rawValue: key) {
-        case .habits:
-            let s = try text(limit: 20 * 33)
-            let names = s.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard (1...20).contains(names.count), names.allSatisfy(Store.isHabitName) else {
-                throw error("is not a list of 1 to 20 habit names")
-            }
-            return s
-        case .displayName: return try text(limit: 40)
-        case .reminderTime:
-            let s = try text(limit: 5)
-            guard s == ReminderSetting.off || MinuteOfDay(hhmm: s) != nil else {
-                throw error("must be a time written HH:MM, or off")
-            }
-            return s
-        case .strapAddress, .strapAddressType: return try text(limit: 64)
-        case .bandEdges:
-            let s = try text(limit: 200)
-            guard LightEdges(setting: s) != nil else {
-                throw error("is not a set of band edges (A,B with 0 < A < B ≤ 3, or channel=A,B joined by ;)")
-            }
-            return s
-        default: return try text(limit: 2000)
-        }
+        let s = try text(limit: Settings.longest(SettingKey(rawValue: key)))
+        guard SettingKey.known.contains(SettingKey(rawValue: key)) else { return s }
+        var settings = Settings()
+        if let why = settings.read(SettingKey(rawValue: key), s) { throw error(why) }
+        return s
     }
 
     func uint16() throws(ExportError) -> UInt16 {

@@ -1,4 +1,5 @@
-/// The name of a setting (spec §7.1 AppSettings). Open-ended: a module may name its own.
+/// The name of a setting (spec §7.1 AppSettings). What each holds, its default and its bounds are `Settings`'s;
+/// a row under any other name is reported, never read.
 public struct SettingKey: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
@@ -19,10 +20,12 @@ public struct SettingKey: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let bandEdges = SettingKey(rawValue: "band_edges")
     /// The artifact rule, `pattern` (unset: the default) or `spec-20` (the spec's 20 % rule); docs/artifacts.md.
     public static let artifactRule = SettingKey(rawValue: "artifact_rule")
-}
+    /// The last local day the daemon started the morning reminder, `YYYY-MM-DD`.
+    public static let reminderShownOn = SettingKey(rawValue: "reminder_shown_on")
 
-/// The values of the `reminder_time` setting besides a time.
-public enum ReminderSetting {
-    /// The person turned the reminder off.
-    public static let off = "off"
+    /// Every key `Settings` holds, in the order `settings` lists them (by name).
+    public static let known: [SettingKey] = [
+        .artifactRule, .bandEdges, .displayName, .habits, .reminderShownOn, .reminderTime, .strapAddress,
+        .strapAddressType,
+    ]
 }

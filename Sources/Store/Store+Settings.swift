@@ -1,14 +1,31 @@
 import RecoveryCore
 
 extension Store {
-    /// The value of a setting, or nil when unset.
-    public func setting(_ key: SettingKey) throws(StoreError) -> String? {
-        try database.prepare("SELECT value FROM setting WHERE key = ?1").rows([.text(key.rawValue)]) { $0.text(0) }
-            .first ?? nil
+    /// The settings record (`Settings`, the one codec of the `setting` table). A stored value that does not read
+    /// is left out with its sentence (`skippedRows`: the daemon's journal, `doctor`) and its default applies.
+    public func settings() throws(StoreError) -> Settings {
+        let read = Settings.read(rows: try allSettings())
+        for problem in read.problems { skipRow(problem) }
+        return read.settings
     }
 
-    /// Sets a setting; nil removes it.
-    public func setSetting(_ key: SettingKey, _ value: String?) throws(StoreError) {
+    /// Writes `keys` of `settings` in one transaction (a key at its default removes its row): all or none.
+    public func save(_ settings: Settings, keys: [SettingKey]) throws(StoreError) {
+        try setSettings(settings.rows(keys))
+    }
+
+    /// Reads the record, lets `change` edit it, and writes `keys` back, in one transaction.
+    public func updateSettings(_ keys: [SettingKey], _ change: (inout Settings) -> Void) throws(StoreError) {
+        try database.transaction { () throws(StoreError) in
+            var settings = try self.settings()
+            change(&settings)
+            for (key, value) in settings.rows(keys) { try setSetting(key, value) }
+        }
+    }
+
+    /// Writes one row as given; nil removes it. Only the record's codec and restore (whose values the export
+    /// reader checked with `Settings.read`) write rows.
+    func setSetting(_ key: SettingKey, _ value: String?) throws(StoreError) {
         try followFile()
         if let value {
             try database.run(
@@ -22,8 +39,8 @@ extension Store {
         }
     }
 
-    /// Sets several settings in one transaction (nil removes one): all change or none.
-    public func setSettings(_ changes: [(SettingKey, String?)]) throws(StoreError) {
+    /// Sets several rows in one transaction (nil removes one): all change or none.
+    func setSettings(_ changes: [(SettingKey, String?)]) throws(StoreError) {
         try database.transaction { () throws(StoreError) in
             for (key, value) in changes { try setSetting(key, value) }
         }
@@ -36,11 +53,8 @@ extension Store {
         }
     }
 
-    /// The lights' band edges: the `band_edges` setting, or the spec's 1.0 / 1.5 SD while unset. A stored
-    /// value that does not read (`settings` and restore check every value they write) counts as unset.
-    public func lightEdges() throws(StoreError) -> LightEdges {
-        try setting(.bandEdges).flatMap(LightEdges.init(setting:)) ?? .spec
-    }
+    /// The lights' band edges: the `band_edges` setting, or the spec's 1.0 / 1.5 SD while unset.
+    public func lightEdges() throws(StoreError) -> LightEdges { try settings().bandEdges }
 
     /// How many complete days (`DayRecord.isComplete`) are stored, over the whole history.
     public func completeDayCount() throws(StoreError) -> Int {
@@ -48,17 +62,15 @@ extension Store {
     }
 
     /// The configured habit names, in the configured order; the starter list while unset.
-    public func habitList() throws(StoreError) -> [String] {
-        guard let text = try setting(.habits) else { return Questionnaire.starterHabits }
-        return text.split(separator: ",").map(String.init)
-    }
+    public func habitList() throws(StoreError) -> [String] { try settings().habits }
 
-    /// Replaces the habit list. Names are 1–32 characters of `a–z`, `0–9` and `-`, without repeats.
+    /// Replaces the habit list: 1 to 20 names of 1–32 characters of `a–z`, `0–9` and `-`, without repeats.
     public func setHabitList(_ names: [String]) throws(StoreError) {
-        if let bad = names.first(where: { !Store.isHabitName($0) }) {
-            throw .invalid("\"\(bad)\" is not a habit name (1–32 characters of a–z, 0–9 and -)")
+        var settings = Settings()
+        if let why = settings.read(.habits, names.joined(separator: ",")) {
+            throw .invalid("the habit list \(why)")
         }
-        guard Set(names).count == names.count else { throw .invalid("the habit list names a habit twice") }
-        try setSetting(.habits, names.joined(separator: ","))
+        // Inside restore's transaction too: the row is written without a transaction of its own.
+        for (key, value) in settings.rows([.habits]) { try setSetting(key, value) }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Store
+@testable import Store
 import Testing
 
 @testable import Appliance

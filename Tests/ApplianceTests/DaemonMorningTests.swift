@@ -1,7 +1,7 @@
 import ControlProtocol
 import JSON
 import Foundation
-import Store
+@testable import Store
 import Testing
 
 @testable import Appliance
@@ -176,7 +176,7 @@ struct DaemonMorningTests {
         #expect(h.daemon.panel.display == Indication.reminder.display)
         #expect(h.daemon.clock.localTime().minuteOfDay == MinuteOfDay(hhmm: "06:30"))
         #expect(h.sounds == [.reminder])
-        #expect(try h.store.setting(.reminderShownOn) == DaemonHarness.today.iso)
+        #expect(try h.store.settings().reminderShownOn == DaemonHarness.today)
         // Restart at 09:58 (the lamp blinks in session time, so a shorter wait for the window's end).
         h.simulation.clockStart = (DaemonHarness.today, MinuteOfDay(hhmm: "09:58")!)
         h.events.removeAll()
@@ -195,7 +195,7 @@ struct DaemonMorningTests {
     func reminderSettingFollowsTheStore() throws {
         let h = try DaemonHarness(start: "06:45")
         #expect(h.daemon.routine.reminder.isShowing)
-        try h.store.setSetting(.reminderTime, ReminderSetting.off)
+        try h.store.setSetting(.reminderTime, Settings.off)
         #expect(try h.request(.dayChanged)["ok"]?.boolValue == true)
         #expect(!h.daemon.routine.reminder.isShowing)
         #expect(h.daemon.panel.display == .dark)
@@ -209,9 +209,21 @@ struct DaemonMorningTests {
         #expect(!h.daemon.routine.reminder.isShowing)
         #expect(h.journal.lines.contains { $0.hasPrefix("<4>") && $0.contains("11:00") && $0.contains("stays off") })
         // A restart reads the same: off stays off.
-        try h.store.setSetting(.reminderTime, ReminderSetting.off)
+        try h.store.setSetting(.reminderTime, Settings.off)
         try h.launch()
         #expect(!h.daemon.routine.configuration.reminder.enabled && !h.daemon.routine.reminder.isShowing)
+    }
+
+    @Test("A stored setting that does not read is said in the journal with its default, and the default is used")
+    func badStoredSettingInTheJournal() throws {
+        let h = try DaemonHarness()
+        try h.store.setSettings([(.habits, "sauna,Sauna"), (.artifactRule, "median")])
+        try h.launch()
+        #expect(h.daemon.routine.configuration.habits == Questionnaire.starterHabits)
+        #expect(h.daemon.routine.configuration.artifactRule == .default)
+        let said = h.journal.lines.filter { $0.hasPrefix("<4>") && $0.contains("the setting ") }
+        #expect(said.contains { $0.contains("habits \"sauna,Sauna\" is not a list of 1 to 20 different habit names") })
+        #expect(said.contains { $0.contains("artifact_rule \"median\" is not one of pattern, spec-20, so the pattern rule applies") })
     }
 
     @Test("The habit keys follow `settings --habits` without a restart")

@@ -1,7 +1,7 @@
 import ControlProtocol
 import Foundation
 import Platform
-import Store
+@testable import Store
 import Testing
 
 @testable import Appliance

@@ -56,4 +56,22 @@ struct DoctorCommandTests {
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("the box is not ready") && outcome.stderr.contains("database"))
     }
+
+    @Test("a stored setting that does not read is named by doctor, with the default that applies instead")
+    func badStoredSetting() throws {
+        let cli = try RecoveryDeckProcess()
+        defer { cli.remove() }
+        #expect(try cli.run(["settings", "--display-name", "Ada"]).status == 0)
+        // Written straight into the shared database, as a member with sqlite3 could.
+        try Store(path: cli.databasePath).setSettings([(.bandEdges, "2,1")])
+        let outcome = try cli.run(["doctor"])
+        let rows = outcome.stdout.split(separator: "\n").first { $0.dropFirst(6).hasPrefix("rows ") }.map(String.init)
+        #expect(rows?.hasPrefix("WARN") == true, "\(outcome.stdout)")
+        #expect(
+            rows?.contains(
+                "the setting band_edges \"2,1\" is not a set of band edges (A,B with 0 < A < B ≤ 3, or channel=A,B "
+                    + "joined by ;), so the spec's 1.0,1.5 applies") == true, "\(outcome.stdout)")
+        let settings = try cli.run(["settings", "--json"])
+        #expect(settings.status == 0 && settings.stderr.hasPrefix("Not used: the setting band_edges \"2,1\""))
+    }
 }

@@ -12,7 +12,7 @@ struct TerminalEscapeTests {
         text.unicodeScalars.contains { $0.value == 0x1b || $0.value == 0x07 || $0.value == 0x9b || $0.value == 0x202e }
     }
 
-    @Test("status shows a display name and a habit tag written into the database with their escapes as text")
+    @Test("a display name with control characters in the database is not used, and `settings` says so escaped; a habit tag is escaped")
     func statusEscapes() throws {
         let cli = try RecoveryDeckProcess()
         defer { cli.remove() }
@@ -24,7 +24,14 @@ struct TerminalEscapeTests {
         let status = try cli.run(["status"])
         #expect(status.status == 0, "\(status.stderr)")
         #expect(!Self.hasControl(status.stdout), "\(status.stdout.debugDescription)")
-        #expect(status.stdout.contains("Zach\\u001b]52;c;cm0gLXJmIH4K\\u0007\\u001b[2J"), "\(status.stdout)")
+        #expect(status.stdout.hasPrefix("Good morning.\n"), "\(status.stdout)")
+        #expect(status.stdout.contains("beer\\u009b2J\\u202e"), "\(status.stdout)")
+        let settings = try cli.run(["settings"])
+        #expect(!Self.hasControl(settings.stderr) && !Self.hasControl(settings.stdout))
+        #expect(
+            settings.stderr.contains(
+                "Not used: the setting display_name \"Zach\\u001b]52;c;cm0gLXJmIH4K\\u0007\\u001b[2J\\u001b[H\" is not a name of "
+                    + "1 to 40 characters without control characters, so no name applies."), "\(settings.stderr)")
         let json = try cli.run(["status", "--json"])
         #expect(!Self.hasControl(json.stdout))
         let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]

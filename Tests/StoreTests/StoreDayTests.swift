@@ -173,9 +173,9 @@ struct StoreDayTests {
         #expect(throws: StoreError.self) { try store.setHabitList(["Sauna Time"]) }
         #expect(throws: StoreError.self) { try store.setHabitList(["a", "a"]) }
         try store.setSetting(.displayName, "Zach")
-        #expect(try store.setting(.displayName) == "Zach")
+        #expect(try store.settings().displayName == "Zach")
         try store.setSetting(.displayName, nil)
-        #expect(try store.setting(.displayName) == nil)
+        #expect(try store.settings().displayName == nil)
     }
 
     @Test("deleting one day removes only that day's rows and its analytics")

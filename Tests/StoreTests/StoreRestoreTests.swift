@@ -51,7 +51,7 @@ struct StoreRestoreTests {
         #expect(days.first { $0.date == Fixture.day }?.questionnaire?.notes == "tired, \"very\"\nsecond line")
         #expect(days.first { $0.date == Fixture.day.adding(days: 3) }?.questionnaire?.caffeineMg == 120)
         #expect(days.filter(\.imported).map(\.date) == [Fixture.day.adding(days: -5)])
-        #expect(try store.setting(.strapAddress) == "A0:9E:1A:12:34:56")
+        #expect(try store.settings().strapAddress == "A0:9E:1A:12:34:56")
         #expect(try store.habitList() == ["alcohol", "sauna"])
         #expect(try store.events() == before.analytics && !before.analytics.isEmpty)
         // The experiments as started: ids, seed, schedule; the first still stopped, the second still running.

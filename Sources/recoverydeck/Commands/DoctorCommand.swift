@@ -81,14 +81,14 @@ struct DoctorCommand: Command {
     /// connects (the kernel has no command to read them back; loading is idempotent), and says whether
     /// that worked.
     private func strapParameters(context: Context) -> DoctorFacts.StrapParameters {
-        guard let store = try? context.store(), let text = (try? store.setting(.strapAddress)) ?? nil,
+        guard let settings = try? context.store().settings(), let text = settings.strapAddress,
             let address = BluetoothAddress(text)
         else { return .unknown }
         guard let parameters = context.strapParameters else {
             return .notInPlace("this program loads none")
         }
         let type =
-            StrapAddressOption.type(settingValue: (try? store.setting(.strapAddressType)) ?? nil)
+            StrapAddressOption.type(settingValue: settings.strapAddressType)
             ?? address.guessedType
         let adapter = SystemFacts(environment: context.environment).configuredAdapter()
         do {
@@ -122,9 +122,10 @@ struct DoctorCommand: Command {
         _ = try store.experiments()
         _ = try store.allDays()
         _ = try store.events()
-        _ = try store.allSettings()
+        // A stored setting that does not read is named there too (`Settings`).
+        let settings = try store.settings()
         defer { facts.skippedRows = store.skippedRows }
-        facts.strapAddress = try store.setting(.strapAddress)
+        facts.strapAddress = settings.strapAddress
         if let address = facts.strapAddress,
             let last = try store.allDays().last(where: { $0.measurement?.strapAddress == address && !$0.imported })
         {

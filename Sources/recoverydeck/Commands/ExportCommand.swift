@@ -110,7 +110,7 @@ struct ExportCommand: Command {
         guard let m = record.measurement else {
             throw CommandError.failure("No morning is stored for \(day.iso); nothing was written.")
         }
-        let rule = try store.setting(.artifactRule).flatMap(ArtifactRule.init(rawValue:)) ?? .default
+        let rule = try store.settings().artifactRule
         // An imported morning has no time of day of its own (the import knows the date only).
         let start = record.imported ? nil : LocalTime(epochSeconds: m.startedAtEpoch).minuteOfDay
         guard let text = MorningRRText.text(m, rule: rule, startTime: start) else {

@@ -66,8 +66,10 @@ struct PairCommand: Command {
             }
             chosen = (pick.address, pick.addressType, pick.name)
         }
-        try store.setSetting(.strapAddress, chosen.address.description)
-        try store.setSetting(.strapAddressType, chosen.type.word)
+        try store.updateSettings([.strapAddress, .strapAddressType]) {
+            $0.strapAddress = chosen.address.description
+            $0.strapAddressType = chosen.type.word
+        }
         let label = chosen.name.map { "\($0) (\(chosen.address))" } ?? chosen.address.description
         context.out("Paired with \(label), \(chosen.type.word) address.")
         Self.loadConnectionParameters(adapter: adapter, strap: chosen.address, type: chosen.type, context: context)

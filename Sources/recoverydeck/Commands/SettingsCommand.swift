@@ -34,7 +34,7 @@ struct SettingsCommand: Command {
 
     var habits: [String]?
     var displayName: String?
-    var reminder: String??
+    var reminder: Settings.Reminder?
     var bandEdges: String?
     var artifactRule: ArtifactRule?
     let json: Bool
@@ -48,10 +48,10 @@ struct SettingsCommand: Command {
         }
         displayName = parsed.value("display-name")
         if let text = parsed.value("reminder") {
-            if text == ReminderSetting.off {
-                reminder = .some(ReminderSetting.off)
+            if text == Settings.off {
+                reminder = .off
             } else if let time = MinuteOfDay(hhmm: text) {
-                reminder = .some(time.description)
+                reminder = .at(time)
             } else {
                 throw .usage("--reminder must be a 24-hour time written HH:MM, or off, not \(quoted(text)).")
             }
@@ -67,13 +67,15 @@ struct SettingsCommand: Command {
 
     func validate() throws(CommandError) {
         if let habits {
-            guard (1...20).contains(habits.count) else { throw .usage("--habits takes 1 to 20 names.") }
+            guard Settings.habitCount.contains(habits.count) else {
+                throw .usage("--habits takes \(Settings.habitCount.lowerBound) to \(Settings.habitCount.upperBound) names.")
+            }
             if let bad = habits.first(where: { !Store.isHabitName($0) }) {
                 throw .usage("\(quoted(bad)) is not a habit name (1 to 32 lower-case letters, digits and -).")
             }
             guard Set(habits).count == habits.count else { throw .usage("--habits names a habit twice.") }
         }
-        if case .some(.some(let text)) = reminder, let time = MinuteOfDay(hhmm: text) {
+        if case .at(let time) = reminder {
             // The daemon never shows a reminder at or after its window's end: such a time would be a silent off.
             let end = (try? DaemonConfiguration.load(path: DaemonConfiguration.defaultPath, required: false))?
                 .reminderWindowEnd ?? DaemonConfiguration().reminderWindowEnd
@@ -83,22 +85,32 @@ struct SettingsCommand: Command {
                         + "(reminder_window_end in \(DaemonConfiguration.defaultPath)).")
             }
         }
-        if let displayName {
-            guard displayName.count <= 40 else { throw .usage("--display-name is longer than 40 characters.") }
-            guard displayName.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f }) else {
-                throw .usage("--display-name cannot hold control characters.")
+        if let displayName, !displayName.isEmpty, !Settings.isDisplayName(displayName) {
+            guard displayName.count <= Settings.displayNameLimit else {
+                throw .usage("--display-name is longer than \(Settings.displayNameLimit) characters.")
             }
+            throw .usage("--display-name cannot hold control characters.")
         }
     }
 
     func run(_ context: Context) throws {
         let store = try context.store()
-        var changes: [(SettingKey, String?)] = []
-        if let habits { changes.append((.habits, habits.joined(separator: ","))) }
-        if let displayName { changes.append((.displayName, displayName.isEmpty ? nil : displayName)) }
-        if let reminder { changes.append((.reminderTime, reminder)) }
+        var settings = try store.settings()
+        var keys: [SettingKey] = []
+        if let habits {
+            settings.habits = habits
+            keys.append(.habits)
+        }
+        if let displayName {
+            settings.displayName = displayName.isEmpty ? nil : displayName
+            keys.append(.displayName)
+        }
+        if let reminder {
+            settings.reminder = reminder
+            keys.append(.reminderTime)
+        }
         if let bandEdges {
-            let edges = try store.lightEdges().applying(bandEdges).get()
+            let edges = try settings.bandEdges.applying(bandEdges).get()
             if edges != .spec {
                 let complete = try store.completeDayCount()
                 guard complete >= Self.bandEdgesMinimumDays else {
@@ -108,25 +120,26 @@ struct SettingsCommand: Command {
                             + "('recoverydeck lights --try' shows what other edges would do meanwhile).")
                 }
             }
-            changes.append((.bandEdges, edges == .spec ? nil : edges.description))
+            settings.bandEdges = edges
+            keys.append(.bandEdges)
         }
-        if let artifactRule { changes.append((.artifactRule, artifactRule.rawValue)) }
-        if !changes.isEmpty {
-            try store.setSettings(changes)
-            context.say("Saved \(changes.map { $0.0.rawValue }.joined(separator: ", ")).")
+        if let artifactRule {
+            settings.artifactRule = artifactRule
+            keys.append(.artifactRule)
+        }
+        if !keys.isEmpty {
+            try store.save(settings, keys: keys)
+            context.say("Saved \(keys.map(\.rawValue).joined(separator: ", ")).")
             DaemonNudge.storeChanged(context)
             return
         }
-        var all = try store.allSettings()
-        if !all.contains(where: { $0.key == .habits }) {
-            all.append((.habits, try store.habitList().joined(separator: ",")))
-            all.sort { $0.key.rawValue < $1.key.rawValue }
-        }
+        // A stored value that does not read is said, with the default that applies instead.
+        for problem in store.skippedRows { context.say("Not used: \(problem).") }
+        let shown = settings.rows().compactMap { key, value in value.map { (key, $0) } }
         if json {
-            context.out(
-                JSONValue.object(all.map { ($0.key.rawValue, JSONValue.string($0.value)) }).serialized(pretty: true))
+            context.out(JSONValue.object(shown.map { ($0.0.rawValue, JSONValue.string($0.1)) }).serialized(pretty: true))
         } else {
-            for (key, value) in all { context.out(Formatting.padded(key.rawValue, 22) + value) }
+            for (key, value) in shown { context.out(Formatting.padded(key.rawValue, 22) + value) }
         }
     }
 }

@@ -99,17 +99,16 @@ struct StrapCommand: Command {
     private func target(_ context: Context) throws -> (BluetoothAddress, BluetoothAddressType) {
         if let address {
             var type = addressType
-            if type == nil, let store = try? context.store(), (try? store.setting(.strapAddress)) == address.description
-            {
-                type = StrapAddressOption.type(settingValue: (try? store.setting(.strapAddressType)) ?? nil)
+            if type == nil, let paired = try? context.store().settings(), paired.strapAddress == address.description {
+                type = StrapAddressOption.type(settingValue: paired.strapAddressType)
             }
             return (address, type ?? address.guessedType)
         }
-        let store = try context.store()
-        guard let text = try store.setting(.strapAddress), let paired = BluetoothAddress(text) else {
+        let settings = try context.store().settings()
+        guard let text = settings.strapAddress, let paired = BluetoothAddress(text) else {
             throw CommandError.failure("No strap is paired: run `recoverydeck pair` (or give --address).")
         }
-        let pairedType = StrapAddressOption.type(settingValue: try store.setting(.strapAddressType))
+        let pairedType = StrapAddressOption.type(settingValue: settings.strapAddressType)
         let type = addressType ?? pairedType
         return (paired, type ?? paired.guessedType)
     }

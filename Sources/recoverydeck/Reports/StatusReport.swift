@@ -24,12 +24,13 @@ struct StatusReport {
         let days = try store.days(from: today.adding(days: -Baselines.normDays), through: today)
         self.today = today
         self.record = days.last { $0.date == today } ?? DayRecord(date: today)
-        self.edges = try store.lightEdges()
+        let settings = try store.settings()
+        self.edges = settings.bandEdges
         self.readout = Baselines.readout(days: days, today: today, edges: edges)
         self.lnWeek = LnRMSSDWeek(days: days, through: today)
-        self.displayName = try store.setting(.displayName)
+        self.displayName = settings.displayName
         self.notLikeYou = NotLikeYouFigures.reading(try store.allDays(), today: today)
-        let rule = try store.setting(.artifactRule).flatMap(ArtifactRule.init(rawValue:)) ?? .default
+        let rule = settings.artifactRule
         let measured = days.compactMap { $0.measurement?.hrv }.filter { $0.rmssdMs != nil }
         self.judgedMornings = measured.count
         self.judgedOtherwise = measured.filter { $0.judgement?.rule != rule || $0.judgement?.version != rule.version }
