@@ -29,14 +29,15 @@ extension Daemon {
                 publish(now: clock.monotonicMs())
                 return
             }
-            // A check-in over SSH may have opened the gate since the day was read.
-            refreshDay(now: now)
+            // A check-in over SSH may have opened the gate since the day was read (the turn looked already; a
+            // press scheduled inside the turn looks again, at the cost of one pragma).
+            followStore(now: now)
             if clockRefuses(.go, now: now) { return }
             // After the day's reads: a question GO asks (remeasure, 5 s) counts from here.
             process(.session(.go(press)), now: max(now, clock.monotonicMs()))
         case .key(let key):
             // An experiment started or stopped over SSH may have changed tonight since the day was read.
-            if key == MorningRoutine.tonightKey { refreshDay(now: now) }
+            if key == MorningRoutine.tonightKey { followStore(now: now) }
             process(.session(.key(key)), now: now)
         }
     }
@@ -154,9 +155,29 @@ extension Daemon {
         return StrapAddress(address: address, type: configuration.strapAddressType ?? stored?.strapAddressType)
     }
 
+    /// Reads the day and the settings again when another process committed to the database since the last look,
+    /// or the local day moved on: a check-in, a delete or `settings` over SSH is seen at the loop's next wake
+    /// with no nudge, and a wake with nothing changed reads nothing (`PRAGMA data_version`, `Store.changeStamp`).
+    func followStore(now: Int64) {
+        let stamp: Store.ChangeStamp
+        do { stamp = try store.changeStamp() } catch {
+            let sentence = "cannot look for changes to the database: \(error)"
+            if sentence != storeStampProblem { logger.warning(sentence) }
+            storeStampProblem = sentence
+            return
+        }
+        storeStampProblem = nil
+        guard stamp != storeStamp || clock.localTime().date != routine.day.today else { return }
+        storeStamp = stamp
+        // A delete removes the spooled records of the days it deletes: they must not be filed again.
+        filing.reload()
+        refreshDay(now: now)
+    }
+
     /// Reloads today's facts and the settings from the store (a check-in, a delete or `settings` over SSH
     /// changes them).
     func refreshDay(now: Int64) {
+        dayReads += 1
         if let changed = changedSettings() { process(changed, now: now) }
         let today = clock.localTime().date
         let context: DayContext

@@ -68,7 +68,7 @@ extension Daemon {
         switch request {
         case .measure(let overwrite):
             if writesArePaused() { return Daemon.pausedRefusal.json }
-            refreshDay(now: now)
+            followStore(now: now)
             if clockRefuses(.measure, now: now) {
                 return ControlRefusal(code: .clockUnsynchronised, message: ClockGuard.sentence).json
             }

@@ -42,6 +42,8 @@ extension Daemon {
         try timer.arm(atMonotonicMs: realDeadline)
         let ready = try registration.wait(timeoutMs: nil)
         noticeStall()
+        // Whatever woke the loop, what another process wrote since is read first.
+        followStore(now: clock.monotonicMs())
         let timerFired = ready.contains { $0.edge == .timer }
         let timerNow = clock.woke(aimedAt: deadline, timerFired: timerFired, othersReady: ready.count > (timerFired ? 1 : 0))
         for item in ready where timerNow || item.edge != .timer { dispatch(item) }

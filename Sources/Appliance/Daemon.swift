@@ -125,6 +125,11 @@ public final class Daemon {
     var publication = Publication()
     /// A restore's pause of the daemon's writes (`ControlRequest.pauseWrites`), while a client holds it.
     var writePause = WritePause(limitMs: Daemon.pauseLimitMs)
+    /// The database as the loop last saw it (`followStore`), and the last reason it could not look (said once).
+    var storeStamp: Store.ChangeStamp?
+    var storeStampProblem: String?
+    /// How many times the day and the settings were read from the database (`refreshDay`).
+    var dayReads = 0
     /// Requests beyond the control protocol's (`Options.extraRequests`).
     let extraRequests: ExtraRequests?
     private var isShutDown = false
@@ -283,6 +288,7 @@ public final class Daemon {
 
     /// Tells the service manager the daemon is ready and shows the panel's first state.
     public func start() {
+        storeStamp = try? store.changeStamp()
         filing.fileEarlierRun(nowRealMs: clock.realMs())
         let now = clock.monotonicMs()
         process(.session(.tick), now: now)

@@ -14,6 +14,8 @@ public final class ControlClient {
     /// Why the daemon could not be reached, as one sentence.
     public struct Unreachable: Error, CustomStringConvertible {
         public var description: String
+        /// No daemon listens at the path (no socket, or nobody accepting on it): nothing is running to ask.
+        public var notRunning = false
     }
 
     /// How long `init` waits for the daemon to take the connection.
@@ -34,7 +36,7 @@ public final class ControlClient {
             case .noEntry, .connectionRefused:
                 throw Unreachable(
                     description: "recoverydeckd is not running (no control socket at \(path)): "
-                        + "start it with `systemctl start recoverydeckd`.")
+                        + "start it with `systemctl start recoverydeckd`.", notRunning: true)
             case .accessDenied, .permissionDenied:
                 throw Unreachable(
                     description: "Permission denied on \(path): run as root or as a member of the recoverydeck group.")

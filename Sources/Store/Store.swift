@@ -21,6 +21,8 @@ public final class Store {
     /// The rows left out because they could not be decoded, one sentence each, in the order found
     /// (what `doctor` reports).
     public private(set) var skippedRows: [String] = []
+    /// How many times the store took another file at its path (`followFile`): part of `changeStamp`.
+    var reopenings = 0
     /// Told each newly skipped row's sentence once: the daemon puts it in its journal.
     public var onSkippedRow: ((String) -> Void)?
 
@@ -101,6 +103,7 @@ public final class Store {
         }
         try replacement.migrate(Schema.migrations)
         database = replacement
+        reopenings += 1
         return .reopened
     }
 }

@@ -365,8 +365,8 @@ struct DaemonMorningTests {
     func checkinFromOutside() throws {
         let h = try DaemonHarness()
         let q = Questionnaire(date: DaemonHarness.today, scores: SubjectiveScores([4, 4, 4, 4, 4])!)
-        try h.store.saveQuestionnaire(q, recordedAt: 0)
-        // `recoverydeck checkin` only writes the database: GO itself re-reads the day.
+        // `recoverydeck checkin` writes the database through its own connection: GO finds the day changed.
+        try Store(path: h.configuration.database).saveQuestionnaire(q, recordedAt: 0)
         h.press([(0, "go")])
         #expect(h.run { h.phase == .connecting })
         #expect(h.run { h.phase == .captureRMSSD })

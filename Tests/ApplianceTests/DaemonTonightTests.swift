@@ -29,8 +29,8 @@ struct DaemonTonightTests {
         h.run { h.daemon.clock.monotonicMs() >= pressed + Int64(PanelScript.keyHoldMs) }
         #expect(h.daemon.clock.localTime().date == DaemonHarness.today)
 
-        // Started over SSH while the daemon runs: the next key 9 reads it.
-        try h.store.addExperiment(Self.experiment(["habit", "without", "without", "habit"]))
+        // Started over SSH while the daemon runs (the command line's own connection): the next key 9 reads it.
+        try Store(path: h.configuration.database).addExperiment(Self.experiment(["habit", "without", "without", "habit"]))
         h.press([(0, "9")])
         #expect(h.run { h.daemon.routine.indication == .tonight(.habit) })
         #expect(h.daemon.panel.display == Indication.tonight(.habit).display)
@@ -43,14 +43,16 @@ struct DaemonTonightTests {
     @Test("Tonight a night without the habit shows yellow; a stopped experiment gives the low beep")
     func withoutAndStopped() throws {
         let h = try DaemonHarness(start: "21:00")
-        try h.store.addExperiment(Self.experiment(["without", "habit", "habit", "without"]))
+        // `recoverydeck experiment`, through the command line's own connection.
+        let cli = try Store(path: h.configuration.database)
+        try cli.addExperiment(Self.experiment(["without", "habit", "habit", "without"]))
         h.press([(0, "9")])
         #expect(h.run { h.daemon.routine.indication == .tonight(.without) })
         #expect(h.daemon.panel.display.yellow != .off && h.daemon.panel.display.green == .off)
         #expect(h.run { h.daemon.routine.indication == .dark })
 
-        let id = try #require(try h.store.experiments().first?.id)
-        try h.store.stopExperiment(id: id, firstMorningLeftOut: DaemonHarness.today.adding(days: 1), at: 0)
+        let id = try #require(try cli.experiments().first?.id)
+        try cli.stopExperiment(id: id, firstMorningLeftOut: DaemonHarness.today.adding(days: 1), at: 0)
         let beeps = h.sounds.filter { $0 == .wrongKey }.count
         h.press([(0, "9")])
         #expect(h.run { h.sounds.filter { $0 == .wrongKey }.count == beeps + 1 })

@@ -43,7 +43,7 @@ struct DeleteCommand: Command {
             throw CommandError.failure("there is no database at \(try context.databasePath()); nothing was deleted.")
         }
         // A session for a day being deleted is cancelled first, or it would save right after the delete.
-        if DaemonNudge.cancelSession(deleting: day, context) {
+        if try DaemonNudge.cancelSession(deleting: day, context) {
             context.say("The morning being measured was cancelled first; nothing of it is kept.")
         }
         // Records waiting for the database must not bring a deleted day back.
