@@ -4,7 +4,7 @@
 # Store's export reader and the Admin history readers, one module, since swiftc builds them without the database
 # or the disk), and runs one target.
 #   Tests/Fuzz/run.sh TARGET [libFuzzer options…]
-#   TARGET: heart-rate | att | advertising | mgmt | hci | restore | csv | rr | spool
+#   TARGET: heart-rate | att | advertising | mgmt | hci | restore | csv | rr | spool | settings
 # e.g. Tests/Fuzz/run.sh att -runs=10000000   or   Tests/Fuzz/run.sh mgmt -max_total_time=20
 # The seed corpus in Tests/Fuzz/corpus/TARGET is copied to a scratch corpus under .build/fuzz, so a
 # run never writes into the repository. Exits non-zero when libFuzzer finds a crash; the input is
@@ -13,20 +13,20 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
-target="${1:?usage: Tests/Fuzz/run.sh heart-rate|att|advertising|mgmt|hci|restore|csv|rr|spool [libFuzzer options]}"
+target="${1:?usage: Tests/Fuzz/run.sh heart-rate|att|advertising|mgmt|hci|restore|csv|rr|spool|settings [libFuzzer options]}"
 shift
 case "$target" in
     heart-rate|att|advertising|mgmt|hci)
         binary=decoders module=HeartRateProtocol
         sources=$(find Sources/HeartRateProtocol Tests/Fuzz -path Tests/Fuzz/Inputs -prune -o -name '*.swift' -print | sort) ;;
-    restore|csv|rr|spool)
+    restore|csv|rr|spool|settings)
         # The pure readers only: the export reader's files, and the history readers without ImportFiles (the disk).
         binary=inputs module=RecoveryCore
         json=1
         sources="$(find Sources/RecoveryCore Tests/Fuzz/Inputs -name '*.swift' | sort) $(printf 'Sources/Store/%s.swift ' \
             ExportDocument ExportDocument+Reading ExportDocumentReader AnalyticsEvent SettingKey \
-            StoredExperiment Store+HabitName SpoolRecord) $(find Sources/Admin/HistoryImport -name '*.swift' ! -name ImportFiles.swift | sort)" ;;
-    *) echo "run.sh: unknown target '$target' (heart-rate, att, advertising, mgmt, hci, restore, csv, rr, spool)" >&2; exit 64 ;;
+            StoredExperiment Store+HabitName SpoolRecord Settings) $(find Sources/Admin/HistoryImport -name '*.swift' ! -name ImportFiles.swift | sort)" ;;
+    *) echo "run.sh: unknown target '$target' (heart-rate, att, advertising, mgmt, hci, restore, csv, rr, spool, settings)" >&2; exit 64 ;;
 esac
 
 out=.build/fuzz

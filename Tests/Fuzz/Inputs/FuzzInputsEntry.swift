@@ -1,4 +1,5 @@
-// The libFuzzer entry point for the input-file targets (restore document, CSV history, RR file, spool file), built from
+// The libFuzzer entry point for the input-file targets (restore document, CSV history, RR file, spool file, the
+// settings rows), built from
 // RecoveryCore's sources with the Store's export and spool readers and the Admin history readers (Tests/Fuzz/run.sh).
 // RECOVERYDECK_FUZZ_TARGET picks one.
 #if canImport(Glibc)
@@ -12,7 +13,8 @@ private let target: @Sendable ([UInt8]) -> Void = {
     case "csv": return fuzzCSV
     case "rr": return fuzzRR
     case "spool": return fuzzSpool
-    default: fatalError("RECOVERYDECK_FUZZ_TARGET must be restore, csv, rr or spool, not '\(name)'")
+    case "settings": return fuzzSettings
+    default: fatalError("RECOVERYDECK_FUZZ_TARGET must be restore, csv, rr, spool or settings, not '\(name)'")
     }
 }()
 
