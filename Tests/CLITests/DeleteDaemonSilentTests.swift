@@ -16,16 +16,8 @@ struct DeleteDaemonSilentTests {
         defer { cli.remove() }
         #expect(try cli.run(["checkin"] + Self.scores, at: "2026-03-10T07:00").status == 0)
         let socket = cli.directory.appendingPathComponent("control.sock").path
-        let server = try FakeSocketServer(
-            script: """
-            import socket, time
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-            s.bind('\(socket)'); s.listen(1)
-            print('LISTENING', flush=True)
-            c, _ = s.accept()
-            c.recv(65536)
-            time.sleep(30)
-            """)
+        // It reads the request and never answers.
+        let server = try FakeSocketServer(listeningAt: socket, then: "c.recv(65536)\ntime.sleep(30)\n")
         defer { server.stop() }
         #expect(server.firstLine() == "LISTENING\n", "the server did not start")
         cli.environment["RECOVERYDECK_SOCKET"] = socket

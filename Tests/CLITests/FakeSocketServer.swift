@@ -22,6 +22,20 @@ struct FakeSocketServer {
         try process.run()
     }
 
+    /// A server that binds a `SOCK_SEQPACKET` socket at `path`, prints LISTENING, takes one connection as `c` and
+    /// runs `then` (Python lines) with it.
+    init(listeningAt path: String, then body: String) throws {
+        try self.init(
+            script: """
+                import json, socket, time
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+                s.bind('\(path)'); s.listen(1)
+                print('LISTENING', flush=True)
+                c, _ = s.accept()
+
+                """ + body)
+    }
+
     /// The server's first line ("LISTENING" when it started), read as it arrives.
     func firstLine() -> String {
         var first = Data()

@@ -89,12 +89,8 @@ struct NotLikeYouCommandTests {
             // A daemon as watch meets it after a saved morning: its reply to `watch` is the readout.
             let socket = cli.directory.appendingPathComponent("control.sock").path
             let server = try FakeSocketServer(
-                script: """
-                import json, socket
-                s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-                s.bind('\(socket)'); s.listen(1)
-                print('LISTENING', flush=True)
-                c, _ = s.accept()
+                listeningAt: socket,
+                then: """
                 request = json.loads(c.recv(65536))
                 snapshot = {
                     "event": "snapshot", "session_ms": 1, "date": "\(now.prefix(10))", "clock": "\(now) :00",
