@@ -298,7 +298,7 @@ struct DoctorTests {
                 "/proc/sys/kernel/osrelease": "6.1.0-20-arm64\n",
                 "/proc/sys/kernel/version": "#1 SMP PREEMPT_DYNAMIC Debian 6.1.85-1 (2024-04-11)\n",
                 "/etc/recoverydeck/recoverydeck.conf":
-                    "chip_label = pinctrl-bcm2711 # a Pi 4\npin_red = 26\npin_keypad_rows = 5, 6\nadapter = hci1\nstrap_address =\n",
+                    "chip_label = pinctrl-bcm2711 # a Pi 4\npin_red = 26\npin_keypad_rows = 5, 6, 13, 27\nadapter = hci1\n",
             ],
             links: ["/etc/localtime": "/usr/share/zoneinfo/Europe/Stockholm"])
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -313,7 +313,8 @@ struct DoctorTests {
         #expect(f.timeZone == "Europe/Stockholm")
         #expect(f.gpioChipLabels == ["pinctrl-bcm2711"])
         #expect(f.gpioLines.first { $0.role == "pin_red" }?.offset == 26)
-        #expect(f.gpioLines.filter { $0.role.hasPrefix("pin_keypad_rows") }.map(\.offset) == [5, 6])
+        #expect(f.gpioLines.filter { $0.role.hasPrefix("pin_keypad_rows") }.map(\.offset) == [5, 6, 13, 27])
+        #expect(f.configurationProblem == nil)
         #expect(f.gpioLines.first { $0.role == "pin_go" }?.offset == 17)
         // The daemon's own lines carry the panel's consumer names (Panel/Panel.swift).
         #expect(f.gpioLines.first { $0.role == "pin_go" }?.panelConsumer == "go-button")
@@ -324,6 +325,25 @@ struct DoctorTests {
         #expect(checks.first { $0.name == "adapter" }?.verdict == .fail)  // hci1 wanted, hci0 present
         #expect(checks.first { $0.name == "rfkill" }?.verdict == .fail)
         #expect(checks.first { $0.name == "kernel" }?.verdict == .fail)
+    }
+
+    @Test("a configuration file the daemon would refuse fails doctor with the daemon's own sentence and line")
+    func refusedConfiguration() throws {
+        let root = try fakeRoot(
+            ["/etc/recoverydeck/recoverydeck.conf": "adapter = hci0\npin_red = twenty-six\n"], links: [:])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let f = SystemFacts(root: root, environment: { _ in nil }).gather(
+            databasePath: root + "/missing.db", systemDatabasePath: "/var/lib/recoverydeck/recoverydeck.db")
+        let check = try #require(Doctor.configuration(f))
+        #expect(check.verdict == .fail)
+        #expect(check.detail.hasPrefix("/etc/recoverydeck/recoverydeck.conf:2: pin_red"), "\(check.detail)")
+        // The rest of the checks go on with the panel's defaults, never a half-read file.
+        #expect(f.gpioLines.first { $0.role == "pin_red" }?.offset == Int(PinMap.standard.red))
+        let fine = try fakeRoot(["/etc/recoverydeck/recoverydeck.conf": "adapter = hci0\n"], links: [:])
+        defer { try? FileManager.default.removeItem(atPath: fine) }
+        let read = SystemFacts(root: fine, environment: { _ in nil }).gather(
+            databasePath: fine + "/missing.db", systemDatabasePath: "/var/lib/recoverydeck/recoverydeck.db")
+        #expect(Doctor.configuration(read) == nil)
     }
 
     /// A chip that remembers the consumer name of each line the panel requests.

@@ -1,45 +1,45 @@
 import BoxConfiguration
 import Panel
 
-/// The few settings doctor needs from the box's configuration file (`DaemonConfiguration.defaultPath`,
-/// read line by line as the daemon reads it; recoverydeck.conf(5)), with the panel's own defaults
-/// (`PinMap.standard`, DESIGN §2) for absent or empty keys.
+/// What doctor needs from the box's configuration file (`DaemonConfiguration.defaultPath`, recoverydeck.conf(5)),
+/// read by the daemon's own parser, so doctor and the daemon cannot disagree about a value. A file the daemon
+/// would refuse is one sentence (`problem`: doctor fails it, since the daemon would not start with it) and the
+/// defaults (`PinMap.standard`, DESIGN §2) stand in for the rest of the checks.
 struct BoxSettings {
-    private var values: [String: String] = [:]
+    let configuration: DaemonConfiguration
+    /// Why the daemon would refuse the file, with its line; nil when it reads.
+    let problem: String?
 
     init(text: String) {
-        // The daemon's own reading of the lines; doctor takes what it can use rather than refusing the file.
-        for line in DaemonConfiguration.lines(of: text) {
-            guard let key = line.key, !line.value.isEmpty else { continue }
-            values[key] = line.value
+        do {
+            configuration = try DaemonConfiguration.parse(text, path: DaemonConfiguration.defaultPath)
+            problem = nil
+        } catch {
+            configuration = DaemonConfiguration()
+            problem = error.description
         }
     }
 
-    func value(_ key: String) -> String? { values[key] }
+    /// The configured adapter (hciN or an address), if any.
+    var adapter: String? { configuration.adapter }
 
     /// The chip labels to look for, first found wins.
-    var chipLabels: [String] {
-        value("chip_label").map(DaemonConfiguration.list)
-            ?? PinMap.standard.chipLabels
-    }
+    var chipLabels: [String] { configuration.pins.chipLabels }
 
-    /// Every configured line with its role, defaults where the file is silent.
+    /// Every configured line with its role.
     var gpioLines: [DoctorFacts.GPIOLine] {
         var lines: [DoctorFacts.GPIOLine] = []
         // The consumer names are the ones the panel requests its lines with.
-        func single(_ key: String, _ fallback: UInt32, _ consumer: String) {
-            let offset = value(key).flatMap { Int($0) } ?? Int(fallback)
-            lines.append(.init(role: key, offset: offset, consumer: nil, panelConsumer: consumer))
+        func single(_ key: String, _ offset: UInt32, _ consumer: String) {
+            lines.append(.init(role: key, offset: Int(offset), consumer: nil, panelConsumer: consumer))
         }
-        func list(_ key: String, _ fallback: [UInt32], _ consumer: String) {
-            let offsets =
-                value(key).map { DaemonConfiguration.list($0).compactMap { Int($0) } } ?? fallback.map { Int($0) }
+        func list(_ key: String, _ offsets: [UInt32], _ consumer: String) {
             for (i, o) in offsets.enumerated() {
                 lines.append(
-                    .init(role: "\(key)[\(i + 1)]", offset: o, consumer: nil, panelConsumer: "\(consumer)\(i + 1)"))
+                    .init(role: "\(key)[\(i + 1)]", offset: Int(o), consumer: nil, panelConsumer: "\(consumer)\(i + 1)"))
             }
         }
-        let pins = PinMap.standard
+        let pins = configuration.pins
         single("pin_go", pins.goButton, Panel.goConsumer)
         list("pin_keypad_rows", pins.keypadRows, Panel.keypadRowConsumer)
         list("pin_keypad_columns", pins.keypadColumns, Panel.keypadColumnConsumer)

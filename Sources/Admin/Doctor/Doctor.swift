@@ -51,6 +51,16 @@ public enum Doctor {
                 + "not); they are kept until then")
     }
 
+    /// The configuration file as the daemon reads it: a failure naming the line when the daemon would refuse it
+    /// (and not start); nil when it reads.
+    public static func configuration(_ f: DoctorFacts) -> Check? {
+        guard let problem = f.configurationProblem else { return nil }
+        return Check(
+            "config", .fail, problem,
+            fix: "correct that line (`recoverydeckd --check-config` checks the file, `--print-config` lists every key), "
+                + "then `sudo systemctl restart recoverydeckd`")
+    }
+
     /// Rows the store left out because they could not be decoded (a damaged or hand-edited row): a warning
     /// naming each; nil when every row read.
     public static func rows(_ f: DoctorFacts) -> Check? {

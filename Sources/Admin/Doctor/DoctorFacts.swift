@@ -106,6 +106,9 @@ public struct DoctorFacts: Sendable {
     public var adapters: [Adapter] = []
     /// The configured adapter, `hciN` or its address; nil: the first powered one (the daemon's rule).
     public var wantedAdapter: String?
+    /// Why recoverydeckd would refuse its configuration file (`DaemonConfiguration.parse`'s sentence, with the
+    /// line); nil when the file reads or is absent.
+    public var configurationProblem: String?
     public var radioSwitches: [RadioSwitch] = []
     public var daemon: Daemon = .notRunning
     public var callerHasNetAdmin = false

@@ -29,7 +29,8 @@ public struct SystemFacts {
     public func gather(databasePath: String, systemDatabasePath: String) -> DoctorFacts {
         var f = DoctorFacts()
         let config = BoxSettings(text: readText(path(DaemonConfiguration.defaultPath)) ?? "")
-        f.wantedAdapter = config.value("adapter")
+        f.configurationProblem = config.problem
+        f.wantedAdapter = config.adapter
         f.gpioChipLabels = config.chipLabels
         f.bluetoothInKernel = isLive ? Self.bluetoothSocketsExist() : true
         f.adapters = adapters()
@@ -58,7 +59,7 @@ public struct SystemFacts {
 
     /// The `adapter` of the box's configuration file, if set (hciN or an address).
     public func configuredAdapter() -> String? {
-        BoxSettings(text: readText(path(DaemonConfiguration.defaultPath)) ?? "").value("adapter")
+        BoxSettings(text: readText(path(DaemonConfiguration.defaultPath)) ?? "").adapter
     }
 
     func adapters() -> [DoctorFacts.Adapter] {

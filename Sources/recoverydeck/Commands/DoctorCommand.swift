@@ -52,6 +52,7 @@ struct DoctorCommand: Command {
             facts.strapParameters = strapParameters(context: context)
         }
         var checks = Doctor.checks(facts)
+        if let check = Doctor.configuration(facts) { checks.append(check) }
         if let check = Doctor.rows(facts) { checks.append(check) }
         if let spool = MorningSpool.existing(forDatabase: path) {
             let (entries, unreadable) = spool.entries()
