@@ -91,14 +91,20 @@ final class DaemonWrites {
 
     private init(_ client: ControlClient) { self.client = client }
 
-    /// Refuses with a sentence while a morning session runs; nil when no daemon answers.
+    /// Refuses with a sentence while a morning session runs; nil when no daemon runs. A daemon that runs but
+    /// cannot be told to pause (stalled, another protocol version, a socket served by somebody else) refuses the
+    /// restore too: rewriting the database under a daemon that keeps writing would mix the two.
     static func pause(_ socketPath: String) throws(CommandError) -> DaemonWrites? {
-        guard let client = try? ControlClient(path: socketPath) else { return nil }
+        let client: ControlClient
+        do { client = try ControlClient(path: socketPath) } catch {
+            if error.notRunning { return nil }
+            throw .failure("\(error) Nothing was restored.")
+        }
         do {
             _ = try client.ask(.pauseWrites, Acknowledged.self, timeoutMs: 2000)
         } catch {
             switch error {
-            case .unreachable: return nil
+            case .unreachable(let unreachable): throw .failure("\(unreachable) Nothing was restored.")
             case .refused(let refusal): throw .failure("recoverydeckd: \(refusal.message) Nothing was restored.")
             case .malformed(let malformed): throw .failure("\(malformed) Nothing was restored.")
             }
