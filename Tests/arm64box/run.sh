@@ -7,7 +7,8 @@
 # unit, bluetoothd beside it, an outsider refused, alice (in the group, over SSH, no sudo) scans, pairs (btvirt
 # over hci_vhci) and checks in, GO on GPIO17 of a gpio-sim chip labelled as a Pi's gives a whole morning in
 # her history, doctor exits 0 for root and for her, no backtracer warning reaches her; and prints the
-# daemon's start-to-READY time and memory beside the x86 box's.
+# daemon's start-to-READY time and memory beside the x86 box's. The boot on the 4 KiB kernel also runs, from
+# stage 18's arm64 test binary, the tests stage 18 cannot run under qemu-user (it names them and says why).
 #
 # Kept in /var/cache/recoverydeck between runs (RECOVERYDECK_CACHE), each named after what went into it: the
 # trixie base with both kernels, the module build root, and hci_vhci and gpio-sim for each exact kernel
@@ -37,6 +38,11 @@ deb=$(find "$artifacts" -maxdepth 1 -name 'recoverydeck_*_arm64.deb' -newermt "@
 [ -n "$deb" ] || deb=$(deploy/build-deb --arch arm64 --out "$artifacts")
 echo "arm64box: $deb" >&2
 h10sim=$(Tests/arm64box/build-h10sim.sh "$images")
+# The arm64 test suite as stage 18 builds it (kept, so only what changed is built), for the tests qemu-user
+# cannot run: they run in the VM instead.
+troot=$(deploy/trixie-root --cross arm64)
+unit_tests=$(Tests/arm64box/build-tests.sh "$troot")
+echo "arm64box: arm64 test build ready after $(( $(date +%s) - stage_start )) s" >&2
 
 # The trixie arm64 base with both kernels, what Tests/installed/build-image.sh installs on x86 besides.
 include=systemd,systemd-sysv,udev,dbus,kmod,procps,iproute2,openssh-server,openssh-client,sqlite3,python3,gpiod,bluez
@@ -66,6 +72,28 @@ for flavour in arm64 arm64-16k; do
     kernels+=("$release")
 done
 echo "arm64box: modules ready after $(( $(date +%s) - stage_start )) s" >&2
+# The test binary, the tests it is to run (stage 18's skipped ones, by ID and as one --filter expression) and
+# the shared Swift runtime it is linked against, where its rpath looks (the root's /opt/swift-aarch64).
+runtime=opt/swift-aarch64/usr/libexec/swift/lib/swift/linux
+install -d "$overlay/usr/local/lib/rdcheck/unit-tests" "$overlay/$runtime"
+(
+    flock -s 9
+    install -m 0755 "$unit_tests/scratch/aarch64-unknown-linux-gnu/debug/RecoveryDeckPackageTests.xctest" \
+        "$overlay/usr/local/lib/rdcheck/unit-tests/"
+) 9>"$unit_tests.lock"
+# The runtime's libraries the binary needs, and theirs in turn (readelf reads any architecture's).
+needed=("$overlay/usr/local/lib/rdcheck/unit-tests/RecoveryDeckPackageTests.xctest")
+while [ ${#needed[@]} -gt 0 ]; do
+    for library in $(readelf -d "${needed[0]}" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+        if [ -e "$troot/$runtime/$library" ] && [ ! -e "$overlay/$runtime/$library" ]; then
+            cp "$troot/$runtime/$library" "$overlay/$runtime/"
+            needed+=("$overlay/$runtime/$library")
+        fi
+    done
+    needed=("${needed[@]:1}")
+done
+bash Tests/stages/18-arm64-tests.sh --skipped > "$overlay/usr/local/lib/rdcheck/unit-tests/ids"
+bash Tests/stages/18-arm64-tests.sh --skipped-regex > "$overlay/usr/local/lib/rdcheck/unit-tests/filter"
 
 RDCHECK_BASE=$base RDCHECK_OVERLAY=$overlay RDCHECK_BTVIRT=$base/usr/bin/btvirt \
     Tests/installed/build-image.sh "$deb" - "$h10sim" - - "$images" > /dev/null
@@ -75,9 +103,11 @@ echo "arm64box: image ready after $(( $(date +%s) - stage_start )) s" >&2
 rc=0
 for release in "${kernels[@]}"; do
     pages=4k; [[ $release == *-16k ]] && pages=16k
+    # The boot on Debian's plain arm64 kernel also runs the tests qemu-user cannot (guest-boot1.sh).
+    append=""; [ $pages = 4k ] && append=rdcheck.unittests=1
     begun=$(date +%s)
     RDCHECK_QEMU="qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -accel tcg -snapshot" RDCHECK_CONSOLE=ttyAMA0 \
-        RDCHECK_SCOPE=box RDCHECK_KERNEL=$base/boot/vmlinuz-$release RDCHECK_INITRD=$base/boot/initrd.img-$release \
+        RDCHECK_SCOPE=box RDCHECK_APPEND=$append RDCHECK_KERNEL=$base/boot/vmlinuz-$release RDCHECK_INITRD=$base/boot/initrd.img-$release \
         Tests/installed/boot.sh "$images" "$out/$pages" 1 1200 || rc=1
     echo "arm64box: $release: $(( $(date +%s) - begun )) s" >&2
 done

@@ -8,7 +8,8 @@
 #
 # Another machine's box (Tests/arm64box) names its own: RDCHECK_QEMU (the emulator and machine),
 # RDCHECK_KERNEL and RDCHECK_INITRD, RDCHECK_CONSOLE (its serial port), and RDCHECK_SCOPE=box for the box's
-# own checks alone (guest-boot1.sh stops after doctor; no state disk, no power cuts).
+# own checks alone (guest-boot1.sh stops after doctor; no state disk, no power cuts), and RDCHECK_APPEND for
+# more of the kernel's command line (rdcheck.unittests=1: guest-boot1.sh runs the arm64 tests it was given).
 set -euo pipefail
 images=$1 out=$2 boot=$3 limit=$4
 kernel=${RDCHECK_KERNEL:-$(ls /boot/vmlinuz-* | sort -V | tail -1)}
@@ -30,7 +31,7 @@ start=$(date +%s)
 "${qemu_cmd[@]}" -m 1536 -smp 1 -nographic -no-reboot -nodefaults -serial "file:$dir/console.log" \
     -kernel "$kernel" -initrd "$initrd" "${drives[@]}" \
     -virtfs "local,path=$out,mount_tag=rdout,security_model=none,id=rdout" \
-    -append "root=/dev/vda rw console=${RDCHECK_CONSOLE:-ttyS0} rdcheck.boot=$boot rdcheck.scope=$scope quiet systemd.show_status=0 panic=-1" &
+    -append "root=/dev/vda rw console=${RDCHECK_CONSOLE:-ttyS0} rdcheck.boot=$boot rdcheck.scope=$scope ${RDCHECK_APPEND:-} quiet systemd.show_status=0 panic=-1" &
 qemu=$!
 seen=0
 stream() {

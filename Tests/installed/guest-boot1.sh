@@ -129,6 +129,18 @@ if grep -il 'backtrac' ./*.out ./*.err ./*.txt ./*.json 2>/dev/null || journal_s
     fail "the Swift runtime's backtracer warning reached a person (files above, or the daemon's journal)"
 fi
 ok "no backtracer warning in what alice, root or the journal saw"
+# The arm64 box's boot with rdcheck.unittests=1: the arm64 test binary's tests that qemu-user cannot run
+# (Tests/stages/18-arm64-tests.sh names them and why), run here on the arm64 kernel by Swift Testing's
+# runner; every one of them must have run and passed.
+if grep -qw 'rdcheck.unittests=1' /proc/cmdline; then
+    tests=$bench/unit-tests
+    count=$(wc -l < $tests/ids)
+    (cd /tmp && $tests/RecoveryDeckPackageTests.xctest --testing-library swift-testing --filter "$(cat $tests/filter)") \
+        > unit-tests.log 2>&1 || fail "the arm64 tests qemu-user cannot run failed here: $(grep -E -A4 'recorded an issue|error|fatal' unit-tests.log | head -20; tail -2 unit-tests.log)"
+    grep -Eq "Test run with $count tests? passed" unit-tests.log \
+        || fail "the runner did not say that all $count of $(paste -sd' ' $tests/ids) passed: $(tail -3 unit-tests.log)"
+    ok "the arm64 tests qemu-user cannot run passed here ($(uname -r)): $(paste -sd' ' $tests/ids); $(grep -E 'Test run with' unit-tests.log | sed 's/^[^T]*//')"
+fi
 if [ "$scope" = box ]; then exit 0; fi
 
 # --- restart, kill -9, stop, and the watchdog. ------------------------------------------------------------

@@ -9,12 +9,15 @@
 #
 # A test that cannot run under qemu-user (a kernel interface qemu-user does not translate) is skipped by name
 # below, with its reason printed; `bash Tests/stages/18-arm64-tests.sh --skipped` prints those names, one a
-# line. They do not run as arm64 yet: the arm64 VM (stage 36) checks the installed box, not the test binary. The build is kept in /var/cache/recoverydeck/arm64-tests
-# (the sources in tree/, the build in scratch/; the test binary is scratch/aarch64-unknown-linux-gnu/debug/
+# line (--skipped-regex: as one --filter expression). They run as arm64 in the arm64 box's VM instead (stage
+# 36, Tests/arm64box/run.sh): the same test binary, on Debian's arm64 kernel under qemu-system-aarch64, in the
+# boot on the 4 KiB kernel, which fails unless the runner says exactly those tests passed. The build
+# (Tests/arm64box/build-tests.sh, shared with stage 36) is kept in /var/cache/recoverydeck/arm64-tests (the
+# sources in tree/, the build in scratch/; the test binary is scratch/aarch64-unknown-linux-gnu/debug/
 # RecoveryDeckPackageTests.xctest), so that the next run builds only what changed and one test can be run again:
 #   deploy/in-root ROOT --src /var/cache/recoverydeck/arm64-tests 'cd tree && /src/qemu-aarch64-static \
 #       /src/scratch/aarch64-unknown-linux-gnu/debug/RecoveryDeckPackageTests.xctest \
-#       --testing-library swift-testing --filter "PlatformTests\.FileReadingTests/interruptedRead\(\)"'
+#       --testing-library swift-testing --filter "StoreTests\.MorningSpoolTests"'
 # On 2 cores: about 5 minutes to build from nothing (seconds when little changed), 11 to 16 to run (943 s on a
 # loaded machine); the run keeps both cores busy, so beside other stages it would only slow them: not alongside.
 
@@ -23,10 +26,16 @@ skipped=(
     "PlatformTests.FileReadingTests/interruptedRead()	it waits until /proc/thread-self/syscall shows its thread blocked in read(2) by arm64's number (63), and under qemu-user that file shows the host's system call (0 on x86-64), so it would wait for ever"
     "PanelTests.PanelErrorTests/chipListing()	it asks files that are not GPIO chips for their chip information (the GPIO_GET_CHIPINFO_IOCTL ioctl) and expects the kernel's ENOTTY; qemu-user does not translate that ioctl and answers ENOSYS itself"
 )
-if [ "${1:-}" = --skipped ]; then
-    printf '%s\n' "${skipped[@]%%	*}"
-    exit 0
-fi
+# The skipped tests as one regular expression over the IDs, as Swift Testing's --skip and --filter take it.
+skipped_regex() {
+    local entry regex=""
+    for entry in "${skipped[@]}"; do regex+="${regex:+|}$(sed 's/[].()[\\*+?{}|^$]/\\&/g' <<<"${entry%%	*}")"; done
+    echo "$regex"
+}
+case "${1:-}" in
+    --skipped) printf '%s\n' "${skipped[@]%%	*}"; exit 0 ;;
+    --skipped-regex) skipped_regex; exit 0 ;;
+esac
 
 . "$(dirname "$0")/preamble.bash"
 qemu=$(command -v qemu-aarch64-static) || {
@@ -55,40 +64,21 @@ grep -q '^flags:.*F' "$binfmt/qemu-aarch64" || {
 }
 grep -qx enabled "$binfmt/qemu-aarch64" || { echo "18-arm64-tests: binfmt_misc's qemu-aarch64 is disabled" >&2; exit 1; }
 
-# The build is kept between runs beside the root (a CI clone starts without .build), one run at a time. The
-# sources are copied over the kept ones file by file, and only where they differ: an unchanged file keeps its
-# inode and time, so SwiftPM rebuilds only what changed since the last run on this machine.
-work=${RECOVERYDECK_CACHE:-/var/cache/recoverydeck}/arm64-tests
-mkdir -p "$work/tree"
-exec 9>"$work.lock"
-flock 9
-fresh=$(mktemp -d /tmp/recoverydeck-arm64-tests.XXXXXX)
-trap 'rm -rf "$fresh"' EXIT
-git ls-files -z | tar --null -cf - -T - | tar -C "$fresh" -xf -
-(cd "$fresh" && find . -type f) | while IFS= read -r file; do
-    cmp -s "$fresh/$file" "$work/tree/$file" || { mkdir -p "$(dirname "$work/tree/$file")" && cp -p "$fresh/$file" "$work/tree/$file"; }
-done
-(cd "$work/tree" && find . -type f) | while IFS= read -r file; do [ -e "$fresh/$file" ] || rm -f "$work/tree/$file"; done
-cp "$qemu" "$work/qemu-aarch64-static"
-
 t0=$SECONDS
-# The cross flags of deploy/build-deb --arch arm64 (it says why each is needed), with the shared runtime; a
-# failed build fails here, before a test binary kept from an earlier run could be run.
-deploy/in-root "$root" --src "$work" 'set -o pipefail; cd tree && swift build --build-tests --triple aarch64-unknown-linux-gnu \
-    --scratch-path /src/scratch --pkg-config-path /usr/lib/aarch64-linux-gnu/pkgconfig \
-    -Xswiftc -resource-dir -Xswiftc /opt/swift-aarch64/usr/libexec/swift/lib/swift -Xswiftc -use-ld=lld 2>&1 | tail -3' >&2
+work=$(Tests/arm64box/build-tests.sh "$root")
 t1=$SECONDS
+# The run reads the kept build: no build may change it meanwhile.
+exec 9>"$work.lock"
+flock -s 9
+cmp -s "$qemu" "$work/qemu-aarch64-static" || cp "$qemu" "$work/qemu-aarch64-static"
 tests=/src/scratch/aarch64-unknown-linux-gnu/debug/RecoveryDeckPackageTests.xctest
-[ -x "$work/${tests#/src/}" ] || { echo "18-arm64-tests: the arm64 test binary was not built" >&2; exit 1; }
 
 # Swift Testing's own entry (what `swift test` runs, which cannot put qemu in front): --skip takes a regular
 # expression over the tests' IDs.
-skip=""
 for entry in "${skipped[@]}"; do
-    id=${entry%%	*}
-    echo "18-arm64-tests: skipped under qemu-user (not run as arm64): $id: ${entry#*	}" >&2
-    skip+="${skip:+|}$(sed 's/[].()[\\*+?{}|^$]/\\&/g' <<<"$id")"
+    echo "18-arm64-tests: skipped under qemu-user (the arm64 box, stage 36, runs it in its VM): ${entry%%	*}: ${entry#*	}" >&2
 done
+skip=$(skipped_regex)
 # Each failure's lines and the run's closing lines; the run's exit status is the stage's.
 rc=0
 deploy/in-root "$root" --src "$work" "cd tree && /src/qemu-aarch64-static $tests --testing-library swift-testing \
