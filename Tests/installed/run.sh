@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The box as shipped: the .deb installed with apt into a debootstrapped Debian 12 image, booted twice under
 # qemu with systemd as PID 1 (Tests/installed/). Boot 1, with bluetoothd beside the box: the hardened unit's
-# READY and confinement, alice in the recoverydeck group over SSH and root each pairing, checking in and
-# measuring a real-time morning started with GO on a gpio-sim GPIO17, restart / kill -9 / stop / the
-# watchdog, an upgrade while a morning runs, the power cuts replayed from the state disk's block log, remove
-# and purge; it ends in a power cut. Boot 2, without bluez: the daemon powers the controller itself.
+# READY and confinement, root's restore and a migration at start, alice in the recoverydeck group over SSH
+# pairing, checking in and measuring a real-time morning started with GO on a gpio-sim GPIO17 while the
+# package is upgraded under it, root's doctor, restart / kill -9 / stop / the watchdog, the power cuts
+# replayed from the state disk's block log, remove and purge; it ends in a power cut. Boot 2, without bluez:
+# the daemon powers the controller itself. What the arm64 box shows is not repeated here
+# (Tests/stages/35-installed-box.sh lists which checks live where).
 # Not yet in Tests/run-all (Tests/installed/README.md says where it stands). The release build is shared with 70-packaging (same flags); gpio-sim with 45-gpio-vm.
 . "$(dirname "$0")/../stages/preamble.bash"
 images=$repo/.build/installed
