@@ -44,18 +44,9 @@ troot=$(deploy/trixie-root --cross arm64)
 unit_tests=$(Tests/arm64box/build-tests.sh "$troot")
 echo "arm64box: arm64 test build ready after $(( $(date +%s) - stage_start )) s" >&2
 
-# The trixie arm64 base with both kernels, what Tests/installed/build-image.sh installs on x86 besides.
-include=systemd,systemd-sysv,udev,dbus,kmod,procps,iproute2,openssh-server,openssh-client,sqlite3,python3,gpiod,bluez
-include+=,bluez-test-tools,dmsetup,e2fsprogs,util-linux,passwd,adduser,initramfs-tools,linux-image-arm64,linux-image-arm64-16k
-base=$cache/arm64box-base-$(echo "1 $mirror $include" | sha256sum | cut -c1-12)
-if [ ! -e "$base/.complete" ]; then
-    if grep -q " $base" /proc/mounts; then echo "arm64box: $base has mounts inside; unmount them first" >&2; exit 1; fi
-    rm -rf "$base"
-    echo "arm64box: mmdebstrap trixie arm64 into $base (about 5 minutes, 400 MB)" >&2
-    mmdebstrap --variant=minbase --arch=arm64 --include="$include" trixie "$base" "deb $mirror trixie main" \
-        > "$cache/arm64box-base.log" 2>&1 || { tail -20 "$cache/arm64box-base.log" >&2; exit 1; }
-    touch "$base/.complete"
-fi
+# The trixie arm64 base with both kernels and their initramfs, what Tests/installed/build-image.sh installs on
+# x86 besides.
+base=$(Tests/arm64box/build-base.sh "$cache" "$mirror")
 echo "arm64box: base ready after $(( $(date +%s) - stage_start )) s" >&2
 
 # Each kernel's two modules, in the image's /usr/lib/modules/RELEASE/updates (trixie has merged /usr).
