@@ -110,7 +110,8 @@ for name in daemon_start_to_ready_ms daemon_rss_kib daemon_hwm_kib installed_mor
     for pages in 4k 16k; do
         line+=" arm64 $pages $(awk -v n="$name" '$1 == n {print $2, $3}' "$out/$pages/boot1/figures" 2>/dev/null)"
     done
-    line+="; x86-64 $(awk -v n="$name" '$1 == n {print $2, $3}' "$x86" 2>/dev/null)"
+    x86_value=$(awk -v n="$name" '$1 == n {print $2, $3}' "$x86" 2>/dev/null || true)
+    line+="; x86-64 ${x86_value:-none (not measured there, or no x86 box run on this machine)}"
     echo "$line" >&2
 done
 echo "arm64box: $(( $(date +%s) - stage_start )) s, results in vm-out/arm64box/" >&2
