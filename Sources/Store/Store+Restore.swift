@@ -1,14 +1,16 @@
 import RecoveryCore
 
 extension Store {
-    /// True when the file holds none of the person's data: no day, setting, analytics event or experiment.
+    /// True when the file holds none of the person's data: no day, setting, analytics event or experiment. The day
+    /// the daemon last gave the morning reminder is the box's own bookkeeping, written at every boot after the reminder's time: it does not make a new box one that "already
+    /// holds data", and a restore replaces it like every setting.
     public func holdsNoData() throws(StoreError) -> Bool {
         let sql = """
             SELECT (SELECT count(*) FROM questionnaire) + (SELECT count(*) FROM measurement)
                 + (SELECT count(*) FROM imported_day) + (SELECT count(*) FROM analytics_event)
-                + (SELECT count(*) FROM setting) + (SELECT count(*) FROM experiment)
+                + (SELECT count(*) FROM setting WHERE key <> ?1) + (SELECT count(*) FROM experiment)
             """
-        return try database.prepare(sql).rows { $0.int(0) ?? 0 }.first == 0
+        return try database.prepare(sql).rows([.text(SettingKey.reminderShownOn.rawValue)]) { $0.int(0) ?? 0 }.first == 0
     }
 
     /// Brings the database back to an export (`ExportDocument`): every day as it was — check-in with habits,

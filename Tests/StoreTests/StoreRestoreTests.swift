@@ -94,6 +94,24 @@ struct StoreRestoreTests {
         }
     }
 
+    @Test("a new box whose daemon has given the morning reminder holds no data: its first restore needs no replace")
+    func reminderBookkeepingIsNoData() throws {
+        let dir = TemporaryDirectory()
+        let store = try Store(path: dir.databasePath)
+        try store.updateSettings([.reminderShownOn]) { $0.reminderShownOn = LocalDate(iso: "2026-03-10") }
+        let empty = try store.holdsNoData()
+        #expect(empty)
+        let document = try Self.filled(TemporaryDirectory()).exportDocument(full: true, generatedAt: 7)
+        try store.restore(document, replace: false)
+        #expect(try !store.allDays().isEmpty)
+        // A setting the person chose is data.
+        let otherDir = TemporaryDirectory()
+        let other = try Store(path: otherDir.databasePath)
+        try other.updateSettings([.displayName]) { $0.displayName = "Zach" }
+        let held = try other.holdsNoData()
+        #expect(!held)
+    }
+
     @Test("a database holding only an experiment holds data: restoring over it needs replace")
     func experimentIsData() throws {
         let dir = TemporaryDirectory()
