@@ -20,6 +20,8 @@ public struct AnalyticsKind: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let sessionCancelled = AnalyticsKind(rawValue: "session_cancelled")
     /// A morning replaced an earlier measurement of the same day (spec §6.1 remeasure).
     public static let remeasured = AnalyticsKind(rawValue: "remeasured")
+    /// The box gave the morning reminder; payload the day (`MorningReminder`, recorded by the daemon itself).
+    public static let reminderShown = AnalyticsKind(rawValue: "reminder_shown")
 }
 
 /// One local analytics event: append-only, with a timestamp and a small payload.

@@ -1,16 +1,20 @@
 import RecoveryCore
 
 extension Store {
-    /// True when the file holds none of the person's data: no day, setting, analytics event or experiment. The day
-    /// the daemon last gave the morning reminder is the box's own bookkeeping, written at every boot after the reminder's time: it does not make a new box one that "already
-    /// holds data", and a restore replaces it like every setting.
+    /// True when the file holds none of the person's data: no day, setting, analytics event or experiment. The
+    /// morning reminder the daemon gave (its `reminder_shown_on` setting and `reminder_shown` event) is the box's own
+    /// bookkeeping, written at every boot after the reminder's time: it does not make a new box one that "already
+    /// holds data", and a restore replaces it like every setting and event.
     public func holdsNoData() throws(StoreError) -> Bool {
         let sql = """
             SELECT (SELECT count(*) FROM questionnaire) + (SELECT count(*) FROM measurement)
-                + (SELECT count(*) FROM imported_day) + (SELECT count(*) FROM analytics_event)
+                + (SELECT count(*) FROM imported_day) + (SELECT count(*) FROM analytics_event WHERE kind <> ?2)
                 + (SELECT count(*) FROM setting WHERE key <> ?1) + (SELECT count(*) FROM experiment)
             """
-        return try database.prepare(sql).rows([.text(SettingKey.reminderShownOn.rawValue)]) { $0.int(0) ?? 0 }.first == 0
+        let bookkeeping: [SQLValue] = [
+            .text(SettingKey.reminderShownOn.rawValue), .text(AnalyticsKind.reminderShown.rawValue),
+        ]
+        return try database.prepare(sql).rows(bookkeeping) { $0.int(0) ?? 0 }.first == 0
     }
 
     /// Brings the database back to an export (`ExportDocument`): every day as it was — check-in with habits,

@@ -99,6 +99,10 @@ struct StoreRestoreTests {
         let dir = TemporaryDirectory()
         let store = try Store(path: dir.databasePath)
         try store.updateSettings([.reminderShownOn]) { $0.reminderShownOn = LocalDate(iso: "2026-03-10") }
+        try store.appendEvent(
+            AnalyticsEvent(
+                at: 1_773_123_000, day: LocalDate(iso: "2026-03-10"), kind: .reminderShown, value: nil,
+                payload: "2026-03-10"))
         let empty = try store.holdsNoData()
         #expect(empty)
         let document = try Self.filled(TemporaryDirectory()).exportDocument(full: true, generatedAt: 7)
