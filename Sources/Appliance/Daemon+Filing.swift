@@ -33,10 +33,9 @@ extension Daemon {
     /// person chose (`recoverydeck settings --band-edges`; the spec's when unreadable).
     func readout(forMorningOn date: LocalDate) -> PanelReadout {
         let edges = (try? store.lightEdges()) ?? .spec
-        // The detector's normal is longer than the readout's baselines (docs/not-like-you.md): one read for both.
-        let history = filing.history(forMorningOn: date, from: NotLikeYou.historyStart(forMorningOn: date))
-        let readoutStart = PanelReadout.historyStart(forMorningOn: date)
-        var readout = PanelReadout(morningOn: date, history: history.filter { $0.date >= readoutStart }, edges: edges)
+        let history = filing.history(forMorningOn: date)
+        var readout = PanelReadout(morningOn: date, history: history, edges: edges)
+        // The readout's 61 days hold the detector's 28-day normal and the run before it (docs/not-like-you.md).
         readout.notLikeYou = NotLikeYou.run(days: history, through: date).last?.morning.status == .flagged
         return readout
     }

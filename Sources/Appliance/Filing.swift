@@ -237,12 +237,12 @@ final class Filing {
         return context
     }
 
-    /// The history the readout after the morning of `date` reads (from `from`, by default
-    /// `PanelReadout.historyStart(forMorningOn:)`, through `date`): the stored days with what waits for the database on top, one record a day in date
+    /// The history the readout after the morning of `date` reads (`PanelReadout.historyStart(forMorningOn:)`
+    /// through `date`): the stored days with what waits for the database on top, one record a day in date
     /// order; when the database cannot be read at all, what waits alone (the light then says what this
     /// morning can say by itself).
-    func history(forMorningOn date: LocalDate, from: LocalDate? = nil) -> [DayRecord] {
-        let from = from ?? PanelReadout.historyStart(forMorningOn: date)
+    func history(forMorningOn date: LocalDate) -> [DayRecord] {
+        let from = PanelReadout.historyStart(forMorningOn: date)
         var days: [DayRecord]
         do { days = try store.days(from: from, through: date) } catch {
             logger.warning("cannot read the days before \(date.iso) for the readout: \(error)")

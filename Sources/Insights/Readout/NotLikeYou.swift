@@ -112,12 +112,6 @@ public enum NotLikeYou {
         public var episode: Episode?
     }
 
-    /// The first day a reading for the morning of `date` needs: the normal's days and a run as long again
-    /// before them (a run longer than that is read from the days it has).
-    public static func historyStart(forMorningOn date: LocalDate, parameters p: Parameters = .default) -> LocalDate {
-        date.adding(days: -2 * p.baselineDays)
-    }
-
     /// Runs the detector over calendar days, oldest first (index 0 = the first day). Each day's result uses only
     /// that day and the days before it, so the last entry is what the box would have said that morning.
     public static func run(_ days: [Day], parameters p: Parameters = .default) -> [Morning] {
