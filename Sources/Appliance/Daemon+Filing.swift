@@ -35,7 +35,8 @@ extension Daemon {
         let edges = (try? store.lightEdges()) ?? .spec
         let history = filing.history(forMorningOn: date)
         var readout = PanelReadout(morningOn: date, history: history, edges: edges)
-        // The readout's 61 days hold the detector's 28-day normal and the run before it (docs/not-like-you.md).
+        // The readout's 61 days hold the detector's 60-day normal for a run that begins today; a longer run reads
+        // the part of its normal they hold (docs/not-like-you.md).
         readout.notLikeYou = NotLikeYou.run(days: history, through: date).last?.morning.status == .flagged
         return readout
     }
