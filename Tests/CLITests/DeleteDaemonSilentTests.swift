@@ -16,8 +16,8 @@ struct DeleteDaemonSilentTests {
         defer { cli.remove() }
         #expect(try cli.run(["checkin"] + Self.scores, at: "2026-03-10T07:00").status == 0)
         let socket = cli.directory.appendingPathComponent("control.sock").path
-        // It reads the request and never answers.
-        let server = try FakeSocketServer(listeningAt: socket, then: "c.recv(65536)\ntime.sleep(30)\n")
+        // It reads the request and never answers: its second read returns only when the client hangs up.
+        let server = try FakeSocketServer(listeningAt: socket, then: "c.recv(65536)\nc.recv(65536)\n")
         defer { server.stop() }
         #expect(server.firstLine() == "LISTENING\n", "the server did not start")
         cli.environment["RECOVERYDECK_SOCKET"] = socket

@@ -11,14 +11,14 @@ struct RestoreDaemonMismatchTests {
         "a daemon of another protocol version, or one that never answers: restore exits 1, says why, restores nothing",
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")),
         arguments: [
-            ("c.recv(65536)\nc.send(json.dumps({'ok': True, 'version': 999}).encode())\ntime.sleep(5)\n",
+            ("c.recv(65536)\nc.send(json.dumps({'ok': True, 'version': 999}).encode())\nc.recv(65536)\n",
              "control protocol"),
-            ("c.recv(65536)\ntime.sleep(30)\n", "recoverydeckd did not answer within 2 s"),
+            ("c.recv(65536)\nc.recv(65536)\n", "recoverydeckd did not answer within 2 s"),
         ])
     func refused(server body: String, says: String) throws {
         var cli = try RecoveryDeckProcess()
         defer { cli.remove() }
-        let scores = ["--fatigue", "5", "--mood", "5", "--soreness", "5", "--stress", "5", "--sleep", "5"]
+        let scores = DeleteDaemonSilentTests.scores
         #expect(try cli.run(["checkin"] + scores, at: "2026-03-10T07:00").status == 0)
         let backup = cli.directory.appendingPathComponent("backup.json").path
         #expect(try cli.run(["export", "--full", "-o", backup], at: "2026-03-10T08:00").status == 0)
