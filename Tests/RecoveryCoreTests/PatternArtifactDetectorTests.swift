@@ -214,6 +214,19 @@ import Testing
         expectHeld(rr, truth: truth, rejected: 6)
     }
 
+    @Test("after a long motion burst the rule starts again from the rhythm, not from the burst's repeated pieces")
+    func reanchorAfterLongBurst() {
+        // Eight pieces and out-of-range spikes (`reanchorAfter` rejections in a row), then two similar pieces:
+        // re-anchoring on the first took the genuine beats after them for missed beats (17 rejected instead of 11:
+        // in a morning that fails it for artifacts). The rule now waits for a beat the two after it agree with.
+        let clean = Self.calm(140, base: 1000, seed: 6)
+        let truth = rmssd(clean)
+        var rr = Array(clean[0..<50])
+        rr += [251, 594, 415, 503, 288, 459, 345, 380, 451, 477, 2458]  // 4.8 s of pieces in place of 5 beats
+        rr += clean[55...]
+        expectHeld(rr, truth: truth, rejected: 11)
+    }
+
     @Test("an ectopic beat on a falling trend, its pause under the line, and one after a dropout, are rejected")
     func ectopicOnTrendAndAfterDropout() {
         let clean = Self.calm(160, base: 950, seed: 9)

@@ -31,7 +31,8 @@
 ///    out-of-range beat after it) that is more than half the threshold away from r. Beside an artifact the
 ///    patterns cannot tell a genuine beat from part of the artifact; a wrong beat kept there would enter rMSSD, a
 ///    genuine one dropped costs one pair.
-/// After `reanchorAfter` (8) rejections in a row, the next in-range beat is accepted and r starts again from it.
+/// After `reanchorAfter` (8) rejections in a row, the next in-range beat that the two beats after it agree with
+/// (within the threshold) is accepted and r starts again from it.
 ///
 /// The threshold is scaled to the person's own variability: 3 × the median relative successive difference of
 /// the last 64 accepted adjacent pairs, within 20...35 % (20 % before 8 pairs are known). Memory is bounded and
@@ -220,13 +221,6 @@ public struct PatternArtifactDetector: Sendable {
         }
         guard ArtifactFilter.isInRange(x) else { return finish(.outOfRange) }
         guard !last.isNaN else { return finish(.accepted) }
-        // After a long run of rejections the reference, not the beats, is out of line (a genuine change of rate):
-        // start again from this beat, as the spec's rule moves its reference (ArtifactFilter.reanchorAfter).
-        if rejectedRun >= Self.reanchorAfter {
-            recentCount = 0
-            recentNext = 0
-            return finish(.accepted)
-        }
         let p = last
         let t = threshold
         let c = Self.fit
@@ -245,6 +239,18 @@ public struct PatternArtifactDetector: Sendable {
                 }
             }
             i += 1
+        }
+        // After a long run of rejections the reference, not the beats, is out of line (a genuine change of rate):
+        // start again from this beat, as the spec's rule moves its reference (ArtifactFilter.reanchorAfter) — but
+        // only from a beat the two beats after it agree with (within the threshold). A new rhythm repeats itself;
+        // the pieces of a motion burst or a missed interval seldom do three times, and taken as the reference they
+        // would reject the genuine beats that follow as artifacts of them.
+        if rejectedRun >= Self.reanchorAfter {
+            func agrees(_ y: Double?) -> Bool { y.map { abs($0 - x) <= t * x } ?? true }
+            guard agrees(n) && agrees(n2) else { return finish(.uncertain) }
+            recentCount = 0
+            recentNext = 0
+            return finish(.accepted)
         }
         let rawNext: Double? = pendingCount > 1 ? pending(1) : nil
         let nb = n ?? p
