@@ -26,7 +26,7 @@ struct NotLikeYouTests {
         { t in days.contains(t) ? (hr, ln) : (0, 0) }
     }
 
-    /// The defaults buy about one and a half false flags a person-year on the calibration's people (AR(1) days,
+    /// The defaults buy about one and a third false flags a person-year on the calibration's people (AR(1) days,
     /// training blocks; docs/not-like-you.md); these independent days see fewer, 1 in these 5.8 person-years.
     @Test("steady people: at most 6 flags in 20 people × 106 days after the normal is built")
     func quiet() {
@@ -123,5 +123,23 @@ struct NotLikeYouTests {
         let long = NotLikeYou.run(person(seed: 8, shift: episode(70..<90, hr: 6, ln: 0.25)))
         #expect(long.filter(\.isNewFlag).count == 1)
         #expect(long[75..<90].allSatisfy { $0.status == .flagged })
+    }
+
+    @Test("one good morning in the middle of an illness ends the flag but does not tell it again")
+    func goodMorningInTheMiddle() {
+        // Eight days out of the normal with day 84 a good one (4 bpm lower, ln rMSSD 0.2 higher than the usual):
+        // the flag ends on 84 and is raised again within the week after. It resumes the episode (flagged, not
+        // new); without resuming it was told twice.
+        func shift(_ t: Int) -> (Double, Double) { t == 84 ? (-4, -0.2) : (80..<88).contains(t) ? (8, 0.35) : (0, 0) }
+        for seed in 1...6 as ClosedRange<UInt64> {
+            let result = NotLikeYou.run(person(seed: seed, shift: shift))
+            let flags = result.indices.filter { result[$0].isNewFlag && (60..<100).contains($0) }
+            #expect(flags.count == 1, "seed \(seed): new flags on \(flags)")
+            #expect(result[86].status == .flagged, "seed \(seed): flagged again after it")
+            var told = NotLikeYou.Parameters.default
+            told.resumeWithinDays = 0
+            let twice = NotLikeYou.run(person(seed: seed, shift: shift), parameters: told)
+            #expect(twice.indices.filter { twice[$0].isNewFlag && (60..<100).contains($0) }.count == 2, "seed \(seed)")
+        }
     }
 }

@@ -21,7 +21,8 @@ import RecoveryCore
 /// - C = max(0, C + score − allowance). A flag is raised when C reaches the threshold and at
 ///   least two of the run's mornings raised it (one wild morning is not an episode); at most one flag an
 ///   episode. The episode ends on the first morning back inside the normal (each present z under 1), and C
-///   starts again from 0.
+///   starts again from 0. A flag raised again within 7 days of that end resumes the episode: it is not new,
+///   so one good morning in the middle of an illness does not tell the person twice.
 ///
 /// The threshold and allowance come from the calibration benchmark (docs/not-like-you.md).
 public enum NotLikeYou {
@@ -36,6 +37,9 @@ public enum NotLikeYou {
         public var clip = 4.0
         /// Mornings in a row back inside the normal that end an episode.
         public var insideMorningsToEnd = 1
+        /// A flag raised within this many days of an episode's end resumes that episode instead of telling a new
+        /// one: one good morning in the middle of an illness ends the flag, and the person has been told already.
+        public var resumeWithinDays = 7
         /// z under this on every present channel: inside the normal.
         public var insideZ = 1.0
         /// SD floors: lying HR is whole bpm; ln rMSSD moves 0.02 for a 2 % change.
@@ -105,6 +109,9 @@ public enum NotLikeYou {
         public var status: Status
         /// True on the day a flag is raised (once an episode).
         public var isNewFlag: Bool
+        /// True on the day a flag is raised, new or resuming an episode that ended in the week before (the panel
+        /// shows the flag again; `isNewFlag` stays false, so the person is not told of a new one).
+        public var isRaised = false
         public var cusum: Double
         public var zLyingHR: Double?
         public var zLnRMSSD: Double?
@@ -125,6 +132,8 @@ public enum NotLikeYou {
         var runMornings: [(index: Int, hrAbove: Double?, lnBelow: Double?, concerning: Bool)] = []
         var episode: Episode?
         var inside = 0
+        /// The day the latest episode ended.
+        var endedOn: Int?
 
         for t in days.indices {
             let anchor = runStart ?? t
@@ -141,6 +150,7 @@ public enum NotLikeYou {
             if let v = hr[t], let n = hrNorm { zHR = clip((v - n.mean) / n.sd, p.clip) }
             if let v = ln[t], let n = lnNorm { zLn = clip((n.mean - v) / n.sd, p.clip) }
             var isNew = false
+            var isRaised = false
             if zHR != nil || zLn != nil {
                 var score = (zHR ?? 0) + (zLn ?? 0)
                 if zHR != nil, zLn != nil, let a = hrNorm, let b = lnNorm {
@@ -176,11 +186,13 @@ public enum NotLikeYou {
                 {
                     episode = Episode(
                         firstDay: start, flaggedDay: t, mornings: 0, days: 0, lyingHRAbove: nil, lnRMSSDBelow: nil)
-                    isNew = true
+                    // Soon after an episode ended, the flag goes on where it stopped: not new, and not told again.
+                    isNew = endedOn.map { t - $0 > p.resumeWithinDays } ?? true
+                    isRaised = true
                 }
                 if episode != nil {
                     let isInside = (zHR ?? 0) < p.insideZ && (zLn ?? 0) < p.insideZ
-                    inside = isInside && !isNew ? inside + 1 : 0
+                    inside = isInside && !isRaised ? inside + 1 : 0
                 }
             }
             if var e = episode {
@@ -190,8 +202,11 @@ public enum NotLikeYou {
                 e.lnRMSSDBelow = mean(runMornings.compactMap(\.lnBelow))
                 for i in e.firstDay...t { excluded[i] = true }
                 result.append(
-                    Morning(status: .flagged, isNewFlag: isNew, cusum: c, zLyingHR: zHR, zLnRMSSD: zLn, episode: e))
+                    Morning(
+                        status: .flagged, isNewFlag: isNew, isRaised: isRaised, cusum: c, zLyingHR: zHR, zLnRMSSD: zLn,
+                        episode: e))
                 if inside >= p.insideMorningsToEnd {
+                    endedOn = t
                     episode = nil
                     runStart = nil
                     runMornings = []

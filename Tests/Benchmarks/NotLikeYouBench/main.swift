@@ -92,7 +92,8 @@ func makePerson(_ index: Int, withEpisode: Bool) -> Person {
 }
 
 /// One method's verdict per day: in alert, and whether an alert starts that day.
-typealias Verdict = [(alert: Bool, new: Bool)]
+/// Each day: in alert state, told of a new alert, and an alert raised (new, or the detector's resumed episode).
+typealias Verdict = [(alert: Bool, new: Bool, raised: Bool)]
 
 /// RHR-Diff for one morning a day: lying HR's z against the 28 days before (at least 14 mornings), an alert-day
 /// when z reaches `z`; a new alert is the first alert-day after a day without one.
@@ -109,7 +110,7 @@ func rhrDiff(_ days: [NotLikeYou.Day], z: Double) -> Verdict {
         } else if days[t].lyingHR == nil {
             alert = previous  // a missed morning neither starts nor ends an alert
         }
-        out.append((alert, alert && !previous))
+        out.append((alert, alert && !previous, alert && !previous))
         previous = alert
     }
     return out
@@ -143,14 +144,14 @@ func nightSignal(_ days: [NotLikeYou.Day], bpm: Double) -> Verdict {
         // A filled day is known only once the next morning is in: it is never an alert-day itself, but it pairs
         // with that next morning.
         let alert = days[t].lyingHR != nil && isAbove && t > 0 && above[t - 1]
-        out.append((alert, alert && !previous))
+        out.append((alert, alert && !previous, alert && !previous))
         previous = alert
     }
     return out
 }
 
 func detector(_ days: [NotLikeYou.Day], _ p: NotLikeYou.Parameters) -> Verdict {
-    NotLikeYou.run(days, parameters: p).map { ($0.status == .flagged, $0.isNewFlag) }
+    NotLikeYou.run(days, parameters: p).map { ($0.status == .flagged, $0.isNewFlag, $0.isRaised) }
 }
 
 /// RHR-CuSum: the same CuSum on lying HR alone (the rMSSD taken away).
@@ -185,7 +186,8 @@ func score(_ method: ([NotLikeYou.Day]) -> Verdict, with: [Person], without: [Pe
         s.episodes += 1
         let v = method(p.days)
         if (e.lowerBound..<min(totalDays, e.upperBound + 7)).filter({ v[$0].new }).count > 1 { s.twice += 1 }
-        if let fired = e.first(where: { v[$0].new }) {
+        // Found: an alert raised on one of its days (a resumed one is shown to the person again, just not as new).
+        if let fired = e.first(where: { v[$0].raised }) {
             s.found += 1
             s.fireDays.append(fired - e.lowerBound + 1)
         }
@@ -222,6 +224,12 @@ for normal in [28, 60] {
             }
         }
     }
+}
+// The default again without resuming: a flag raised soon after an episode ended is told as a new one.
+do {
+    var p = NotLikeYou.Parameters.default
+    p.resumeWithinDays = 0
+    row("not like you, default, no resume", score({ detector($0, p) }, with: with, without: without))
 }
 for k in [0.5, 1.0, 1.5] {
     for h in [2.0, 3.0, 4.0, 6.0] {
