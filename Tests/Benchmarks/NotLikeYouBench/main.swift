@@ -225,6 +225,17 @@ for normal in [28, 60] {
         }
     }
 }
+// "Back inside" read as the person's normal range (every present z under 2, a 95 % band) instead of under 1: a
+// flag ends sooner, so the same alerts make fewer alert-days (docs/not-like-you.md says why the default keeps 1).
+for k in [1.0, 1.1, 1.25] {
+    for h in [3.0, 3.5, 4.0] {
+        var p = NotLikeYou.Parameters.default
+        p.insideZ = 2
+        p.allowance = k
+        p.threshold = h
+        row("not like you, in z<2, k \(k) h \(h)", score({ detector($0, p) }, with: with, without: without))
+    }
+}
 // The default again without resuming: a flag raised soon after an episode ended is told as a new one.
 do {
     var p = NotLikeYou.Parameters.default
