@@ -26,8 +26,8 @@ struct NotLikeYouTests {
         { t in days.contains(t) ? (hr, ln) : (0, 0) }
     }
 
-    /// The defaults buy about one and a third false flags a person-year on the calibration's people (AR(1) days,
-    /// training blocks; docs/not-like-you.md); these independent days see fewer, 1 in these 5.8 person-years.
+    /// The defaults buy about two false flags a person-year on the calibration's people (AR(1) days,
+    /// training blocks; docs/not-like-you.md); these independent days see fewer, 3 in these 5.8 person-years.
     @Test("steady people: at most 6 flags in 20 people × 106 days after the normal is built")
     func quiet() {
         var flags: [String] = []

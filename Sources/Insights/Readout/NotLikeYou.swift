@@ -20,9 +20,10 @@ import RecoveryCore
 ///   never zero, never carried).
 /// - C = max(0, C + score − allowance). A flag is raised when C reaches the threshold and at
 ///   least two of the run's mornings raised it (one wild morning is not an episode); at most one flag an
-///   episode. The episode ends on the first morning back inside the normal (each present z under 1), and C
-///   starts again from 0. A flag raised again within 7 days of that end resumes the episode: it is not new,
-///   so one good morning in the middle of an illness does not tell the person twice.
+///   episode. The episode ends on the first morning back inside the person's normal range (each present z
+///   under 2, where about 95 % of their ordinary mornings fall), and C starts again from 0. A flag raised again
+///   within 7 days of that end resumes the episode: it is not new, so one good morning in the middle of an
+///   illness does not tell the person twice.
 ///
 /// The threshold and allowance come from the calibration benchmark (docs/not-like-you.md).
 public enum NotLikeYou {
@@ -31,8 +32,8 @@ public enum NotLikeYou {
         public var minimumBaseline = 14
         /// Subtracted from each morning's score (the CuSum's reference value, half the shift in z it is tuned
         /// to find).
-        public var allowance = 1.25
-        public var threshold = 3.0
+        public var allowance = 1.2
+        public var threshold = 2.75
         public var minimumMornings = 2
         public var clip = 4.0
         /// Mornings in a row back inside the normal that end an episode.
@@ -40,8 +41,9 @@ public enum NotLikeYou {
         /// A flag raised within this many days of an episode's end resumes that episode instead of telling a new
         /// one: one good morning in the middle of an illness ends the flag, and the person has been told already.
         public var resumeWithinDays = 7
-        /// z under this on every present channel: inside the normal.
-        public var insideZ = 1.0
+        /// z under this on every present channel: inside the person's normal range (about 95 % of their
+        /// ordinary mornings).
+        public var insideZ = 2.0
         /// SD floors: lying HR is whole bpm; ln rMSSD moves 0.02 for a 2 % change.
         public var lyingHRSDFloor = 1.0
         public var lnRMSSDSDFloor = 0.02

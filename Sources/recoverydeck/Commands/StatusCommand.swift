@@ -20,7 +20,7 @@ struct StatusCommand: Command {
 
         Not like you: when several mornings running have a lying HR above your own normal (the 60
         days before) and an ln rMSSD below it, a line says so with the mornings and the sizes, from
-        the morning it is raised until a morning is back inside the normal; raised again within
+        the morning it is raised until a morning is back in your normal range; raised again within
         the week after, it goes on as the same stretch ("new today" only once). It is a
         fact about your numbers (T0), a pattern that often comes with illness, hard training or poor
         sleep; not a diagnosis. docs/not-like-you.md says how it was calibrated.
