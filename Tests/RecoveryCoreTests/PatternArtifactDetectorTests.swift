@@ -227,6 +227,42 @@ import Testing
         expectHeld(rr, truth: truth, rejected: 11)
     }
 
+    @Test("artifacts in a morning's settle do not become the reference: a genuine swing right after them is kept")
+    func settleArtifactsJudged() throws {
+        // 12 calm settle beats, then an ectopic pair and a dropout value before the capture starts at 15 s, and a
+        // missed beat that opens it; then a genuine swing (820 → 1133 → 781 ms). Primed blindly, the settle's
+        // artifacts entered the reference and the threshold, and the swing's two beats were rejected with the
+        // beat after them (3 rejected, the swing's large pairs lost). Judged, the settle's artifacts are left out.
+        let settle = Self.calm(12, base: 790, seed: 7)
+        let artifacts = [577.0, 1031, 2462, 1531]
+        let capture = [820.0, 1133, 781] + Self.calm(110, base: 780, seed: 8)
+        var window = RMSSDWindow(startMs: 0, configuration: .morning)
+        var clock = 0.0
+        var result: HRVWindowResult?
+        for rr in settle + artifacts + capture {
+            clock += rr
+            if case .complete(let r) = window.append(rr, at: Int64(clock)) {
+                result = r
+                break
+            }
+        }
+        let closed = try #require(result)
+        let settleMs = settle.reduce(0, +)
+        let beforeMissed = settleMs + artifacts.prefix(3).reduce(0, +)
+        let captureStart = Double(window.captureStartMs)
+        #expect(captureStart > beforeMissed && captureStart < settleMs + artifacts.reduce(0, +))
+        let kept = window.acceptedIntervals
+        #expect(Array(kept.prefix(3)) == [820, 1133, 781], "the swing: \(kept.prefix(4))")
+        // The capture opens on the missed beat (it arrives after 15 s): it alone is rejected.
+        #expect(closed.metrics.rejected == 1, "\(closed.metrics.rejected) capture beats rejected")
+        // Every pair of the counted beats, the swing's two large ones included.
+        let counted = Array(capture.prefix(closed.metrics.accepted))
+        let squares = zip(counted, counted.dropFirst()).map { ($1 - $0) * ($1 - $0) }
+        let allPairs = (squares.reduce(0, +) / Double(squares.count)).squareRoot()
+        let value = closed.metrics.rmssdMs ?? 0
+        #expect(abs(value - allPairs) < 0.01, "rMSSD \(value) against \(allPairs)")
+    }
+
     @Test("an ectopic beat on a falling trend, its pause under the line, and one after a dropout, are rejected")
     func ectopicOnTrendAndAfterDropout() {
         let clean = Self.calm(160, base: 950, seed: 9)

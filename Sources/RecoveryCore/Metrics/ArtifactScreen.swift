@@ -17,6 +17,9 @@ public struct ArtifactScreen: Sendable {
     public let rule: ArtifactRule
     @usableFromInline var spec = ArtifactFilter()
     var pattern = PatternArtifactDetector()
+    /// Settle beats the pattern rule has received and not yet judged: the next verdicts it gives are theirs, and are
+    /// not emitted (the capture does not count them).
+    var settleWaiting = 0
 
     public init(rule: ArtifactRule = .default) { self.rule = rule }
 
@@ -25,10 +28,17 @@ public struct ArtifactScreen: Sendable {
     /// Beats received but not judged yet.
     public var waiting: Int { rule == .spec20 ? 0 : pattern.waiting }
 
+    /// A settle beat (spec §5.1 "Settle"): not counted, but the rule's reference learns from it. The spec rule takes
+    /// it as its reference. The pattern rule judges it like any beat and learns only from the beats it accepts, so
+    /// an artifact in the settle (a missed beat, an ectopic pair, a motion burst) never becomes the reference and
+    /// the variability the capture is judged against.
     public mutating func prime(_ rrMs: Double) {
         switch rule {
         case .spec20: spec.prime(rrMs)
-        case .pattern: pattern.prime(rrMs)
+        case .pattern:
+            var waiting = settleWaiting + 1
+            pattern.push(rrMs, gapBefore: false) { _, _, _ in waiting -= 1 }
+            settleWaiting = waiting
         }
     }
 
@@ -44,12 +54,22 @@ public struct ArtifactScreen: Sendable {
                 case .successiveDifference: .successiveDifference
                 }
             emit(rrMs, reason, gapBefore)
-        case .pattern: pattern.push(rrMs, gapBefore: gapBefore) { emit($0, $1.reason, $2) }
+        case .pattern:
+            var waiting = settleWaiting
+            pattern.push(rrMs, gapBefore: gapBefore) { rr, verdict, gap in
+                if waiting > 0 { waiting -= 1 } else { emit(rr, verdict.reason, gap) }
+            }
+            settleWaiting = waiting
         }
     }
 
     /// Judges the beats still waiting (the stream ended).
     public mutating func flush(emit: (Double, ArtifactTally.Reason?, Bool) -> Void) {
-        if rule == .pattern { pattern.flush { emit($0, $1.reason, $2) } }
+        guard rule == .pattern else { return }
+        var waiting = settleWaiting
+        pattern.flush { rr, verdict, gap in
+            if waiting > 0 { waiting -= 1 } else { emit(rr, verdict.reason, gap) }
+        }
+        settleWaiting = waiting
     }
 }

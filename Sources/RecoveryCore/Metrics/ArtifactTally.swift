@@ -106,8 +106,10 @@ extension ArtifactRule {
     /// The version of the rule's detector: raised whenever a change to it can move a verdict, so that a stored
     /// morning says which detector judged it (docs/artifacts.md, "Provenance"). Pattern 1 was the rule of
     /// neighbours only; 2 holds runs and clusters against the reference and rejects the beats it cannot judge; 3
-    /// (and spec-20's 2) rejects the beats of a notification without skin contact; 4 re-anchors after a long run of
-    /// rejections only on a beat the two after it agree with.
+    /// (and spec-20's 2) rejects the beats of a notification without skin contact; 4 judges the settle's beats
+    /// before they teach the reference, re-anchors after a long run of rejections only on a beat the two after it
+    /// agree with, and no longer takes a beat for missed or a pause on the strength of a neighbour that is itself
+    /// an artifact or barely premature.
     public var version: Int {
         switch self {
         case .pattern: 4

@@ -10,7 +10,9 @@
 /// 2. missed beats: one interval where m ≥ 2 belong. Taken as missed when its distance from m·b (b is r or the beat
 ///    before, m the nearest whole multiple) is under `fit` (0.6) of its distance from b (about 1.63 b or more) and
 ///    the next beat is long too (a run) or shorter by more than the threshold, or when it is longer than both
-///    neighbours and its distance from their sum is under 0.6 of its distance from their mean;
+///    neighbours and its distance from their sum is under 0.6 of its distance from their mean (the beat after
+///    within 1.5 thresholds of r: a piece of an artifact after a genuine long beat sums with the beat before to
+///    about that beat);
 /// 3. extra beat: two intervals where one belongs. Their sum is nearer r, or the neighbours' mean, than 0.6 of the
 ///    pieces' mean distance from it (a split beat sums to one interval; two sinus beats sum to two). A piece
 ///    below 300 ms counts as a piece when the sum is nearer both neighbours than 0.6 of the beat alone is;
@@ -20,7 +22,8 @@
 ///    apart by more than the threshold, and the pair's sum is nearer the two beats' worth of time the neighbours
 ///    predict than 0.6 of the pair's distance from that line. Also: a short beat whose pause towers a threshold
 ///    over both neighbours; a short beat below both neighbours followed by a pause longer than both; a pause
-///    whose premature beat was rejected alone, or kept beside an artifact, when the two sum to about 2 r;
+///    whose premature beat was rejected alone, or kept beside an artifact (premature by `dip` at least), when
+///    the two sum to about 2 r;
 /// 5. outlier: a lone beat away from both neighbours on the same side, by more than the threshold (short) or by
 ///    more than 45 % and the threshold (long: genuine lone long beats are common in resting recordings); a V (a
 ///    premature drop the next beat climbs back out of); a rise of more than `jumpFloor` (60 %) or two thresholds
@@ -77,7 +80,7 @@ public struct PatternArtifactDetector: Sendable {
     /// Bit k: a gap in the stream came just before waiting beat k.
     var pendingGaps: UInt8 = 0
     var pendingCount = 0
-    /// The last accepted (or primed) beats, a ring: their median is the reference.
+    /// The last accepted beats, a ring: their median is the reference.
     var recent = InlineDoubles.zero8
     var recentCount = 0
     var recentNext = 0
@@ -108,7 +111,7 @@ public struct PatternArtifactDetector: Sendable {
         return min(Self.thresholdCeiling, max(Self.thresholdFloor, Self.thresholdFactor * median))
     }
 
-    /// The reference: the median of the last 8 accepted (or primed) beats; NaN before any.
+    /// The reference: the median of the last 8 accepted beats; NaN before any.
     public var reference: Double {
         guard recentCount > 0 else { return .nan }
         var sorted = recent
@@ -142,14 +145,6 @@ public struct PatternArtifactDetector: Sendable {
         InlineDoubles.set(&ring, ringNext, abs(b - a) / a)
         ringNext = (ringNext + 1) % Self.ringCapacity
         ringCount = min(ringCount + 1, Self.ringCapacity)
-    }
-
-    /// A settle beat: not counted, but the reference and the variability start from it.
-    public mutating func prime(_ rrMs: Double) {
-        guard ArtifactFilter.isInRange(rrMs) else { return }
-        if !last.isNaN { addPair(last, rrMs) }
-        last = rrMs
-        remember(rrMs)
     }
 
     /// Receives one RR; `emit` is called for every beat judged now, in the order received, with whether a gap in
@@ -275,7 +270,11 @@ public struct PatternArtifactDetector: Sendable {
         if let n, nIndex == 1, let n2, x < p * (1 - t / 2), x < n2 * (1 - t / 2), n > max(p, n2) * (1 + t) {
             return finish(.ectopicBeat, .ectopicBeat)
         }
-        if abs(x - (p + nb)) < c * abs(x - (p + nb) / 2) && x > max(p, nb) { return finish(.missedBeat) }
+        // Against the neighbours' sum only when the beat after is itself a beat of the rhythm (within 1.5 thresholds of
+        // r): a piece of a split beat or a motion burst after a genuine long beat sums with the beat before to
+        // about that long beat, and would take it for a missed one.
+        let nbInRhythm = r.isNaN || abs(nb - r) <= Self.shortBurstThresholds * t * r
+        if nbInRhythm && abs(x - (p + nb)) < c * abs(x - (p + nb) / 2) && x > max(p, nb) { return finish(.missedBeat) }
         // Extra beat with a piece below the range.
         // The sum must fit both neighbours better than the beat alone does.
         func piece(_ short: Double) -> Bool {
@@ -326,7 +325,7 @@ public struct PatternArtifactDetector: Sendable {
         // A pause after a premature beat that was kept beside an artifact (it did not look premature enough alone):
         // the two sum to about 2 r and the pause rises more than two thresholds above it. Kept, it would pair with
         // the beat after. (Not after a beat judged in clean rhythm: a deep breath rises so too.)
-        if lastAcceptedAfterRejection && p < r * (1 - t / 2) && x > r * (1 + t) && x - p > 2 * t * p
+        if lastAcceptedAfterRejection && p < r * (1 - dip) && x > r * (1 + t) && x - p > 2 * t * p
             && abs(x + p - 2 * r) < c * (abs(x - r) + abs(p - r))
         {
             return finish(.ectopicBeat)
