@@ -122,13 +122,14 @@ if [ "$scope" = all ]; then
     ok "the upgrade to $(dpkg-deb -f "$newer" Version) waited for alice's morning (apt $((apt_end - apt_start)) s) and restarted the daemon after it"
 fi
 as alice recoverydeck history --days 1 > history1.txt
-[ "$(grep -c "$today" history1.txt)" = 1 ] || fail "today is not in alice's history exactly once: $(cat history1.txt)"
+# Today's row of the table, once (a "not like you" sentence under the table names the day too).
+[ "$(grep -c "^$today" history1.txt)" = 1 ] || fail "today is not in alice's history exactly once: $(cat history1.txt)"
 as alice recoverydeck export --full > export1.json
 python3 $bench/check_morning.py exact $bench/morning-rr.txt export1.json "$today" > check1.txt \
     || fail "the stored morning differs from the strap's RR: $(cat check1.txt)"
 journal_since "$since" | grep -q "was accepted" || fail "the strap's connection-parameter request was not accepted"
 stop_strap
-ok "alice's morning (GO on GPIO17) saved and in her history: $(grep "$today" history1.txt | head -1)"
+ok "alice's morning (GO on GPIO17) saved and in her history: $(grep "^$today" history1.txt)"
 
 # --- The installed box passes its own doctor, for root and for a member (exit 0: ready). -----------------
 # The VM has no time source: mark the kernel clock synchronised (adjtimex: STA_UNSYNC cleared, errors 0, as an
