@@ -3,6 +3,7 @@ import Foundation
 import Platform
 import RecoveryCore
 import Store
+import TestSupport
 import Testing
 
 @testable import Appliance
@@ -58,13 +59,20 @@ struct DaemonProcessTests {
         return (store, today)
     }
 
+    /// Our side of sd_notify(3), bound in the box's folder: the daemon is given it as `NOTIFY_SOCKET` and sends
+    /// READY=1 once it listens on its control socket, so a test waits for that datagram instead of trying to
+    /// connect until it works.
+    static func notifySocket(_ dir: String) throws -> ServiceManagerSocket {
+        try ServiceManagerSocket(address: try #require(UnixSocketAddress(dir + "/notify.sock")))
+    }
+
     /// `recoverydeckd --config config`, its journal to `stderr`, telling `notify` when it is ready as systemd's
     /// Type=notify would be told.
-    static func start(_ config: String, stderr: Any, notify: NotifyListener) throws -> Process {
+    static func start(_ config: String, stderr: Any, notify: ServiceManagerSocket) throws -> Process {
         let process = Process()
         process.executableURL = try executable
         process.arguments = ["--config", config, "--simulation", simulation(config)]
-        process.environment = ["NOTIFY_SOCKET": notify.path, "TZ": "UTC", "SWIFT_BACKTRACE": "enable=no"]
+        process.environment = ["NOTIFY_SOCKET": notify.address.text, "TZ": "UTC", "SWIFT_BACKTRACE": "enable=no"]
         process.standardError = stderr
         try process.run()
         return process
@@ -89,11 +97,12 @@ struct DaemonProcessTests {
     func notifiesServiceManager() throws {
         let (dir, config) = try Self.box(speed: 1)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let notify = try NotifyListener(path: dir + "/notify.sock")
+        let notify = try Self.notifySocket(dir)
+        defer { notify.close() }
         let process = Process()
         process.executableURL = try Self.executable
         process.arguments = ["--config", config, "--simulation", Self.simulation(config)]
-        process.environment = ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "400000", "TZ": "UTC", "SWIFT_BACKTRACE": "enable=no"]
+        process.environment = ["NOTIFY_SOCKET": notify.address.text, "WATCHDOG_USEC": "400000", "TZ": "UTC", "SWIFT_BACKTRACE": "enable=no"]
         process.standardError = FileHandle.nullDevice
         let started = Date()
         try process.run()
@@ -121,7 +130,8 @@ struct DaemonProcessTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (store, today) = try Self.checkedIn(dir)
         let log = Pipe()
-        let notify = try NotifyListener(path: dir + "/notify.sock")
+        let notify = try Self.notifySocket(dir)
+        defer { notify.close() }
         let daemon = try Self.start(config, stderr: log, notify: notify)
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         let socket = dir + "/control.sock"
@@ -160,7 +170,8 @@ struct DaemonProcessTests {
         let (dir, config) = try Self.box(speed: 1)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let log = Pipe()
-        let notify = try NotifyListener(path: dir + "/notify.sock")
+        let notify = try Self.notifySocket(dir)
+        defer { notify.close() }
         let daemon = try Self.start(config, stderr: log, notify: notify)
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         let socket = dir + "/control.sock"
@@ -192,7 +203,8 @@ struct DaemonProcessTests {
         try backup.exportDocument(full: true, generatedAt: 1).json.serialized(pretty: true).write(
             toFile: dir + "/backup.json", atomically: true, encoding: .utf8)
         let log = Pipe()
-        let notify = try NotifyListener(path: dir + "/notify.sock")
+        let notify = try Self.notifySocket(dir)
+        defer { notify.close() }
         let daemon = try Self.start(config, stderr: log, notify: notify)
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         let socket = dir + "/control.sock"
@@ -234,7 +246,8 @@ struct DaemonProcessTests {
         let (dir, config) = try Self.box(speed: 20)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (store, today) = try Self.checkedIn(dir)
-        let notify = try NotifyListener(path: dir + "/notify.sock")
+        let notify = try Self.notifySocket(dir)
+        defer { notify.close() }
         let process = try Self.start(config, stderr: FileHandle.nullDevice, notify: notify)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let socket = dir + "/control.sock"
@@ -249,59 +262,5 @@ struct DaemonProcessTests {
         #expect(!FileManager.default.fileExists(atPath: socket))
         #expect(try store.measurement(on: today) == nil)
         #expect(try store.questionnaire(on: today) != nil)
-    }
-}
-
-/// Our side of sd_notify(3): a datagram socket bound at `path`, which the daemon is given as `NOTIFY_SOCKET`.
-/// The daemon sends READY=1 once it listens on its control socket, so a test waits for that datagram (poll(2) on
-/// the socket, no sleeping) instead of trying to connect until it works.
-final class NotifyListener {
-    let path: String
-    private let fd: Int32
-
-    init(path: String) throws {
-        self.path = path
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Errno.current }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in path.utf8.enumerated() { raw[i] = b }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard bound == 0 else {
-            let error = Errno.current
-            close(fd)
-            throw error
-        }
-    }
-
-    deinit {
-        close(fd)
-        unlink(path)
-    }
-
-    /// The next datagram, waiting up to `timeoutMs`; nil when none came.
-    func next(timeoutMs: Int32) -> String? {
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&entry, 1, timeoutMs) == 1 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-        return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : nil
-    }
-
-    /// True once a datagram holding READY=1 arrives within `timeoutMs` (the watchdog's and status lines before it
-    /// are passed over).
-    func waitForReady(timeoutMs: Int32) -> Bool {
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutMs) * 1_000_000
-        while true {
-            let now = DispatchTime.now().uptimeNanoseconds
-            guard now < deadline, let message = next(timeoutMs: Int32((deadline - now) / 1_000_000)) else { return false }
-            if message.split(separator: "\n").contains("READY=1") { return true }
-        }
     }
 }
