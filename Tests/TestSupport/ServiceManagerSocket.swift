@@ -48,19 +48,13 @@ public struct ServiceManagerSocket {
     /// True once a datagram holding the line READY=1 arrives within `timeoutMs` (a daemon's watchdog and status
     /// datagrams before it are passed over).
     public func waitForReady(timeoutMs: Int32) -> Bool {
-        let deadline = Self.monotonicMs() + Int64(timeoutMs)
+        let deadline = SystemClock.monotonicMs() + Int64(timeoutMs)
         while true {
-            let left = deadline - Self.monotonicMs()
+            let left = deadline - SystemClock.monotonicMs()
             guard left > 0, let message = next(timeoutMs: Int32(left)) else { return false }
             if message.split(separator: "\n").contains("READY=1") { return true }
         }
     }
 
     public func close() { _ = Glibc.close(fd) }
-
-    static func monotonicMs() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
-    }
 }

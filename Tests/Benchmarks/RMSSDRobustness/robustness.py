@@ -341,12 +341,13 @@ def runs_table(options, rates):
             forced = 0
             total = 0
             for index, clean in enumerate(members):
+                # The true value: all pairs of the clean series, or of the morning the clean stream gives.
+                truth = all_pairs(clean[judged(name, clean, "pattern")[2]] if name in mornings else clean)
                 for seed in range(options.seeds):
                     rng = np.random.default_rng([20261205, rate, seed, len(clean), index])
                     dirty, bad = inject_runs(clean, rate, rng)
                     value, quality, counted = judged(name, dirty, "pattern")
                     seen, seen_bad = dirty[counted], bad[counted]
-                    truth = all_pairs(clean[judged(name, clean, "pattern")[2]] if name in mornings else clean)
                     o = 100 * (oracle(seen, seen_bad) - truth) / truth
                     oracle_errors.append(o)
                     total += 1
