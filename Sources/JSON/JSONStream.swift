@@ -322,6 +322,9 @@ public struct JSONStream {
         let string = String(decoding: text, as: UTF8.self)
         if isInteger, let i = Int64(string) { return .integer(i) }
         guard let d = Double(string) else { throw error("unreadable number") }
+        // Past Double's range (1e400, or an exponent of many digits) a number would read as infinity, which
+        // JSON cannot hold and no field of a document may be: it is refused, not rounded to infinity.
+        guard d.isFinite else { throw error("number out of range") }
         return .number(d)
     }
 

@@ -80,6 +80,8 @@ struct JSONStreamTests {
             (#"{"a": "\ud800x"}"#, "expected \\u"),
             (#"{"a": 01}"#, "leading zero"),
             (#"{"a": 1.}"#, "expected digits after ."),
+            (#"{"a": -0.5e+000080000003}"#, "number out of range"),
+            ("[1" + String(repeating: "0", count: 400) + "]", "number out of range"),
             (#"{"a": tru}"#, "expected true"),
             (#"{"a" 1}"#, "expected :"),
             (#"{"a": 1 "b": 2}"#, "expected , or }"),
