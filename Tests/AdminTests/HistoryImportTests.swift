@@ -27,9 +27,13 @@ struct HistoryImportTests {
             return (error as? ImportError)?.message
         }
     }
-    @Test("a header of 600 commas or a 100 KB field is refused at its line, before the reader holds them all")
-    func oversizedRecordsAreRefused() {
+    @Test("a header of 600 commas or a 100 KB field is refused at its line, before the reader holds them all; 512 fields are read")
+    func oversizedRecordsAreRefused() throws {
         #expect(failure(String(repeating: ",", count: 600) + "\n") == "h.csv line 1: more than 512 fields: not a history file.")
+        // 511 separators make 512 fields, the most a record may have; 512 make 513, one too many.
+        let widest = try CSVTable("Date" + String(repeating: ",", count: 511) + "\n", file: "h.csv")
+        #expect(widest.records.first?.fields.count == 512)
+        #expect(failure("Date" + String(repeating: ",", count: 512) + "\n") == "h.csv line 1: more than 512 fields: not a history file.")
         let wide = "Date,rMSSD\n2026-03-01," + String(repeating: "5", count: 100_000) + "\n"
         #expect(failure(wide) == "h.csv line 2: the record is longer than 64 KiB: not a history file.")
     }

@@ -72,7 +72,8 @@ struct CSVTable {
                 field = ""
                 inQuotes = true
             case separator:
-                guard fields.count < Self.maximumFields else {
+                // The field this separator ends, and the one it starts, make fields.count + 2.
+                guard fields.count + 2 <= Self.maximumFields else {
                     throw ImportError.line(file, recordLine, "more than \(Self.maximumFields) fields: not a history file.")
                 }
                 fields.append(field)
