@@ -53,5 +53,8 @@ fi
 cp -n "Tests/Fuzz/corpus/$target"/* "$out/corpus-$target/" 2>/dev/null || true
 # Swift's own backtracer would race AddressSanitizer on a trap; let libFuzzer report it.
 export SWIFT_BACKTRACE=enable=no
+# Swift seeds its hashing afresh in every process, so Set and Dictionary orders, and with them the coverage libFuzzer
+# steers by, differ from run to run; fixed, a run with the same -seed and -runs reaches the same coverage again.
+export SWIFT_DETERMINISTIC_HASHING=1
 export RECOVERYDECK_FUZZ_TARGET="$target"
 exec "$binary" -artifact_prefix="$out/artifacts-$target/" -print_final_stats=1 "$@" "$out/corpus-$target"
