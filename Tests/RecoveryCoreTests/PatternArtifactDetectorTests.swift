@@ -227,6 +227,29 @@ import Testing
         expectHeld(rr, truth: truth, rejected: 11)
     }
 
+    @Test("a steady person: after a long run of rejections, a piece 24 % long is not taken as the new reference")
+    func reanchorAgreementFollowsVariability() {
+        // A rhythm that changes by about 0.5 % a beat (rMSSD near 6 ms, as in the steadiest PhysioNet sleepers), then
+        // a cluster of artifacts (a spike, a split beat, an ectopic pair, a dropout: 9 rejections in a row) whose last
+        // piece, 1261 ms, is followed by the rhythm's 1016 ms. That beat agrees with the next two within the 20 %
+        // threshold, so it was taken as the new reference, and its pair with the next beat (245 ms) doubled rMSSD.
+        // The agreement asked of a new reference now scales with the person's own variability (4 x, at least half
+        // the threshold): 1261 is rejected and the rhythm re-anchors on its own beat.
+        var state: UInt64 = 0x5EED
+        func steady(_ count: Int) -> [Double] {
+            (0..<count).map { _ in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return 1016 + 8 * (Double(state >> 11) / Double(1 << 53) - 0.5)
+            }
+        }
+        let before = steady(60)
+        let after = steady(80)
+        let truth = rmssd(before + after)
+        #expect(truth < 8)
+        let rr = before + [287, 364, 453, 583, 1016, 744, 1023, 2572, 755, 1261] + after
+        expectHeld(rr, truth: truth, rejected: 10)
+    }
+
     @Test("artifacts in a morning's settle do not become the reference: a genuine swing right after them is kept")
     func settleArtifactsJudged() throws {
         // 12 calm settle beats, then an ectopic pair and a dropout value before the capture starts at 15 s, and a

@@ -109,10 +109,12 @@ extension ArtifactRule {
     /// (and spec-20's 2) rejects the beats of a notification without skin contact; 4 judges the settle's beats
     /// before they teach the reference, re-anchors after a long run of rejections only on a beat the two after it
     /// agree with, and no longer takes a beat for missed or a pause on the strength of a neighbour that is itself
-    /// an artifact or barely premature.
+    /// an artifact or barely premature; 5 asks the beats after a new reference to agree with it as closely as the
+    /// person's own beats follow one another (4 × their variability, at least half the threshold), not within the
+    /// threshold alone.
     public var version: Int {
         switch self {
-        case .pattern: 4
+        case .pattern: 5
         case .spec20: 2
         }
     }

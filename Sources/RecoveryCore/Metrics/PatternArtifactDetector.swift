@@ -35,7 +35,9 @@
 ///    patterns cannot tell a genuine beat from part of the artifact; a wrong beat kept there would enter rMSSD, a
 ///    genuine one dropped costs one pair.
 /// After `reanchorAfter` (8) rejections in a row, the next in-range beat that the two beats after it agree with
-/// (within the threshold) is accepted and r starts again from it.
+/// is accepted and r starts again from it. They agree within 4 × the person's variability (the median relative
+/// successive difference), between half the threshold and the threshold: a steady person's rhythm repeats itself
+/// far more closely than the 20 % floor, and a piece within 20 % of the beats after it is no new rhythm.
 ///
 /// The threshold is scaled to the person's own variability: 3 × the median relative successive difference of
 /// the last 64 accepted adjacent pairs, within 20...35 % (20 % before 8 pairs are known). Memory is bounded and
@@ -66,6 +68,8 @@ public struct PatternArtifactDetector: Sendable {
     public static let jumpFloor = 0.6
     /// Rejections in a row after which the next in-range beat is accepted as the new reference.
     public static let reanchorAfter = 8
+    /// How closely, in multiples of the person's variability, the two beats after a new reference must agree with it.
+    public static let reanchorAgreement = 4.0
     /// Test 5's short-burst limit, in thresholds below the reference.
     public static let shortBurstThresholds = 1.5
     static let ringCapacity = 64
@@ -105,10 +109,15 @@ public struct PatternArtifactDetector: Sendable {
     /// The current threshold, a fraction of the previous RR.
     public var threshold: Double {
         guard ringCount >= 8 else { return Self.thresholdFloor }
+        return min(Self.thresholdCeiling, max(Self.thresholdFloor, Self.thresholdFactor * variability))
+    }
+
+    /// The median relative successive difference of the last 64 accepted adjacent pairs; NaN before 8.
+    var variability: Double {
+        guard ringCount >= 8 else { return .nan }
         var sorted = ring
         let count = ringCount
-        let median = InlineDoubles.withBuffer(&sorted) { Self.median(of: .init(rebasing: $0[..<count])) }
-        return min(Self.thresholdCeiling, max(Self.thresholdFloor, Self.thresholdFactor * median))
+        return InlineDoubles.withBuffer(&sorted) { Self.median(of: .init(rebasing: $0[..<count])) }
     }
 
     /// The reference: the median of the last 8 accepted beats; NaN before any.
@@ -237,11 +246,14 @@ public struct PatternArtifactDetector: Sendable {
         }
         // After a long run of rejections the reference, not the beats, is out of line (a genuine change of rate):
         // start again from this beat, as the spec's rule moves its reference (ArtifactFilter.reanchorAfter) — but
-        // only from a beat the two beats after it agree with (within the threshold). A new rhythm repeats itself;
-        // the pieces of a motion burst or a missed interval seldom do three times, and taken as the reference they
-        // would reject the genuine beats that follow as artifacts of them.
+        // only from a beat the two beats after it agree with, as closely as the person's own beats follow one another
+        // (4 × their variability, between half the threshold and the threshold). A new rhythm repeats itself; the
+        // pieces of a motion burst or a missed interval seldom do three times, and taken as the reference they would
+        // reject the genuine beats that follow as artifacts of them.
         if rejectedRun >= Self.reanchorAfter {
-            func agrees(_ y: Double?) -> Bool { y.map { abs($0 - x) <= t * x } ?? true }
+            let v = variability
+            let band = v.isNaN ? t : max(0.5 * t, min(t, Self.reanchorAgreement * v))
+            func agrees(_ y: Double?) -> Bool { y.map { abs($0 - x) <= band * x } ?? true }
             guard agrees(n) && agrees(n2) else { return finish(.uncertain) }
             recentCount = 0
             recentNext = 0
