@@ -241,15 +241,28 @@ def dump_result(dump, series, rule):
 
 
 def real_series(samples):
-    """Every real RR series available offline: pyhrv 0.5.0's two bundled series, and windows of the long one (300
-    beats, and 100 beats: the size of a morning). hrv-analysis bundles none, NeuroKit2 downloads its recordings at
-    run time, and pyhrv's SampleECG is 22 s (about 25 beats)."""
+    """Every real RR series available offline: pyhrv 0.5.0's two bundled series, windows of the long one (300 beats,
+    and 100 beats: the size of a morning), and a resting window of 63 people from PhysioNet (`rest_windows`).
+    hrv-analysis bundles none, NeuroKit2 downloads its recordings at run time, and pyhrv's SampleECG is 22 s (about
+    25 beats)."""
     long = np.load(os.path.join(samples, "SampleNNISeriesLong.npy")).astype(float)
     families = {"pyhrv Short (real, 337 beats)": [np.load(os.path.join(samples, "SampleNNISeriesShort.npy")).astype(float)],
                 "pyhrv Long (real, 4684 beats)": [long],
                 "pyhrv Long, 15 windows of 300 (real)": [long[k:k + 300] for k in range(0, len(long) - 299, 300)],
-                "pyhrv Long, 15 windows of 100 (real)": [long[k:k + 100] for k in range(0, len(long) - 299, 300)]}
+                "pyhrv Long, 15 windows of 100 (real)": [long[k:k + 100] for k in range(0, len(long) - 299, 300)],
+                f"PhysioNet rest, {len(REST)} people (real, 220 beats)": REST}
     return families
+
+
+def rest_windows():
+    """One resting window of 220 beats from each of 63 real people (data/physionet-rest-windows.txt: PhysioNet's nsr2db
+    and healthy-subjects RR databases; its header says how each window was chosen)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "physionet-rest-windows.txt")
+    rows = [line.split() for line in open(path) if line.strip() and not line.startswith("#")]
+    return [np.asarray([float(v) for v in row[1:]]) for row in rows]
+
+
+REST = rest_windows()
 
 
 MORNING_BEATS = 220
@@ -274,7 +287,8 @@ def runs_table(options, rates):
     mornings = {f"pyhrv Long, 15 mornings (real, the morning window)":
                 [long[k:k + MORNING_BEATS] for k in range(0, len(long) - 299, 300)],
                 f"RSA-rich synthetic, {options.rsa} mornings (the morning window)":
-                [rsa_series(seed) for seed in range(options.rsa)]}
+                [rsa_series(seed) for seed in range(options.rsa)],
+                f"PhysioNet rest, {len(REST)} mornings (real, the morning window)": REST}
     families.update(mornings)
     peers = ["spec rule"] + (["NeuroKit2 Kubios", "hrv-analysis"] if options.peers else [])
     systole = Systole(options.systole) if options.systole else None
