@@ -107,9 +107,11 @@ public struct PatternArtifactDetector: Sendable {
     public var waiting: Int { pendingCount }
 
     /// The current threshold, a fraction of the previous RR.
-    public var threshold: Double {
-        guard ringCount >= 8 else { return Self.thresholdFloor }
-        return min(Self.thresholdCeiling, max(Self.thresholdFloor, Self.thresholdFactor * variability))
+    public var threshold: Double { Self.threshold(variability: variability) }
+
+    /// The threshold a variability gives: the floor while it is not known yet (NaN).
+    static func threshold(variability v: Double) -> Double {
+        v.isNaN ? thresholdFloor : min(thresholdCeiling, max(thresholdFloor, thresholdFactor * v))
     }
 
     /// The median relative successive difference of the last 64 accepted adjacent pairs; NaN before 8.
@@ -226,7 +228,9 @@ public struct PatternArtifactDetector: Sendable {
         guard ArtifactFilter.isInRange(x) else { return finish(.outOfRange) }
         guard !last.isNaN else { return finish(.accepted) }
         let p = last
-        let t = threshold
+        // One sort of the ring a beat: the variability gives the threshold and the re-anchor's agreement.
+        let v = variability
+        let t = Self.threshold(variability: v)
         let c = Self.fit
         var n: Double?
         var nIndex = 0
@@ -251,7 +255,6 @@ public struct PatternArtifactDetector: Sendable {
         // pieces of a motion burst or a missed interval seldom do three times, and taken as the reference they would
         // reject the genuine beats that follow as artifacts of them.
         if rejectedRun >= Self.reanchorAfter {
-            let v = variability
             let band = v.isNaN ? t : max(0.5 * t, min(t, Self.reanchorAgreement * v))
             func agrees(_ y: Double?) -> Bool { y.map { abs($0 - x) <= band * x } ?? true }
             guard agrees(n) && agrees(n2) else { return finish(.uncertain) }

@@ -45,6 +45,7 @@ mean of ours within 2 points of the oracle's mean, over the seeds of each series
 """
 
 import argparse
+import functools
 import json
 import os
 import subprocess
@@ -127,6 +128,11 @@ def inject_tracked(rr, rate, rng, kinds=KINDS):
 
 RUN_KINDS = ["dropout", "missed run", "ectopic", "ectopic, no pause", "split run", "motion burst"]
 RUN_WEIGHTS = [0.25, 0.15, 0.2, 0.1, 0.1, 0.2]
+
+
+def seeded_runs(clean, rate, seed, index):
+    """`inject_runs` on member `index` of a family with the seed every --runs figure uses (--neighbours: the same runs)."""
+    return inject_runs(clean, rate, np.random.default_rng([20261205, rate, seed, len(clean), index]))
 
 
 def inject_runs(rr, rate, rng):
@@ -250,10 +256,11 @@ def real_series(samples):
                 "pyhrv Long (real, 4684 beats)": [long],
                 "pyhrv Long, 15 windows of 300 (real)": [long[k:k + 300] for k in range(0, len(long) - 299, 300)],
                 "pyhrv Long, 15 windows of 100 (real)": [long[k:k + 100] for k in range(0, len(long) - 299, 300)],
-                f"PhysioNet rest, {len(REST)} people (real, 220 beats)": REST}
+                f"PhysioNet rest, {len(rest_windows())} people (real, 220 beats)": rest_windows()}
     return families
 
 
+@functools.cache
 def rest_windows():
     """One resting window of 220 beats from each of 63 real people (data/physionet-rest-windows.txt: PhysioNet's nsr2db
     and healthy-subjects RR databases; its header says how each window was chosen)."""
@@ -261,8 +268,6 @@ def rest_windows():
     rows = [line.split() for line in open(path) if line.strip() and not line.startswith("#")]
     return [np.asarray([float(v) for v in row[1:]]) for row in rows]
 
-
-REST = rest_windows()
 
 
 MORNING_BEATS = 220
@@ -288,7 +293,7 @@ def runs_table(options, rates):
                 [long[k:k + MORNING_BEATS] for k in range(0, len(long) - 299, 300)],
                 f"RSA-rich synthetic, {options.rsa} mornings (the morning window)":
                 [rsa_series(seed) for seed in range(options.rsa)],
-                f"PhysioNet rest, {len(REST)} mornings (real, the morning window)": REST}
+                f"PhysioNet rest, {len(rest_windows())} mornings (real, the morning window)": rest_windows()}
     families.update(mornings)
     peers = ["spec rule"] + (["NeuroKit2 Kubios", "hrv-analysis"] if options.peers else [])
     systole = Systole(options.systole) if options.systole else None
@@ -359,8 +364,7 @@ def runs_table(options, rates):
                 # The true value: all pairs of the clean series, or of the morning the clean stream gives.
                 truth = all_pairs(clean[judged(name, clean, "pattern")[2]] if name in mornings else clean)
                 for seed in range(options.seeds):
-                    rng = np.random.default_rng([20261205, rate, seed, len(clean), index])
-                    dirty, bad = inject_runs(clean, rate, rng)
+                    dirty, bad = seeded_runs(clean, rate, seed, index)
                     value, quality, counted = judged(name, dirty, "pattern")
                     seen, seen_bad = dirty[counted], bad[counted]
                     o = 100 * (oracle(seen, seen_bad) - truth) / truth
@@ -561,8 +565,7 @@ def neighbour_table(options, rates):
             for index, clean in enumerate(members):
                 truth = all_pairs(clean)
                 for seed in range(options.seeds):
-                    rng = np.random.default_rng([20261205, rate, seed, len(clean), index])
-                    dirty, bad = inject_runs(clean, rate, rng)
+                    dirty, bad = seeded_runs(clean, rate, seed, index)
                     moves.append(neighbour_moves(dirty, bad, truth))
             m = np.asarray(moves)
             print(f"| {name} | 1 in {rate} | {100 * np.mean(m > 5):.1f} % | {100 * np.mean(m > 2):.1f} % | "
