@@ -112,7 +112,8 @@ let package = Package(
             path: "Tests/Benchmarks/BlueZBench", exclude: ["run.sh"], swiftSettings: strict),
 
         // Tests: the helpers they share, then one target a module.
-        .target(name: "TestSupport", dependencies: ["Platform"], path: "Tests/TestSupport"),
+        .target(name: "CTestSupport", path: "Tests/CTestSupport"),
+        .target(name: "TestSupport", dependencies: ["CTestSupport", "Platform"], path: "Tests/TestSupport"),
         .testTarget(name: "RecoveryCoreTests", dependencies: ["RecoveryCore"]),
         .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol", "Platform", "TestSupport"]),
         .testTarget(name: "InsightsTests", dependencies: ["Insights", "RecoveryCore"]),
@@ -133,10 +134,10 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "Store", "RecoveryCore", "Insights", "LocalClock", "Platform", "RecoveryDeckCommands",
-                "RecoveryDeckCommandsTesting", "recoverydeck", "recoverydeck-fixture",
+                "RecoveryDeckCommandsTesting", "recoverydeck", "recoverydeck-fixture", "TestSupport",
             ],
             exclude: ["HelpSnapshots"]),
-        .testTarget(name: "ProjectTests"),
+        .testTarget(name: "ProjectTests", dependencies: ["TestSupport"]),
         .testTarget(name: "AdminTests", dependencies: ["Admin", "RecoveryCore", "Panel", "Store", "Simulation"]),
     ],
     swiftLanguageModes: [.v6]

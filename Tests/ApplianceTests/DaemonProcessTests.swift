@@ -68,14 +68,11 @@ struct DaemonProcessTests {
 
     /// `recoverydeckd --config config`, its journal to `stderr`, telling `notify` when it is ready as systemd's
     /// Type=notify would be told.
-    static func start(_ config: String, stderr: Any, notify: ServiceManagerSocket) throws -> Process {
-        let process = Process()
-        process.executableURL = try executable
-        process.arguments = ["--config", config, "--simulation", simulation(config)]
-        process.environment = ["NOTIFY_SOCKET": notify.address.text, "TZ": "UTC", "SWIFT_BACKTRACE": "enable=no"]
-        process.standardError = stderr
-        try process.run()
-        return process
+    static func start(_ config: String, stderr: Child.Output, notify: ServiceManagerSocket) throws -> Child {
+        try Child(
+            try executable.path, ["--config", config, "--simulation", simulation(config)],
+            environment: ["NOTIFY_SOCKET": notify.address.text, "TZ": "UTC", "SWIFT_BACKTRACE": "enable=no"],
+            stderr: stderr)
     }
 
     /// The next packet of a `watch` stream whose session snapshot is in `phase`, within `seconds`: the daemon pushes
@@ -99,14 +96,13 @@ struct DaemonProcessTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let notify = try Self.notifySocket(dir)
         defer { notify.close() }
-        let process = Process()
-        process.executableURL = try Self.executable
-        process.arguments = ["--config", config, "--simulation", Self.simulation(config)]
-        process.environment = ["NOTIFY_SOCKET": notify.address.text, "WATCHDOG_USEC": "400000", "TZ": "UTC", "SWIFT_BACKTRACE": "enable=no"]
-        process.standardError = FileHandle.nullDevice
         let started = Date()
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let process = try Child(
+            try Self.executable.path, ["--config", config, "--simulation", Self.simulation(config)],
+            environment: [
+                "NOTIFY_SOCKET": notify.address.text, "WATCHDOG_USEC": "400000", "TZ": "UTC",
+                "SWIFT_BACKTRACE": "enable=no",
+            ], stderr: .null)
         var messages: [String] = []
         while messages.filter({ $0 == "WATCHDOG=1" }).count < 3, let message = notify.next(timeoutMs: 3000) {
             messages.append(message)
@@ -117,9 +113,8 @@ struct DaemonProcessTests {
         #expect(pings >= 3, "\(messages)")
         // Half of 400 ms: about five pings a second, not more.
         #expect(Double(pings) <= elapsed * 5 + 2)
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        process.signal(SIGTERM)
+        #expect(try process.terminationStatus == 0)
     }
 
     @Test(
@@ -129,39 +124,31 @@ struct DaemonProcessTests {
         let (dir, config) = try Self.box(speed: 20, extra: "control_group = recoverydeck-test-no-such-group")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (store, today) = try Self.checkedIn(dir)
-        let log = Pipe()
         let notify = try Self.notifySocket(dir)
         defer { notify.close() }
-        let daemon = try Self.start(config, stderr: log, notify: notify)
-        defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
+        let daemon = try Self.start(config, stderr: .pipe, notify: notify)
         let socket = dir + "/control.sock"
         #expect(notify.waitForReady(timeoutMs: 30_000))
         // Past the file permissions (0660), so that only the peer-credential check stands in the way.
         chmod(dir, 0o755)
         chmod(socket, 0o666)
         // `recoverydeck measure` as nobody: with today's questionnaire in, an admitted peer would start a morning.
-        let cli = Process()
-        cli.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         let recoverydeck = try Self.executable.deletingLastPathComponent().appendingPathComponent("recoverydeck")
-        cli.arguments = [
-            "--reuid=65534", "--regid=65534", "--clear-groups", recoverydeck.path, "measure", "--socket", socket,
-        ]
-        let output = Pipe()
-        cli.standardError = output
-        cli.standardOutput = FileHandle.nullDevice
-        try cli.run()
-        cli.waitUntilExit()
-        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(cli.terminationStatus == 1)
+        let cli = try Child(
+            "/usr/bin/setpriv",
+            ["--reuid=65534", "--regid=65534", "--clear-groups", recoverydeck.path, "measure", "--socket", socket],
+            stdout: .null, stderr: .pipe)
+        let said = String(decoding: cli.errors!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(try cli.terminationStatus == 1)
         #expect(
             said == "recoverydeck measure: Only root or members of the service's group may control the box.\n")
         // Nothing started, nothing written.
         let status = try ControlClient(path: socket).send(.status)
         #expect(status["snapshot"]?["phase"]?.stringValue == "idle")
-        kill(daemon.processIdentifier, SIGTERM)
-        daemon.waitUntilExit()
+        daemon.signal(SIGTERM)
+        try daemon.wait()
         #expect(try store.measurement(on: today) == nil)
-        let journal = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let journal = String(decoding: daemon.errors!.readDataToEndOfFile(), as: UTF8.self)
         #expect(journal.contains("<4>control socket: refused a peer") && journal.contains("peer.uid=65534"))
     }
 
@@ -169,24 +156,22 @@ struct DaemonProcessTests {
     func settingsReachTheDaemon() throws {
         let (dir, config) = try Self.box(speed: 1)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let log = Pipe()
         let notify = try Self.notifySocket(dir)
         defer { notify.close() }
-        let daemon = try Self.start(config, stderr: log, notify: notify)
-        defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
+        let daemon = try Self.start(config, stderr: .pipe, notify: notify)
         let socket = dir + "/control.sock"
         #expect(notify.waitForReady(timeoutMs: 30_000))
-        let cli = Process()
-        cli.executableURL = try Self.executable.deletingLastPathComponent().appendingPathComponent("recoverydeck")
-        cli.arguments = ["settings", "--reminder", "off"]
-        cli.environment = ["RECOVERYDECK_DB": dir + "/recoverydeck.db", "RECOVERYDECK_SOCKET": socket, "TZ": "UTC", "SWIFT_BACKTRACE": "enable=no"]
-        cli.standardError = FileHandle.nullDevice
-        try cli.run()
-        cli.waitUntilExit()
-        #expect(cli.terminationStatus == 0)
-        kill(daemon.processIdentifier, SIGTERM)
-        daemon.waitUntilExit()
-        let journal = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let cli = try Child(
+            try Self.executable.deletingLastPathComponent().appendingPathComponent("recoverydeck").path,
+            ["settings", "--reminder", "off"],
+            environment: [
+                "RECOVERYDECK_DB": dir + "/recoverydeck.db", "RECOVERYDECK_SOCKET": socket, "TZ": "UTC",
+                "SWIFT_BACKTRACE": "enable=no",
+            ], stderr: .null)
+        #expect(try cli.terminationStatus == 0)
+        daemon.signal(SIGTERM)
+        try daemon.wait()
+        let journal = String(decoding: daemon.errors!.readDataToEndOfFile(), as: UTF8.self)
         #expect(journal.contains("settings changed") && journal.contains("reminder=off"), "\(journal)")
     }
 
@@ -202,25 +187,21 @@ struct DaemonProcessTests {
             Questionnaire(date: today.adding(days: -1), scores: SubjectiveScores([3, 3, 3, 3, 3])!), recordedAt: 0)
         try backup.exportDocument(full: true, generatedAt: 1).json.serialized(pretty: true).write(
             toFile: dir + "/backup.json", atomically: true, encoding: .utf8)
-        let log = Pipe()
         let notify = try Self.notifySocket(dir)
         defer { notify.close() }
-        let daemon = try Self.start(config, stderr: log, notify: notify)
-        defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
+        let daemon = try Self.start(config, stderr: .pipe, notify: notify)
         let socket = dir + "/control.sock"
         #expect(notify.waitForReady(timeoutMs: 30_000))
         func restore() throws -> (Int32, String) {
-            let cli = Process()
-            cli.executableURL = try Self.executable.deletingLastPathComponent().appendingPathComponent("recoverydeck")
-            cli.arguments = ["restore", dir + "/backup.json", "--replace"]
-            cli.environment = ["RECOVERYDECK_DB": dir + "/recoverydeck.db", "RECOVERYDECK_SOCKET": socket, "TZ": "UTC", "SWIFT_BACKTRACE": "enable=no"]
-            let err = Pipe()
-            cli.standardError = err
-            try cli.run()
-            cli.waitUntilExit()
-            return (
-                cli.terminationStatus, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            )
+            let cli = try Child(
+                try Self.executable.deletingLastPathComponent().appendingPathComponent("recoverydeck").path,
+                ["restore", dir + "/backup.json", "--replace"],
+                environment: [
+                    "RECOVERYDECK_DB": dir + "/recoverydeck.db", "RECOVERYDECK_SOCKET": socket, "TZ": "UTC",
+                    "SWIFT_BACKTRACE": "enable=no",
+                ], stderr: .pipe)
+            let said = String(decoding: cli.errors!.readDataToEndOfFile(), as: UTF8.self)
+            return (try cli.terminationStatus, said)
         }
         #expect(try ControlClient(path: socket).send(.measure(overwrite: false))["ok"]?.boolValue == true)
         let (refusedStatus, refused) = try restore()
@@ -235,9 +216,9 @@ struct DaemonProcessTests {
         // The daemon read the restored day: today has no check-in now, so a morning is refused for that.
         let after = try ControlClient(path: socket).send(.measure(overwrite: false))
         #expect(after["error"]?.stringValue == "questionnaire_missing", "\(after)")
-        kill(daemon.processIdentifier, SIGTERM)
-        daemon.waitUntilExit()
-        let journal = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        daemon.signal(SIGTERM)
+        try daemon.wait()
+        let journal = String(decoding: daemon.errors!.readDataToEndOfFile(), as: UTF8.self)
         #expect(journal.contains("writes paused for a restore") && journal.contains("writes resumed"), "\(journal)")
     }
 
@@ -248,17 +229,15 @@ struct DaemonProcessTests {
         let (store, today) = try Self.checkedIn(dir)
         let notify = try Self.notifySocket(dir)
         defer { notify.close() }
-        let process = try Self.start(config, stderr: FileHandle.nullDevice, notify: notify)
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let process = try Self.start(config, stderr: .null, notify: notify)
         let socket = dir + "/control.sock"
         #expect(notify.waitForReady(timeoutMs: 30_000))
         let client = try ControlClient(path: socket)
         #expect(try client.send(.measure(overwrite: false))["ok"]?.boolValue == true)
         // Wait until it is well into the morning (standing), then stop the service.
         #expect(try Self.watch(socket, untilPhase: "captureStanding", seconds: 30))
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        process.signal(SIGTERM)
+        #expect(try process.terminationStatus == 0)
         #expect(!FileManager.default.fileExists(atPath: socket))
         #expect(try store.measurement(on: today) == nil)
         #expect(try store.questionnaire(on: today) != nil)

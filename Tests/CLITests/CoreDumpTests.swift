@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A crash of the CLI must not leave the person's data on disk in a core dump.
@@ -6,30 +7,28 @@ struct CoreDumpTests {
     @Test("a running recoverydeck has a core size limit of 0 (soft and hard) and is not dumpable")
     func noCoreDumps() throws {
         // The file to analyze is a named pipe: the process opens it in the command, after main has set the limit,
-        // and then waits reading it, so it is alive and past that point exactly when the test's open returns.
+        // and then waits reading it, so it is alive and past that point once the test's open succeeds.
         let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("rd-core-\(getpid()).fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
         defer { unlink(fifo) }
-        let process = Process()
-        process.executableURL = try RecoveryDeckProcess.executable
-        process.arguments = ["rr", "analyze", fifo]
-        process.environment = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8", "SWIFT_BACKTRACE": "enable=no"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        // Should the process end without opening the pipe, a reader opened here lets the test's open return.
-        process.terminationHandler = { _ in
-            let unblock = open(fifo, O_RDONLY | O_NONBLOCK)
-            if unblock >= 0 { close(unblock) }
+        let process = try Child(
+            try RecoveryDeckProcess.executable.path, ["rr", "analyze", fifo],
+            environment: ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8", "SWIFT_BACKTRACE": "enable=no"],
+            stdin: .null, stdout: .null, stderr: .null)
+        // A writer's open that does not wait (fifo(7)) fails with ENXIO until a reader has the pipe open: tried
+        // until the process has it open, unless the process ends first (or within Child.patience).
+        var writer: Int32 = -1
+        let deadline = Date(timeIntervalSinceNow: Child.patience)
+        while writer < 0, process.isRunning, Date() < deadline {
+            writer = open(fifo, O_WRONLY | O_NONBLOCK)
+            if writer < 0 { usleep(2_000) }
         }
-        try process.run()
-        let writer = open(fifo, O_WRONLY)
         defer {
             if writer >= 0 { close(writer) }
-            process.waitUntilExit()
+            _ = try? process.wait()
         }
         #expect(writer >= 0 && process.isRunning, "recoverydeck rr analyze ended before it opened its file")
-        let pid = process.processIdentifier
+        let pid = process.pid
         let limits = (try? String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)) ?? ""
         let coreLine = limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") }.map(String.init) ?? ""
         var dumpable = ""

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RecoveryDeckCommands
@@ -139,13 +140,9 @@ struct TemporaryRoot {
 /// Whether this process may make a private mount namespace (root, or a user namespace): not in a chroot
 /// without privileges or most unprivileged containers.
 let privateMountNamespaceAvailable: Bool = {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-    process.arguments = (getuid() == 0 ? [] : ["-r"]) + ["-m", "--propagation", "private", "true"]
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return false }
-    process.waitUntilExit()
-    return process.terminationStatus == 0
+    let words = (getuid() == 0 ? [] : ["-r"]) + ["-m", "--propagation", "private", "true"]
+    guard let child = try? Child("/usr/bin/unshare", words, stderr: .null) else { return false }
+    return (try? child.wait()) == .exit(0)
 }()
 
 /// Runs `script` (sh) in a private mount namespace with a tmpfs over /var/lib, so the host's /var/lib is never
@@ -157,17 +154,9 @@ func runWithPrivateVarLib(_ script: String, arguments: [String], environment: [S
     var words = ["-m", "--propagation", "private", "sh", "-c", "set -u\n" + script, "sh"]
     if getuid() != 0 { words.insert("-r", at: 0) }
     words += [try RecoveryDeckProcess.fixture.path] + arguments
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-    process.arguments = words
-    process.environment = environment
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let transcript = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, transcript)
+    let child = try Child("/usr/bin/unshare", words, environment: environment, stdin: .null, stdout: .pipe)
+    let transcript = try child.readOutputToEnd()
+    return (try child.terminationStatus, transcript)
 }
 
 /// The box's database (/var/lib/recoverydeck/recoverydeck.db) in its place in the order, on the real path with a

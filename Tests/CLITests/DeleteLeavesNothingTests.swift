@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `delete --all` leaves none of the person's data in any file the box writes, also while another program
@@ -42,53 +43,42 @@ struct DeleteLeavesNothingTests {
         #expect(!Self.placesHolding(Self.marker, database: db).isEmpty, "the marker is on disk before the delete")
 
         // Another program reads: a read transaction held open until delete says it is waiting for it, then ended.
-        let reader = Process()
-        reader.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        reader.arguments = [
-            "-c",
-            "import sqlite3, sys\n"
-                + "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-                + "c.execute('BEGIN'); c.execute('SELECT count(*) FROM questionnaire').fetchall()\n"
-                + "print('reading', flush=True); sys.stdin.read(); c.execute('COMMIT')",
-            db,
-        ]
-        let started = Pipe()
-        let release = Pipe()
-        reader.standardOutput = started
-        reader.standardInput = release
-        try reader.run()
+        let reader = try Child(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import sqlite3, sys\n"
+                    + "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+                    + "c.execute('BEGIN'); c.execute('SELECT count(*) FROM questionnaire').fetchall()\n"
+                    + "print('reading', flush=True); sys.stdin.read(); c.execute('COMMIT')",
+                db,
+            ], stdin: .pipe, stdout: .pipe)
+        var released = false
         defer {
-            try? release.fileHandleForWriting.close()
-            reader.waitUntilExit()
+            if !released {
+                try? reader.input!.close()
+                _ = try? reader.wait()
+            }
         }
-        #expect(started.fileHandleForReading.availableData.starts(with: Array("reading".utf8)))
+        #expect(reader.output!.availableData.starts(with: Array("reading".utf8)))
 
-        let delete = Process()
-        delete.executableURL = try RecoveryDeckProcess.executable
-        delete.arguments = ["delete", "--all", "--yes"]
-        delete.environment = cli.environment
-        delete.currentDirectoryURL = cli.directory
-        let said = Pipe()
-        delete.standardInput = FileHandle.nullDevice
-        delete.standardOutput = FileHandle.nullDevice
-        delete.standardError = said
-        try delete.run()
+        let delete = try Child(
+            try RecoveryDeckProcess.executable.path, ["delete", "--all", "--yes"], environment: cli.environment,
+            directory: cli.directory.path, stdin: .null, stdout: .null, stderr: .pipe)
         // Reads delete's messages as they come; the reader ends once delete says it waits for it (or delete ends).
         var stderr = Data()
-        var released = false
         while true {
-            let chunk = said.fileHandleForReading.availableData
+            let chunk = delete.errors!.availableData
             stderr.append(chunk)
             if !released, chunk.isEmpty || String(decoding: stderr, as: UTF8.self).contains("waiting up to") {
-                try release.fileHandleForWriting.close()
-                reader.waitUntilExit()
+                try reader.input!.close()
+                try reader.wait()
                 released = true
             }
             if chunk.isEmpty { break }
         }
-        delete.waitUntilExit()
         let lines = String(decoding: stderr, as: UTF8.self).split(separator: "\n")
-        #expect(delete.terminationStatus == 0, "\(lines)")
+        #expect(try delete.terminationStatus == 0, "\(lines)")
         #expect(lines.first?.hasPrefix("Another program is reading the database; waiting") == true, "\(lines)")
         // Scrubbed while delete ran, not later by whichever program closes the database last.
         #expect(lines.last?.hasPrefix("Deleted all data; the database file") == true, "\(lines)")
@@ -109,24 +99,19 @@ struct ReplacedNoteTests {
         let old = "first-note-e41d"
         #expect(try cli.run(["checkin"] + scores + ["--note", old], at: "2026-03-10T07:00").status == 0)
         // Another connection holds the log open (not a read transaction), as the daemon does.
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        holder.arguments = [
-            "-c",
-            "import sqlite3, sys, time\nc = sqlite3.connect(sys.argv[1])\nc.execute('SELECT count(*) FROM questionnaire').fetchall()\n"
-                + "print('open', flush=True); sys.stdin.read()",
-            db,
-        ]
-        let said = Pipe()
-        let input = Pipe()
-        holder.standardOutput = said
-        holder.standardInput = input
-        try holder.run()
+        let holder = try Child(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import sqlite3, sys, time\nc = sqlite3.connect(sys.argv[1])\nc.execute('SELECT count(*) FROM questionnaire').fetchall()\n"
+                    + "print('open', flush=True); sys.stdin.read()",
+                db,
+            ], stdin: .pipe, stdout: .pipe)
         defer {
-            try? input.fileHandleForWriting.close()
-            holder.waitUntilExit()
+            try? holder.input!.close()
+            _ = try? holder.wait()
         }
-        #expect(said.fileHandleForReading.availableData.starts(with: Array("open".utf8)))
+        #expect(holder.output!.availableData.starts(with: Array("open".utf8)))
         let replaced = try cli.run(["checkin"] + scores + ["--note", "second-note"], at: "2026-03-10T07:10")
         #expect(replaced.status == 0, "\(replaced.stderr)")
         #expect(DeleteLeavesNothingTests.placesHolding(old, database: db) == [])

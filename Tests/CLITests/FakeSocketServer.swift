@@ -1,25 +1,22 @@
 import Foundation
+import TestSupport
 
 /// A stand-in for a daemon on a control socket: a Python program the test writes, which prints `LISTENING` once
 /// it listens. `start` returns when that line is read (a blocking read of its pipe, no polling), so the command
 /// under test never races the server's bind.
 struct FakeSocketServer {
-    let process = Process()
-    let output = Pipe()
+    let process: Child
 
     /// Starts `python3 -c script`, as `user` and `group` ids when given (via setpriv), and waits for its first line.
     init(script: String, asUser user: Int? = nil) throws {
         if let user {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = [
-                "--reuid=\(user)", "--regid=\(user)", "--clear-groups", "/usr/bin/python3", "-c", script,
-            ]
+            process = try Child(
+                "/usr/bin/setpriv",
+                ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", "/usr/bin/python3", "-c", script],
+                stdout: .pipe)
         } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = ["-c", script]
+            process = try Child("/usr/bin/python3", ["-c", script], stdout: .pipe)
         }
-        process.standardOutput = output
-        try process.run()
     }
 
     /// A server that binds a `SOCK_SEQPACKET` socket at `path`, prints LISTENING, takes one connection as `c` and
@@ -40,7 +37,7 @@ struct FakeSocketServer {
     func firstLine() -> String {
         var first = Data()
         while !first.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = process.output!.availableData
             if chunk.isEmpty { break }
             first.append(chunk)
         }
@@ -49,9 +46,9 @@ struct FakeSocketServer {
 
     /// Everything the server printed after its first line, once it has ended.
     func rest() -> String {
-        process.waitUntilExit()
-        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        _ = try? process.wait()
+        return String(decoding: process.output!.readDataToEndOfFile(), as: UTF8.self)
     }
 
-    func stop() { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    func stop() { process.signal(SIGKILL) }
 }

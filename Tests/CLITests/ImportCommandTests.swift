@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `recoverydeck import csv|rr` run as a person would: a malformed file leaves the database
@@ -277,18 +278,16 @@ struct ImportCommandTests {
             to: folder.appendingPathComponent("2026-03-02.txt"), atomically: true, encoding: .utf8)
         #expect(try cli.run(["import", "rr", "--force", folder.path]).status == 0)
         // What the migration records for a morning it recomputed (the table's own columns).
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        writer.arguments = [
-            "-c",
-            "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
-                + "c.execute(\"INSERT INTO rmssd_recomputation VALUES ('2026-03-02', 'pattern', 40.0, 44.0, 14, 2)\")\n"
-                + "c.commit()\n",
-            cli.databasePath,
-        ]
-        try writer.run()
-        writer.waitUntilExit()
-        #expect(writer.terminationStatus == 0)
+        let writer = try Child(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
+                    + "c.execute(\"INSERT INTO rmssd_recomputation VALUES ('2026-03-02', 'pattern', 40.0, 44.0, 14, 2)\")\n"
+                    + "c.commit()\n",
+                cli.databasePath,
+            ])
+        #expect(try writer.wait() == .exit(0))
         let history = try cli.run(["history", "--days", "3"], at: "2026-03-02T09:00")
         #expect(history.status == 0, "\(history.stderr)")
         #expect(

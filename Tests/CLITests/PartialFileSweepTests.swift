@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -15,11 +16,9 @@ struct PartialFileSweepTests {
         #expect(try cli.run(["checkin", "--fatigue", "5", "--mood", "5", "--soreness", "5", "--stress", "5", "--sleep", "5"]).status == 0)
         // Process ids that no process holds: children that have exited and been reaped.
         func reaped() throws -> pid_t {
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: "/bin/true")
-            try child.run()
-            child.waitUntilExit()
-            return child.processIdentifier
+            let child = try Child("/bin/true")
+            try child.wait()
+            return child.pid
         }
         let dead = try reaped()
         let alsoDead = try reaped()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `recoverydeck` binary as a person would, in a fresh temporary directory with a
@@ -66,38 +67,24 @@ struct RecoveryDeckProcess {
     func run(_ arguments: [String], at now: String? = nil, input: String = "", stdinDescriptor: Int32? = nil) throws
         -> Outcome
     {
-        let process = Process()
-        process.executableURL = try now == nil ? Self.executable : Self.fixture
-        process.arguments = now.map { ["--now", $0] + arguments } ?? arguments
-        process.environment = environment
-        process.currentDirectoryURL = directory
+        let executable = try now == nil ? Self.executable : Self.fixture
         // Output goes to files, not pipes, so a large export can never fill a pipe and stall the child.
         let outFile = directory.appendingPathComponent("stdout-\(UUID().uuidString)")
         let errFile = directory.appendingPathComponent("stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outFile)
             try? FileManager.default.removeItem(at: errFile)
         }
-        let stdout = try FileHandle(forWritingTo: outFile)
-        let stderr = try FileHandle(forWritingTo: errFile)
-        let stdin = Pipe()
-        if let stdinDescriptor {
-            process.standardInput = FileHandle(fileDescriptor: stdinDescriptor, closeOnDealloc: false)
-        } else {
-            process.standardInput = stdin
+        let child = try Child(
+            executable.path, now.map { ["--now", $0] + arguments } ?? arguments, environment: environment,
+            directory: directory.path, stdin: stdinDescriptor.map { .descriptor($0) } ?? .pipe,
+            stdout: .file(outFile.path), stderr: .file(errFile.path))
+        if let pipe = child.input {
+            pipe.write(Data(input.utf8))
+            try pipe.close()
         }
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        process.waitUntilExit()
-        try stdout.close()
-        try stderr.close()
         return Outcome(
-            status: process.terminationStatus, stdout: try String(contentsOf: outFile, encoding: .utf8),
+            status: try child.terminationStatus, stdout: try String(contentsOf: outFile, encoding: .utf8),
             stderr: try String(contentsOf: errFile, encoding: .utf8))
     }
 

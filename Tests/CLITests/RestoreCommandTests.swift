@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `recoverydeck restore` run as a person would after a new SD card: the box's own export brings the
@@ -171,15 +172,10 @@ struct RestoreCommandTests {
     func storedOutOfRange() throws {
         let cli = try filled()
         defer { cli.remove() }
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [
-            cli.databasePath,
-            "UPDATE measurement SET rmssd_ms = 1e308, hrv_mean_hr_bpm = 1e308, mean_hr_bpm = 1e308",
-        ]
-        try sqlite.run()
-        sqlite.waitUntilExit()
-        #expect(sqlite.terminationStatus == 0)
+        let sqlite = try Child(
+            "/usr/bin/sqlite3",
+            [cli.databasePath, "UPDATE measurement SET rmssd_ms = 1e308, hrv_mean_hr_bpm = 1e308, mean_hr_bpm = 1e308"])
+        #expect(try sqlite.wait() == .exit(0))
         for words in [["status"], ["report"], ["history", "--days", "3", "--json"]] {
             let outcome = try cli.run(words, at: "2026-03-02T09:00")
             #expect(outcome.status == 0, "\(words[0]): \(outcome.stderr)")

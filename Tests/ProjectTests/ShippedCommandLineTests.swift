@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The shipped `recoverydeck` holds no switch for a test: no option that states the time and no environment
@@ -10,24 +11,15 @@ struct ShippedCommandLineTests {
     static func run(_ path: String, _ arguments: [String], environment: [String: String]) throws -> (
         status: Int32, stdout: String, stderr: String
     ) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = environment
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shipped-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("out")
         let err = directory.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        process.waitUntilExit()
+        let child = try Child(
+            path, arguments, environment: environment, stdin: .null, stdout: .file(out.path), stderr: .file(err.path))
         return (
-            process.terminationStatus, try String(contentsOf: out, encoding: .utf8),
+            try child.terminationStatus, try String(contentsOf: out, encoding: .utf8),
             try String(contentsOf: err, encoding: .utf8)
         )
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The box's daemon holds only the product: the simulated box (its stepped and scaled clocks, the virtual strap,
@@ -21,15 +22,10 @@ struct ShippedDaemonTests {
 
     /// What the program at `path` prints on standard output for `arguments` (it must exit 0).
     static func output(of path: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(path) \(arguments) exited \(process.terminationStatus)")
+        let child = try Child(path, arguments, stdout: .pipe)
+        let data = child.output!.readDataToEndOfFile()
+        let status = try child.terminationStatus
+        #expect(status == 0, "\(path) \(arguments) exited \(status)")
         return String(decoding: data, as: UTF8.self)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A fresh Debian 12 machine (debootstrap minbase and the toolchain) must pass the tests with only what
@@ -199,16 +200,10 @@ struct TestPackagesTests {
 
     /// The standard output of `arguments`, whatever the exit status; nil when it cannot start.
     static func run(_ arguments: [String]) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        guard let child = try? Child("/usr/bin/env", arguments, stdout: .pipe, stderr: .null) else { return nil }
+        let data = child.output!.readDataToEndOfFile()
         // dpkg -S exits 1 when one of several paths is unknown and still prints the others.
+        guard (try? child.wait()) != nil else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 

@@ -1,3 +1,4 @@
+import CTestSupport
 import Platform
 
 #if canImport(Glibc)
@@ -14,8 +15,9 @@ public enum ChildProcess {
         return exe.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
-    /// Starts `path` with `arguments` (argv[0] first) and `environment`; returns its process id.
-    /// The corresponding C function is `posix_spawn`.
+    /// Starts `path` with `arguments` (argv[0] first) and `environment`; returns its process id. The child holds
+    /// no descriptor of this process's but the standard three (see `Child`). The corresponding C function is
+    /// `posix_spawn`.
     public static func spawn(_ path: String, _ arguments: [String], _ environment: [String]) throws -> pid_t {
         func cStrings(_ strings: [String]) -> [UnsafeMutablePointer<CChar>?] { strings.map { strdup($0) } + [nil] }
         let argv = cStrings(arguments)
@@ -25,7 +27,7 @@ public enum ChildProcess {
             for p in envp { free(p) }
         }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, path, nil, nil, argv, envp)
+        let rc = cts_spawn(&pid, path, argv, envp, nil, -1, -1, -1, 0)
         guard rc == 0 else { throw Errno(rawValue: rc) }
         return pid
     }
