@@ -90,7 +90,9 @@ deploy/in-root "$root" --src "$work" "cd tree && timeout -k 20 $limit /src/qemu-
 t2=$SECONDS
 printf '18-arm64-tests: arm64 build --build-tests %d s, the suite under qemu-user %d s\n' $((t1 - t0)) $((t2 - t1)) >&2
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-    echo "18-arm64-tests: the suite did not end within $limit s; the tests it started and never ended:" >&2
+    # The runner writes its log through a buffer, so the list is as of its last write: a test that ended after
+    # it is listed too, and the one that hangs is among those listed.
+    echo "18-arm64-tests: the suite did not end within $limit s; the tests its log shows started and not ended:" >&2
     Tests/stages/unfinished-tests.py "$work/test.log" | sed 's/^/    /' >&2
 fi
 [ "$rc" = 0 ] || { echo "18-arm64-tests: the arm64 suite failed under qemu-user (exit $rc)" >&2; exit 1; }
