@@ -3,9 +3,8 @@ import Testing
 
 /// Tests start programs through TestSupport's `Child`, never Foundation's `Process`: `Process` learns that its
 /// child ended from a socket pair whose child end it leaves open across exec, so a program another test starts
-/// at the same moment can inherit it, and the wait then lasts as long as that program. Under qemu-user on a
-/// loaded machine the window is wide enough that one `recoverydeck export` in the arm64 suite waited until the
-/// run's time ran out.
+/// at the same moment can inherit it, and the wait then lasts as long as that program. The arm64 suite under
+/// qemu-user once never ended, and the one test its log showed unfinished was waiting on `recoverydeck` so.
 struct ChildStartTests {
     /// What starts a program through Foundation.
     static let patterns = [#"(?<![A-Za-z0-9_])Process\(\)"#, #"\.waitUntilExit\("#, #"(?<![A-Za-z0-9_])Pipe\(\)"#]
