@@ -45,6 +45,7 @@ mean of ours within 2 points of the oracle's mean, over the seeds of each series
 """
 
 import argparse
+import collections
 import functools
 import json
 import os
@@ -284,7 +285,8 @@ def dump_morning(dump, series, rule):
     return r["metrics"]["rmssd_ms"], r["quality"], counted
 
 
-def runs_table(options, rates):
+def runs_families(options):
+    """The families --runs judges, whole series and mornings, and which of them are mornings."""
     families = real_series(options.samples)
     families[f"RSA-rich synthetic, {options.rsa} series"] = [rsa_series(seed) for seed in range(options.rsa)]
     long = families["pyhrv Long (real, 4684 beats)"][0]
@@ -295,6 +297,11 @@ def runs_table(options, rates):
                 [rsa_series(seed) for seed in range(options.rsa)],
                 f"PhysioNet rest, {len(rest_windows())} mornings (real, the morning window)": rest_windows()}
     families.update(mornings)
+    return families, mornings
+
+
+def runs_table(options, rates):
+    families, mornings = runs_families(options)
     peers = ["spec rule"] + (["NeuroKit2 Kubios", "hrv-analysis"] if options.peers else [])
     systole = Systole(options.systole) if options.systole else None
     if systole:
@@ -572,6 +579,41 @@ def neighbour_table(options, rates):
                   f"{np.median(m):.1f} | {m.max():.1f} |")
 
 
+def refusals_table(options, rates):
+    """--runs' refusals taken apart: how many seeds more than 20 % injected artifacts force, and of the others, which
+    members of the family they come from and the genuine beats the box set aside in them, by reason."""
+    families, mornings = runs_families(options)
+    print("Refusals under --runs' injector: forced (over 20 % of the judged beats injected) and the rest, by member "
+          "(index x seeds) and by the reasons the box gave for the genuine beats it set aside in them")
+    print("| series | artifacts | refused | forced | the rest, by member | genuine beats set aside in the rest |")
+    print("|---|---|---|---|---|---|")
+    for name, members in families.items():
+        window = "morning" if name in mornings else "whole"
+        for rate in rates:
+            refused, forced, total = 0, 0, 0
+            by_member, reasons = collections.Counter(), collections.Counter()
+            for index, clean in enumerate(members):
+                for seed in range(options.seeds):
+                    dirty, bad = seeded_runs(clean, rate, seed, index)
+                    text = "\n".join(repr(float(x)) for x in dirty) + "\n"
+                    done = subprocess.run([options.dump, "--window", window, "--rule", "pattern"], input=text,
+                                          capture_output=True, text=True, check=True)
+                    r = json.loads(done.stdout)
+                    total += 1
+                    if r["quality"] == "ok":
+                        continue
+                    refused += 1
+                    counted = [i for i, mark in enumerate(r["verdicts"]) if mark != "-"]
+                    if 5 * sum(bool(bad[i]) for i in counted) > len(counted):
+                        forced += 1
+                        continue
+                    by_member[index] += 1
+                    reasons.update(r["reasons"][i] for i in counted if r["verdicts"][i] != "a" and not bad[i])
+            members_text = ", ".join(f"{i} x {n}" for i, n in by_member.most_common()) or "none"
+            reasons_text = ", ".join(f"{k} {n}" for k, n in reasons.most_common()) or "none"
+            print(f"| {name} | 1 in {rate} | {refused}/{total} | {forced} | {members_text} | {reasons_text} |")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--dump", required=True)
@@ -589,12 +631,16 @@ def main():
     parser.add_argument("--rsa", type=int, default=6, help="RSA-rich synthetic series in --side-by-side and --runs")
     parser.add_argument("--runs", action="store_true",
                         help="artifacts that touch and come in runs: the box, its peers and the oracle; the aims")
+    parser.add_argument("--refusals", action="store_true",
+                        help="--runs' refusals: forced by over 20 %% injected, or by the member and beats set aside")
     parser.add_argument("--neighbours", action="store_true",
                         help="what one genuine beat beside an artifact, dropped, moves the oracle (--runs' injector)")
     options = parser.parse_args()
     rates = [int(r) for r in options.rates.split(",")]
     if options.neighbours:
         return neighbour_table(options, rates)
+    if options.refusals:
+        return refusals_table(options, rates)
     if options.runs:
         return runs_table(options, rates)
     if options.side_by_side:

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # rMSSD robustness benchmark (docs/artifacts.md): seeded artifacts in pyhrv's real RR series, our
 # rMSSD beside the old rule, hrv-analysis, NeuroKit2 and (--runs) systole, 20 seeds per rate. Prints a table; asserts no timing.
-#   Tests/Benchmarks/RMSSDRobustness/run.sh [--seeds N] [--side-by-side | --runs | --neighbours]
+#   Tests/Benchmarks/RMSSDRobustness/run.sh [--seeds N] [--side-by-side | --runs | --neighbours | --refusals]
 # --runs: artifacts that touch and come in runs, the table of docs/artifacts.md "Runs and clusters, measured".
 # --neighbours: on the same injected runs, how far one genuine beat beside an artifact, set aside, moves the oracle.
+# --refusals: --runs' refusals taken apart: forced by over 20 % injected artifacts, or whose, and which beats.
 # Needs what Tests/stages/10-hrv-oracles.sh needs (python3-venv, build-essential, python3-dev); makes
 # .venv-hrv-pyhrv (pyhrv's sample files) and .venv-hrv-bench (the peers) at the pinned closures.
 set -euo pipefail
