@@ -111,10 +111,11 @@ extension ArtifactRule {
     /// agree with, and no longer takes a beat for missed or a pause on the strength of a neighbour that is itself
     /// an artifact or barely premature; 5 asks the beats after a new reference to agree with it as closely as the
     /// person's own beats follow one another (4 × their variability, at least half the threshold), not within the
-    /// threshold alone.
+    /// threshold alone; 6 takes a beat for missed against the reference only when it rises more than 1.5 thresholds
+    /// above the beat before (a slowing under way reached about twice the lagging reference).
     public var version: Int {
         switch self {
-        case .pattern: 5
+        case .pattern: 6
         case .spec20: 2
         }
     }

@@ -9,7 +9,9 @@
 /// 1. range: outside 300...2000 ms (the spec's rule 1);
 /// 2. missed beats: one interval where m ≥ 2 belong. Taken as missed when its distance from m·b (b is r or the beat
 ///    before, m the nearest whole multiple) is under `fit` (0.6) of its distance from b (about 1.63 b or more) and
-///    the next beat is long too (a run) or shorter by more than the threshold, or when it is longer than both
+///    the next beat is long too (a run) or shorter by more than the threshold — against r only when it also rises
+///    from the beat before by more than 1.5 thresholds (a slowing already under way is the rhythm, not a beat
+///    missed out of it: r, a median, lags it) — or when it is longer than both
 ///    neighbours and its distance from their sum is under 0.6 of its distance from their mean (the beat after
 ///    within 1.5 thresholds of r: a piece of an artifact after a genuine long beat sums with the beat before to
 ///    about that beat);
@@ -70,6 +72,8 @@ public struct PatternArtifactDetector: Sendable {
     public static let reanchorAfter = 8
     /// How closely, in multiples of the person's variability, the two beats after a new reference must agree with it.
     public static let reanchorAgreement = 4.0
+    /// How far above the beat before, in thresholds, a beat must rise for test 2 to hold it against the reference.
+    public static let missedRiseThresholds = 1.5
     /// Test 5's short-burst limit, in thresholds below the reference.
     public static let shortBurstThresholds = 1.5
     static let ringCapacity = 64
@@ -275,8 +279,12 @@ public struct PatternArtifactDetector: Sendable {
             let m = max(2, (x / b).rounded())
             return x > b && abs(x - m * b) < c * abs(x - b)
         }
+        // Against r only for a beat that rises well above the one before: a missed beat doubles the interval at
+        // once, while a sleeper slowing by 70 % over four beats (726, 797, 953, 1180 ms) reaches about 2 r with each
+        // step a small one, and r, the median of the last 8 beats, lags the change.
+        let risesAbove = x > p * (1 + Self.missedRiseThresholds * t)
         let runOrAlone = n.map { $0 > r * (1 + c) || x > $0 * (1 + t) } ?? true
-        if (multiple(of: r) || multiple(of: p)) && runOrAlone { return finish(.missedBeat) }
+        if ((multiple(of: r) && risesAbove) || multiple(of: p)) && runOrAlone { return finish(.missedBeat) }
         // A rise from the beat before larger than any resting rhythm makes (60 %, or two thresholds): the pause
         // after a premature beat that was kept. pyhrv's real series rise by 48 % at most.
         if x > p * (1 + max(Self.jumpFloor, 2 * t)) { return finish(.outlier) }
