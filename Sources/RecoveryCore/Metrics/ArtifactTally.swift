@@ -111,8 +111,10 @@ extension ArtifactRule {
     /// agree with, and no longer takes a beat for missed or a pause on the strength of a neighbour that is itself
     /// an artifact or barely premature; 5 asks the beats after a new reference to agree with it as closely as the
     /// person's own beats follow one another (4 × their variability, at least half the threshold), not within the
-    /// threshold alone; 6 takes a beat for missed against the reference only when it rises more than 1.5 thresholds
-    /// above the beat before (a slowing under way reached about twice the lagging reference).
+    /// threshold alone; 6 holds a beat against the reference, which lags a change of rate, only when it also moves
+    /// from the beat before: taken for missed only when it rises more than 1.5 thresholds above it, for a burst's
+    /// piece only when it drops more than half a threshold below it (a sleeper's slowing or quickening under way
+    /// reached twice or 70 % of the lagging reference in small steps).
     public var version: Int {
         switch self {
         case .pattern: 6

@@ -29,8 +29,9 @@
 /// 5. outlier: a lone beat away from both neighbours on the same side, by more than the threshold (short) or by
 ///    more than 45 % and the threshold (long: genuine lone long beats are common in resting recordings); a V (a
 ///    premature drop the next beat climbs back out of); a rise of more than `jumpFloor` (60 %) or two thresholds
-///    from the beat before; shorter than r by more than 1.5 thresholds (a burst of short beats from motion,
-///    whose neighbours are short too); or, once the threshold is learnt, below both the beat before and r by
+///    from the beat before; shorter than r by more than 1.5 thresholds and than the beat before by more than half
+///    a threshold (a burst of short beats from motion, whose neighbours are short too; a quickening under way
+///    comes down in steps while r lags); or, once the threshold is learnt, below both the beat before and r by
 ///    more than the threshold;
 /// 6. uncertain: a beat next to an artifact (a pattern rejection or an out-of-range beat before it, or an
 ///    out-of-range beat after it) that is more than half the threshold away from r. Beside an artifact the
@@ -76,6 +77,9 @@ public struct PatternArtifactDetector: Sendable {
     public static let missedRiseThresholds = 1.5
     /// Test 5's short-burst limit, in thresholds below the reference.
     public static let shortBurstThresholds = 1.5
+    /// How far below the beat before, in thresholds, a beat must drop for test 5 to hold it against the short-burst
+    /// limit.
+    public static let burstDropThresholds = 0.5
     static let ringCapacity = 64
     static let pendingCapacity = 8
 
@@ -339,7 +343,11 @@ public struct PatternArtifactDetector: Sendable {
                 return finish(.outlier)
             }
         }
-        if x < r * (1 - Self.shortBurstThresholds * t) { return finish(.outlier) }
+        // A burst's piece drops from the beat before too; a quickening under way (1203, 992, 906, 852, 781 ms) comes
+        // down to it in steps, while r, the median of the last 8 beats, still sits at the old rhythm.
+        if x < r * (1 - Self.shortBurstThresholds * t) && x < p * (1 - Self.burstDropThresholds * t) {
+            return finish(.outlier)
+        }
         // A sudden drop below both the beat before and r by more than the threshold, whatever follows: the first
         // piece of a motion burst (the beats after it are short too, so it is not a lone outlier). Only once the
         // threshold has learnt the person (8 pairs): at the floor a rich breathing swing would drop as far, and the
