@@ -1,12 +1,16 @@
+import Foundation
 import Platform
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Runs `body` with `TZ` set to `zone`, restoring the previous value. The suites that call it are
-/// serialized; nothing else in the test process sets `TZ`.
+/// Runs `body` with `TZ` set to `zone`, restoring the previous value. `TZ` is the whole process's: a daemon
+/// harness reading its local day in a test running beside these would read it in New York or Berlin (a box at
+/// 21:00 in one zone is at 03:00 the next day in another), so CivilTimeTests runs only in a child process of
+/// its own (CivilTimeInItsOwnProcessTests), where nothing else runs.
 private func withTimeZone<R>(_ zone: String, _ body: () throws -> R) rethrows -> R {
     let previous = getenv("TZ").map { String(cString: $0) }
     setenv("TZ", zone, 1)
@@ -33,7 +37,9 @@ private func epoch(_ y: Int, _ m: Int, _ d: Int, _ h: Int, _ min: Int) -> Int64 
 
 // Instants below are from the IANA tz database rules: US DST 2024 began 10 March 02:00 EST and ended
 // 3 November 02:00 EDT; EU summer time 2024 began 31 March 01:00 UTC and ended 27 October 01:00 UTC.
-@Suite("CivilTime: local days across DST changes (DESIGN §4 Clock; RecoveryDeck spec §6.3 local day)", .serialized)
+@Suite(
+    "CivilTime: local days across DST changes (DESIGN §4 Clock; RecoveryDeck spec §6.3 local day)", .serialized,
+    .enabled(if: getenv(civilTimeChildMarker) != nil, "runs in a child process of its own"))
 struct CivilTimeTests {
     @Test("New York fall-back: 01:30 happens twice (EDT then EST), both on the same local day")
     func newYorkFallBackRepeatsAnHour() {
@@ -109,5 +115,29 @@ struct CivilTimeTests {
                 }
             }
         }
+    }
+}
+
+/// Set in the child process that runs CivilTimeTests.
+let civilTimeChildMarker = "RECOVERYDECK_CIVIL_TIME_CHILD"
+
+/// CivilTimeTests sets `TZ`, which every thread of the process reads: it runs in a child process, this test
+/// binary filtered to that suite, and passes when the child does.
+@Suite(.enabled(if: getenv(civilTimeChildMarker) == nil))
+struct CivilTimeInItsOwnProcessTests {
+    @Test("CivilTime's DST suite, which sets TZ, passes in a process of its own")
+    func suiteInItsOwnProcess() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("civil-time-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let child = try Child(
+            try ChildProcess.testBinary(),
+            ["--testing-library", "swift-testing", "--filter", #"PlatformTests\.CivilTimeTests/"#],
+            environment: ["PATH": "/usr/bin:/bin", civilTimeChildMarker: "1", "SWIFT_BACKTRACE": "enable=no"], stdin: .null,
+            stdout: .null, stderr: .file(output.path))  // Swift Testing reports on standard error.
+        let ended = try child.wait()
+        let said = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        #expect(ended == .exit(0), "\(said)")
+        // The child ran the suite's tests, not none of them.
+        #expect(said.contains("Test run with 6 tests"), "\(said)")
     }
 }
