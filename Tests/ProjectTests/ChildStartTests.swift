@@ -25,14 +25,9 @@ struct ChildStartTests {
 
     @Test("no test starts a program with Foundation's Process or a Foundation Pipe")
     func testsStartChildren() throws {
-        let tests = NoNetworkCodeTests.repositoryRoot.appendingPathComponent("Tests")
-        let files = try #require(FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil))
-        var scanned = 0
-        var found: [String] = []
-        for case let url as URL in files where url.pathExtension == "swift" && url.lastPathComponent != "ChildStartTests.swift" {
-            scanned += 1
-            found += Self.violations(in: try String(contentsOf: url, encoding: .utf8)).map { "\(url.path): \($0)" }
-        }
+        let (scanned, found) = try NoNetworkCodeTests.scan(
+            "Tests", include: { $0.pathExtension == "swift" && $0.lastPathComponent != "ChildStartTests.swift" },
+            violations: Self.violations(in:))
         #expect(scanned > 100, "the scan found too few test files; is the path right?")
         #expect(found.isEmpty, "tests that start programs through Foundation:\n\(found.joined(separator: "\n"))")
     }

@@ -37,17 +37,27 @@ struct NoNetworkCodeTests {
         #expect(Self.violations(in: "let AF_INETX = 1").isEmpty)
     }
 
-    @Test("no product source file contains network code (DESIGN §4)")
-    func productHasNoNetworkCode() throws {
-        let sources = Self.repositoryRoot.appendingPathComponent("Sources")
-        let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+    /// The files under `folder` (in the repository) that `include` takes, how many, and the lines `violations`
+    /// finds in them, each with its file's path.
+    static func scan(
+        _ folder: String, include: (URL) -> Bool, violations: (String) -> [String]
+    ) throws -> (scanned: Int, found: [String]) {
+        let root = repositoryRoot.appendingPathComponent(folder)
+        let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
         var scanned = 0
         var found: [String] = []
-        for case let url as URL in files where ["swift", "c", "h", "modulemap"].contains(url.pathExtension) {
+        for case let url as URL in files where include(url) {
             scanned += 1
-            let text = try String(contentsOf: url, encoding: .utf8)
-            found += Self.violations(in: text).map { "\(url.path): \($0)" }
+            found += violations(try String(contentsOf: url, encoding: .utf8)).map { "\(url.path): \($0)" }
         }
+        return (scanned, found)
+    }
+
+    @Test("no product source file contains network code (DESIGN §4)")
+    func productHasNoNetworkCode() throws {
+        let (scanned, found) = try Self.scan(
+            "Sources", include: { ["swift", "c", "h", "modulemap"].contains($0.pathExtension) },
+            violations: Self.violations(in:))
         #expect(scanned > 10, "the scan found too few source files; is the path right?")
         #expect(found.isEmpty, "network code in the product:\n\(found.joined(separator: "\n"))")
     }
