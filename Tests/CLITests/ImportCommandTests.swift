@@ -241,7 +241,7 @@ struct ImportCommandTests {
         #expect(status.stdout.contains("quality ok") && status.stdout.contains("; " + note), "\(status.stdout)")
         // How the beats were judged: the rule, its version, and the reason for every rejected beat.
         let judged = hrv?["judgedBy"] as? [String: Any]
-        let version = 6  // the pattern rule's detector version (ArtifactRule.version)
+        let version = 7  // the pattern rule's detector version (ArtifactRule.version)
         let rejected = hrv?["rejected"] as? Int ?? -1
         #expect(judged?["rule"] as? String == "pattern" && judged?["version"] as? Int == version)
         // 2020 ms is above the range (2000 ms): every rejected beat here is out of range.
