@@ -14,20 +14,19 @@ struct CoreDumpTests {
         let process = try Child(
             try RecoveryDeckProcess.executable.path, ["rr", "analyze", fifo],
             environment: ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8", "SWIFT_BACKTRACE": "enable=no"],
-            stdin: .null, stdout: .null, stderr: .null)
-        // A writer's open that does not wait (fifo(7)) fails with ENXIO until a reader has the pipe open: tried
-        // until the process has it open, unless the process ends first (or within Child.patience).
-        var writer: Int32 = -1
-        let deadline = Date(timeIntervalSinceNow: Child.patience)
-        while writer < 0, process.isRunning, Date() < deadline {
-            writer = open(fifo, O_WRONLY | O_NONBLOCK)
-            if writer < 0 { usleep(2_000) }
-        }
+            stdin: .null, stdout: .null, stderr: .pipe)
+        // A writer's open waits until a reader has the pipe open (fifo(7)): recoverydeck, or the release when
+        // recoverydeck ended first (its standard error's end) or Child.patience passed.
+        let release = FIFORelease(fifo, childEnd: process.errors!.fileDescriptor, patience: Child.patience)
+        let writer = open(fifo, O_WRONLY)
+        let released = release.writerOpened()
         defer {
             if writer >= 0 { close(writer) }
             _ = try? process.wait()
+            release.finish()
         }
-        #expect(writer >= 0 && process.isRunning, "recoverydeck rr analyze ended before it opened its file")
+        #expect(
+            writer >= 0 && !released && process.isRunning, "recoverydeck rr analyze ended before it opened its file")
         let pid = process.pid
         let limits = (try? String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)) ?? ""
         let coreLine = limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") }.map(String.init) ?? ""
@@ -39,5 +38,44 @@ struct CoreDumpTests {
         var info = stat()
         if getuid() != 0, stat("/proc/\(pid)/status", &info) == 0 { dumpable = info.st_uid == 0 ? "no" : "yes" }
         #expect(dumpable != "yes")
+    }
+}
+
+/// Opens a FIFO for reading, so that a writer's blocking open of it returns, when a child's pipe `childEnd` is
+/// readable (the child ended, or wrote an error) or `patience` passes before the writer's open has returned.
+/// A thread of its own blocks in poll(2) on the pipe: nothing sleeps.
+final class FIFORelease: @unchecked Sendable {
+    private let lock = NSLock()
+    private var opened = false
+    private var released = false
+    private var reader: Int32 = -1
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ fifo: String, childEnd: Int32, patience: Double) {
+        Thread { [self] in
+            var end = pollfd(fd: childEnd, events: Int16(POLLIN), revents: 0)
+            _ = poll(&end, 1, Int32(patience * 1000))
+            lock.lock()
+            if !opened {
+                released = true
+                reader = open(fifo, O_RDONLY | O_NONBLOCK)
+            }
+            lock.unlock()
+            done.signal()
+        }.start()
+    }
+
+    /// Called once the writer's open has returned: whether the release had to open the FIFO first.
+    func writerOpened() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        opened = true
+        return released
+    }
+
+    /// Waits for the thread (the child's pipe ends with the child) and closes what it opened.
+    func finish() {
+        done.wait()
+        if reader >= 0 { close(reader) }
     }
 }

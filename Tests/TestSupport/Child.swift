@@ -151,23 +151,21 @@ public final class Child: @unchecked Sendable {
     }
 
     /// Waits until the child ends and says how. After `patience` seconds the child is killed (SIGKILL) and
-    /// `ChildError.hung` is thrown, naming the command.
+    /// `ChildError.hung` is thrown, naming the command. A thread of its own blocks in waitpid(2) and wakes this one
+    /// when the child ends: nothing here sleeps or polls.
     @discardableResult
     public func wait(patience: Double = Child.patience) throws -> Termination {
-        var pause: UInt32 = 1_000  // µs; doubling to 50 ms, so a quick child is seen quickly.
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(patience * 1e9)
-        while isRunning {
-            guard DispatchTime.now().uptimeNanoseconds < deadline else {
-                kill(pid, SIGKILL)
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-                ended = Self.termination(status)
-                throw ChildError.hung(command: command, seconds: patience)
-            }
-            usleep(pause)
-            pause = min(pause * 2, 50_000)
+        if let ended { return ended }
+        let reaping = Reaping(pid)
+        if reaping.done.wait(timeout: .now() + patience) == .timedOut {
+            kill(pid, SIGKILL)
+            reaping.done.wait()
+            ended = Self.termination(reaping.status)
+            throw ChildError.hung(command: command, seconds: patience)
         }
-        return ended!
+        let termination = Self.termination(reaping.status)
+        ended = termination
+        return termination
     }
 
     /// The exit code, or the number of the signal that ended it (as `Process.terminationStatus`); waits first.
@@ -195,6 +193,20 @@ public final class Child: @unchecked Sendable {
 
     static func termination(_ status: Int32) -> Termination {
         status & 0x7f == 0 ? .exit((status >> 8) & 0xff) : .signal(status & 0x7f)
+    }
+}
+
+/// A thread that blocks in waitpid(2) for one child and signals `done` once it has reaped it.
+private final class Reaping: @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    /// The wait status; read only after `done`.
+    var status: Int32 = 0
+
+    init(_ pid: pid_t) {
+        Thread { [self] in
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            done.signal()
+        }.start()
     }
 }
 
